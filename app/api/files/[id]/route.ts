@@ -1,0 +1,52 @@
+import { getFile } from "@/lib/db/files";
+import { ArgusError } from "@/lib/errors";
+import { FileVariantQuery } from "@/lib/protocol/api";
+import { parseByteRange } from "@/lib/server/byte-range";
+import { getArgus } from "@/lib/server/context";
+import { credentialsOf, parseWith, route } from "@/lib/server/http";
+import { authorizeSession } from "@/lib/sessions/service";
+
+export const dynamic = "force-dynamic";
+type Ctx = { params: Promise<{ id: string }> };
+
+/** An uploaded or generated file, readable only by its own session. */
+export const GET = route(async (req: Request, { params }: Ctx) => {
+  const core = getArgus();
+  const { id } = await params;
+  const cred = credentialsOf(req);
+  const file = getFile(core.db, id);
+  // Authorise against the owning session; an unknown id answers like a foreign one.
+  authorizeSession(core, file?.sessionId ?? "unknown", cred);
+  if (!file) throw new ArgusError("not_found:file", "No such file.");
+
+  const variant = parseWith(FileVariantQuery, new URL(req.url).searchParams.get("variant") ?? undefined);
+  const sha = variant === "thumb" ? file.thumbSha256 : file.sha256;
+  const mime = variant === "thumb" ? file.thumbMime : file.mime;
+  if (!sha || !mime) throw new ArgusError("not_found:file", "This file has no thumbnail.");
+  const bytes = await core.blobs.read(sha);
+
+  const headers = new Headers({
+    "content-type": mime,
+    "accept-ranges": "bytes",
+    "cache-control": "private, max-age=31536000, immutable",
+    etag: `"${sha}"`,
+    "x-content-type-options": "nosniff",
+    // Opened directly, the file is inert: no scripts, no embedding elsewhere.
+    "content-security-policy": "default-src 'none'; img-src 'self'; media-src 'self'; sandbox",
+    "content-disposition": `inline; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+  });
+  if (req.headers.get("if-none-match") === `"${sha}"`) return new Response(null, { status: 304, headers });
+
+  const range = parseByteRange(req.headers.get("range"), bytes.length);
+  if (range === "unsatisfiable") {
+    headers.set("content-range", `bytes */${bytes.length}`);
+    return new Response(null, { status: 416, headers });
+  }
+  if (range) {
+    headers.set("content-range", `bytes ${range.start}-${range.end}/${bytes.length}`);
+    headers.set("content-length", String(range.end - range.start + 1));
+    return new Response(new Uint8Array(bytes.subarray(range.start, range.end + 1)), { status: 206, headers });
+  }
+  headers.set("content-length", String(bytes.length));
+  return new Response(new Uint8Array(bytes), { status: 200, headers });
+});

@@ -1,0 +1,28 @@
+import { PatchSessionBody } from "@/lib/protocol/api";
+import { getArgus } from "@/lib/server/context";
+import { credentialsOf, json, readJson, route } from "@/lib/server/http";
+import { authorizeSession, removeSession, renameSession, sessionView } from "@/lib/sessions/service";
+
+export const dynamic = "force-dynamic";
+type Ctx = { params: Promise<{ id: string }> };
+
+export const GET = route(async (req: Request, { params }: Ctx) => {
+  const core = getArgus();
+  const session = authorizeSession(core, (await params).id, credentialsOf(req));
+  return json(sessionView(core, session));
+});
+
+export const PATCH = route(async (req: Request, { params }: Ctx) => {
+  const core = getArgus();
+  const session = authorizeSession(core, (await params).id, credentialsOf(req));
+  const body = await readJson(req, PatchSessionBody);
+  renameSession(core, session, body.title);
+  return json({ id: session.id, title: body.title });
+});
+
+export const DELETE = route(async (req: Request, { params }: Ctx) => {
+  const core = getArgus();
+  const session = authorizeSession(core, (await params).id, credentialsOf(req));
+  await removeSession(core, session);
+  return new Response(null, { status: 204 });
+});

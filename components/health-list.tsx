@@ -1,0 +1,16 @@
+import type { Health } from "@/lib/server/argus-core";
+
+const LABELS: Record<keyof Omit<Health, "ok">, string> = { db: "Database", jupyter: "Jupyter", model: "Model" };
+
+export function HealthList({ health }: { health: Health }) {
+  return (
+    <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm" data-testid="health">
+      {(Object.keys(LABELS) as (keyof typeof LABELS)[]).map((key) => (
+        <div key={key} className="contents">
+          <dt className="text-zinc-500">{LABELS[key]}</dt>
+          <dd data-testid={`health-${key}`}>{health[key]}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

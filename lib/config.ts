@@ -1,0 +1,112 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Every setting Argus reads from the environment, validated once at start.
+ * The README's configuration table is generated from the same names; keep the
+ * two in step when adding one.
+ */
+const ROLES = ["CONVERSATION", "PLANNER", "CODER", "VQA", "JUDGE"] as const;
+export type ModelRole = Lowercase<(typeof ROLES)[number]>;
+
+const positiveNumber = (fallback: number) =>
+  z.coerce.number().positive().default(fallback);
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  ARGUS_DATA_DIR: z.string().min(1).default("data"),
+  ARGUS_DB_PATH: z.string().min(1).optional(),
+  ARGUS_MAX_UPLOAD_MB: positiveNumber(50),
+  ARGUS_MAX_IMAGE_MEGAPIXELS: positiveNumber(100),
+  ARGUS_MAX_VIDEO_SECONDS: positiveNumber(120),
+  ARGUS_PYTHON: z.string().min(1).optional(),
+  ARGUS_JUPYTER: z.enum(["auto", "off"]).default("auto"),
+  JUPYTER_URL: z.url().optional(),
+  JUPYTER_TOKEN: z.string().optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: z.url().optional(),
+  ARGUS_MODEL: z.string().min(1).optional(),
+  ARGUS_MODEL_CONVERSATION: z.string().min(1).optional(),
+  ARGUS_MODEL_PLANNER: z.string().min(1).optional(),
+  ARGUS_MODEL_CODER: z.string().min(1).optional(),
+  ARGUS_MODEL_VQA: z.string().min(1).optional(),
+  ARGUS_MODEL_JUDGE: z.string().min(1).optional(),
+  ARGUS_SECURE_COOKIES: z.enum(["0", "1"]).default("0"),
+});
+
+export interface ArgusConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  dbPath: string;
+  blobDir: string;
+  sessionsDir: string;
+  tmpDir: string;
+  limits: { maxUploadBytes: number; maxImagePixels: number; maxVideoSeconds: number };
+  python: string;
+  jupyter:
+    | { mode: "managed" }
+    | { mode: "external"; url: string; token: string }
+    | { mode: "off" };
+  model: {
+    apiKey: string | null;
+    baseUrl: string | null;
+    byRole: Record<ModelRole, string | null>;
+  };
+  secureCookies: boolean;
+}
+
+/** Where the kernel-side Python lives: explicit, then the setup script's venv, then Debian's. */
+function resolvePython(explicit: string | undefined, root: string): string {
+  if (explicit) return explicit;
+  const venv = path.join(root, ".argus", "venv", "bin", "python");
+  if (existsSync(venv)) return venv;
+  return "/usr/bin/python3";
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): ArgusConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = issue?.path.join(".") ?? "environment";
+    throw new Error(`Invalid configuration: ${name}: ${issue?.message ?? "invalid value"}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(root, e.ARGUS_DATA_DIR);
+  const byRole = Object.fromEntries(
+    ROLES.map((role) => [role.toLowerCase(), e[`ARGUS_MODEL_${role}`] ?? e.ARGUS_MODEL ?? null]),
+  ) as Record<ModelRole, string | null>;
+
+  let jupyter: ArgusConfig["jupyter"];
+  if (e.JUPYTER_URL) jupyter = { mode: "external", url: e.JUPYTER_URL, token: e.JUPYTER_TOKEN ?? "" };
+  else if (e.ARGUS_JUPYTER === "off") jupyter = { mode: "off" };
+  else jupyter = { mode: "managed" };
+
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    dbPath: e.ARGUS_DB_PATH ? path.resolve(root, e.ARGUS_DB_PATH) : path.join(dataDir, "argus.db"),
+    blobDir: path.join(dataDir, "blobs"),
+    sessionsDir: path.join(dataDir, "sessions"),
+    tmpDir: path.join(dataDir, "tmp"),
+    limits: {
+      maxUploadBytes: Math.round(e.ARGUS_MAX_UPLOAD_MB * 1024 * 1024),
+      maxImagePixels: Math.round(e.ARGUS_MAX_IMAGE_MEGAPIXELS * 1_000_000),
+      maxVideoSeconds: e.ARGUS_MAX_VIDEO_SECONDS,
+    },
+    python: resolvePython(e.ARGUS_PYTHON, root),
+    jupyter,
+    model: { apiKey: e.OPENAI_API_KEY ?? null, baseUrl: e.OPENAI_BASE_URL ?? null, byRole },
+    secureCookies: e.ARGUS_SECURE_COOKIES === "1",
+  };
+}
+
+/** A model is usable when every role has a name and there is a key or a local endpoint. */
+export function modelStatus(config: ArgusConfig): "configured" | "not_configured" {
+  const named = Object.values(config.model.byRole).every((m) => m !== null);
+  const reachable = config.model.apiKey !== null || config.model.baseUrl !== null;
+  return named && reachable ? "configured" : "not_configured";
+}

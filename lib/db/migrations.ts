@@ -1,0 +1,64 @@
+/**
+ * Schema migrations, applied in order at start. Never edit a migration that has
+ * shipped: add a new one. Each runs in its own transaction.
+ */
+export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: "sessions, events, runs, files",
+    sql: `
+      CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        token_hash TEXT NOT NULL,
+        browser_hash TEXT,
+        title TEXT,
+        settings TEXT NOT NULL DEFAULT '{}',
+        last_seq INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX sessions_by_browser ON sessions(browser_hash, updated_at);
+
+      -- The append-only event log. seq is the per-session event id.
+      CREATE TABLE events (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        run_id TEXT,
+        ts TEXT NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (session_id, seq)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        state TEXT NOT NULL,
+        agent_state TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX runs_by_session ON runs(session_id, started_at);
+
+      -- Uploaded and generated files; bytes live in the content-addressed blob store.
+      CREATE TABLE files (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        origin TEXT NOT NULL CHECK (origin IN ('upload', 'generated')),
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('image', 'video', 'other')),
+        mime TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        sha256 TEXT NOT NULL,
+        width INTEGER,
+        height INTEGER,
+        duration_sec REAL,
+        thumb_sha256 TEXT,
+        thumb_mime TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX files_by_session ON files(session_id, created_at);
+      CREATE INDEX files_by_sha ON files(sha256);
+      CREATE INDEX files_by_thumb ON files(thumb_sha256);
+    `,
+  },
+];

@@ -1,0 +1,97 @@
+import { randomUUID } from "node:crypto";
+import { copyFile, readdir } from "node:fs/promises";
+import path from "node:path";
+import { filesOfSession, insertFile, type FileRow } from "@/lib/db/files";
+import type { SessionRow } from "@/lib/db/sessions";
+import { ArgusError } from "@/lib/errors";
+import { workspaceDir, type SessionDeps } from "@/lib/sessions/service";
+import { uniqueName } from "./filename";
+import { processUpload } from "./process-upload";
+
+export interface UploadView {
+  id: string;
+  name: string;
+  kind: FileRow["kind"];
+  mime: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  durationSec: number | null;
+  url: string;
+  thumbnailUrl: string | null;
+}
+
+export const fileUrl = (id: string) => `/api/files/${id}`;
+
+export function uploadView(f: FileRow): UploadView {
+  return {
+    id: f.id,
+    name: f.name,
+    kind: f.kind,
+    mime: f.mime,
+    size: f.size,
+    width: f.width,
+    height: f.height,
+    durationSec: f.durationSec,
+    url: fileUrl(f.id),
+    thumbnailUrl: f.thumbSha256 ? `${fileUrl(f.id)}?variant=thumb` : null,
+  };
+}
+
+/**
+ * Validates an upload, stores its bytes once in the blob store, and puts a copy
+ * in the session's workspace under its (cleaned, de-duplicated) name so the
+ * planner's kernel can open it by name. The kernel works on the copy; the
+ * content-addressed original can't be altered from inside the sandbox.
+ */
+export async function storeUpload(
+  deps: SessionDeps,
+  session: SessionRow,
+  input: { bytes: Uint8Array; filename: string },
+): Promise<UploadView> {
+  const processed = await processUpload({
+    bytes: input.bytes,
+    filename: input.filename,
+    limits: {
+      maxBytes: deps.config.limits.maxUploadBytes,
+      maxPixels: deps.config.limits.maxImagePixels,
+      maxVideoSeconds: deps.config.limits.maxVideoSeconds,
+    },
+    python: deps.config.python,
+    tmpDir: deps.config.tmpDir,
+  });
+
+  const workspace = workspaceDir(deps.config, session.id);
+  const taken = new Set<string>([
+    ...filesOfSession(deps.db, session.id).map((f) => f.name),
+    ...(await readdir(workspace).catch(() => [] as string[])),
+  ]);
+  const name = uniqueName(processed.name, taken);
+  const target = path.resolve(workspace, name);
+  if (path.dirname(target) !== path.resolve(workspace)) {
+    throw new ArgusError("bad_request:upload", "The file name is not allowed.", { field: "file" });
+  }
+
+  const original = await deps.blobs.put(input.bytes);
+  const thumb = await deps.blobs.put(processed.thumbnail);
+  await copyFile(deps.blobs.pathOf(original.sha256), target);
+
+  const row: FileRow = {
+    id: randomUUID(),
+    sessionId: session.id,
+    origin: "upload",
+    name,
+    kind: processed.kind,
+    mime: processed.mime,
+    size: processed.size,
+    sha256: original.sha256,
+    width: processed.width,
+    height: processed.height,
+    durationSec: processed.durationSec,
+    thumbSha256: thumb.sha256,
+    thumbMime: processed.thumbnailMime,
+    createdAt: new Date().toISOString(),
+  };
+  insertFile(deps.db, row);
+  return uploadView(row);
+}

@@ -1,0 +1,213 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { freePort } from "./free-port";
+
+export type JupyterStatus = "up" | "down" | "starting" | "off";
+
+export interface JupyterEndpoint {
+  baseUrl: string;
+  token: string;
+}
+
+export interface JupyterBackend {
+  readonly mode: "managed" | "external" | "off";
+  start(): Promise<void>;
+  endpoint(): JupyterEndpoint | null;
+  status(): Promise<JupyterStatus>;
+  stop(): Promise<void>;
+}
+
+/** Only what jupyter-server needs: no API keys or server secrets reach kernels through it. */
+export function scrubbedEnv(extra: Record<string, string>): Record<string, string> {
+  const keep = ["PATH", "LANG", "LC_ALL", "TZ"];
+  const env: Record<string, string> = {};
+  for (const k of keep) {
+    const v = process.env[k];
+    if (v) env[k] = v;
+  }
+  return { ...env, ...extra };
+}
+
+async function ping(endpoint: JupyterEndpoint, timeoutMs = 2000): Promise<boolean> {
+  try {
+    const res = await fetch(`${endpoint.baseUrl}/api/status`, {
+      headers: { authorization: `token ${endpoint.token}` },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A jupyter-server that Argus starts itself on loopback, with a random token
+ * and a free port, in its own process group so that stopping it also stops
+ * every kernel it started.
+ */
+export class ManagedJupyterServer implements JupyterBackend {
+  readonly mode = "managed" as const;
+  private child: ChildProcess | null = null;
+  private current: JupyterEndpoint | null = null;
+  private starting: Promise<void> | null = null;
+  private stopping = false;
+
+  constructor(
+    private readonly options: {
+      python: string;
+      rootDir: string;
+      runtimeDir: string;
+      readyTimeoutMs?: number;
+      log?: (line: string) => void;
+    },
+  ) {}
+
+  start(): Promise<void> {
+    this.starting ??= this.launch().finally(() => {
+      this.starting = null;
+    });
+    return this.starting;
+  }
+
+  private async launch(): Promise<void> {
+    this.stopping = false;
+    mkdirSync(this.options.rootDir, { recursive: true });
+    mkdirSync(this.options.runtimeDir, { recursive: true });
+    const port = await freePort();
+    const token = randomBytes(24).toString("hex");
+    const args = [
+      "-m",
+      "jupyter_server",
+      "--no-browser",
+      "--ServerApp.ip=127.0.0.1",
+      `--ServerApp.port=${port}`,
+      "--ServerApp.port_retries=0",
+      `--ServerApp.token=${token}`,
+      "--ServerApp.password=",
+      `--ServerApp.root_dir=${this.options.rootDir}`,
+      "--ServerApp.disable_check_xsrf=False",
+    ];
+    if (process.getuid?.() === 0) args.push("--allow-root");
+    const home = path.join(this.options.runtimeDir, "home");
+    mkdirSync(home, { recursive: true });
+    const child = spawn(this.options.python, args, {
+      cwd: this.options.rootDir,
+      env: scrubbedEnv({
+        HOME: home,
+        JUPYTER_RUNTIME_DIR: path.join(this.options.runtimeDir, "runtime"),
+        JUPYTER_CONFIG_DIR: path.join(this.options.runtimeDir, "config"),
+        JUPYTER_DATA_DIR: path.join(this.options.runtimeDir, "data"),
+        PYTHONUNBUFFERED: "1",
+      }) as unknown as NodeJS.ProcessEnv,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    this.child = child;
+    const log = this.options.log;
+    const forward = (chunk: Buffer) => {
+      if (log) for (const line of chunk.toString().split("\n")) if (line.trim()) log(line);
+    };
+    child.stdout?.on("data", forward);
+    child.stderr?.on("data", forward);
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    child.once("exit", () => {
+      if (this.child === child) {
+        this.child = null;
+        this.current = null;
+      }
+    });
+
+    const endpoint = { baseUrl: `http://127.0.0.1:${port}`, token };
+    const deadline = Date.now() + (this.options.readyTimeoutMs ?? 30_000);
+    while (Date.now() < deadline) {
+      const outcome = await Promise.race([
+        exited.then((code) => ({ exited: code })),
+        new Promise<{ exited?: undefined }>((r) => setTimeout(() => r({}), 100)),
+      ]);
+      if (outcome.exited !== undefined) {
+        throw new Error(`jupyter-server exited with code ${outcome.exited} before it was ready (python: ${this.options.python})`);
+      }
+      if (await ping(endpoint, 1000)) {
+        this.current = endpoint;
+        return;
+      }
+    }
+    this.killGroup("SIGKILL");
+    throw new Error("jupyter-server did not answer within the start timeout");
+  }
+
+  endpoint(): JupyterEndpoint | null {
+    return this.current;
+  }
+
+  async status(): Promise<JupyterStatus> {
+    if (this.starting) return "starting";
+    if (!this.current) return "down";
+    return (await ping(this.current)) ? "up" : "down";
+  }
+
+  pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
+  private killGroup(signal: NodeJS.Signals): void {
+    const pid = this.child?.pid;
+    if (!pid) return;
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    this.killGroup("SIGTERM");
+    const timer = setTimeout(() => this.killGroup("SIGKILL"), 5000);
+    await exited;
+    clearTimeout(timer);
+    // Kernels are in the same process group; make sure none outlives the server.
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // group already empty
+    }
+    this.child = null;
+    this.current = null;
+  }
+
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+}
+
+/** A Jupyter Server or Kernel/Enterprise Gateway someone else runs (JUPYTER_URL). */
+export class ExternalJupyter implements JupyterBackend {
+  readonly mode = "external" as const;
+  constructor(private readonly ep: JupyterEndpoint) {}
+  async start(): Promise<void> {}
+  endpoint(): JupyterEndpoint {
+    return this.ep;
+  }
+  async status(): Promise<JupyterStatus> {
+    return (await ping(this.ep)) ? "up" : "down";
+  }
+  async stop(): Promise<void> {}
+}
+
+export class NoJupyter implements JupyterBackend {
+  readonly mode = "off" as const;
+  async start(): Promise<void> {}
+  endpoint(): null {
+    return null;
+  }
+  async status(): Promise<JupyterStatus> {
+    return "off";
+  }
+  async stop(): Promise<void> {}
+}

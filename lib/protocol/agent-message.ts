@@ -1,0 +1,39 @@
+/**
+ * AgentMessage: the chat-level view of the event log (vision-agent's type).
+ * The UI and `update_callback` subscribers only ever see these; events are
+ * projected into them by `lib/runtime/projection.ts`.
+ */
+import { z } from "zod";
+
+export const AGENT_MESSAGE_ROLES = [
+  "user",
+  "assistant",
+  "conversation",
+  "planner",
+  "coder",
+  "observation",
+  "final_observation",
+  "error_observation",
+  "interaction",
+  "interaction_response",
+] as const;
+export const AgentMessageRoleSchema = z.enum(AGENT_MESSAGE_ROLES);
+export type AgentMessageRole = z.infer<typeof AgentMessageRoleSchema>;
+
+export const AgentMessageSchema = z.object({
+  role: AgentMessageRoleSchema,
+  content: z.string(),
+  /** File URLs such as `/api/files/<id>`; never base64 on the wire. */
+  media: z.array(z.string()).optional(),
+});
+export type AgentMessage = z.infer<typeof AgentMessageSchema>;
+
+/** The socket / HTTP wire form: an AgentMessage placed in the session's order. */
+export const StreamedMessageSchema = AgentMessageSchema.extend({
+  /** The session-wide sequence number; clients sync with `afterSeq`. */
+  seq: z.number().int().nonnegative(),
+  runId: z.string().nullable(),
+  /** ISO-8601 time of the underlying event. */
+  ts: z.string(),
+});
+export type StreamedMessage = z.infer<typeof StreamedMessageSchema>;

@@ -1,0 +1,25 @@
+import { z } from "zod";
+
+/** Request bodies of the HTTP interface (DESIGN §6), validated by every route. */
+
+export const CreateSessionBody = z
+  .object({ title: z.string().trim().min(1).max(120).optional() })
+  .strict();
+
+export const PatchSessionBody = z.object({ title: z.string().trim().min(1).max(120) }).strict();
+
+export const PostMessageBody = z
+  .object({
+    role: z.enum(["user", "interaction_response"]),
+    content: z.string().max(20_000),
+    media: z.array(z.string().uuid()).max(20).optional(),
+  })
+  .strict()
+  .refine((b) => b.content.trim().length > 0 || (b.media?.length ?? 0) > 0, {
+    message: "a message needs some text or at least one upload",
+    path: ["content"],
+  });
+
+export type PostMessage = z.infer<typeof PostMessageBody>;
+
+export const FileVariantQuery = z.enum(["original", "thumb"]).default("original");

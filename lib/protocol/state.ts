@@ -1,0 +1,79 @@
+/**
+ * RunState: everything the controller and the UI need to know about one run,
+ * as plain JSON. It is derived from the event log (`rebuildRunState`), so it
+ * can be cached or thrown away freely.
+ */
+import { z } from "zod";
+import { AgentNameSchema, AgentStateSchema } from "./events";
+
+export { AGENT_STATES, AgentStateSchema, type AgentState } from "./events";
+
+/** States after which the run does not continue by itself. */
+export const TERMINAL_AGENT_STATES = ["stopped", "finished", "rejected", "error", "interrupted"] as const;
+
+export const RunLimitsSchema = z.object({
+  /** Planner turns ("turn k of N" in the UI). */
+  maxTurns: z.number().int().positive(),
+  /** Input + output tokens over every agent of the run. */
+  maxTokens: z.number().int().positive(),
+  maxWallClockMs: z.number().int().positive(),
+  /** Agent steps over every agent of the run (OpenHands' global iteration). */
+  maxIterations: z.number().int().positive(),
+});
+export type RunLimits = z.infer<typeof RunLimitsSchema>;
+
+/** Defaults the controller may use when a session sets none (planner: 10 turns, DESIGN §4). */
+export const DEFAULT_RUN_LIMITS: RunLimits = {
+  maxTurns: 10,
+  maxTokens: 2_000_000,
+  maxWallClockMs: 20 * 60 * 1000,
+  maxIterations: 100,
+};
+
+const count = z.number().int().nonnegative();
+
+export const TokenTotalsSchema = z.object({
+  inputTokens: count,
+  outputTokens: count,
+  /** null until some call reports a cost (local models often do not). */
+  costUsd: z.number().nonnegative().nullable(),
+});
+export type TokenTotals = z.infer<typeof TokenTotalsSchema>;
+
+export const AgentMetricsSchema = TokenTotalsSchema.extend({
+  /** Model calls that reported usage. */
+  calls: count,
+});
+export type AgentMetrics = z.infer<typeof AgentMetricsSchema>;
+
+export const RunStateSchema = z.object({
+  runId: z.string(),
+  agentState: AgentStateSchema,
+  /** The agent currently stepping. */
+  agent: AgentNameSchema,
+  /** 0 for the root agent; each delegation adds one. */
+  delegateLevel: count,
+  /** Parents of `agent`, innermost last; a `delegate` observation pops one. */
+  delegateStack: z.array(AgentNameSchema),
+  iteration: z.object({
+    /** Steps of every agent of the run; delegates share it. */
+    global: count,
+    localByAgent: z.partialRecord(AgentNameSchema, count),
+  }),
+  /** The planner's local iteration. */
+  turn: count,
+  maxTurns: z.number().int().positive(),
+  limits: RunLimitsSchema,
+  metrics: z.object({
+    byAgent: z.partialRecord(AgentNameSchema, AgentMetricsSchema),
+    totals: TokenTotalsSchema,
+  }),
+  lastError: z.string().nullable(),
+  /** Timestamp of the run's first event; null before any event. */
+  startedAt: z.string().nullable(),
+  /** Timestamp of the latest event; null before any event. */
+  updatedAt: z.string().nullable(),
+  /** Set when the run enters a terminal state, cleared if it leaves one. */
+  finishedAt: z.string().nullable(),
+});
+export type RunState = z.infer<typeof RunStateSchema>;

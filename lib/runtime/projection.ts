@@ -1,0 +1,139 @@
+/**
+ * Event → AgentMessage: what the chat shows for each log entry. Events that
+ * only move state (delegation, state changes, null) project to null; the
+ * state channel carries them instead.
+ */
+import type { AgentMessage, AgentMessageRole } from "@/lib/protocol/agent-message";
+import {
+  isAction,
+  type ActionEvent,
+  type ActionOf,
+  type AgentName,
+  type ArgusEvent,
+  type ObservationEvent,
+  type TaskItem,
+} from "@/lib/protocol/events";
+import { eventMessage } from "./serialization";
+
+function message(role: AgentMessageRole, content: string, media?: readonly string[] | null): AgentMessage {
+  return media && media.length > 0 ? { role, content, media: [...media] } : { role, content };
+}
+
+/** The chat role an agent speaks with; unknown producers read as a plain assistant. */
+function roleOf(agent: AgentName | undefined, fallback: AgentMessageRole = "assistant"): AgentMessageRole {
+  if (agent === "conversation" || agent === "planner" || agent === "coder") return agent;
+  return fallback;
+}
+
+function projectMessage(e: ActionOf<"message">): AgentMessage {
+  const media = [...(e.args.image_urls ?? []), ...(e.args.file_urls ?? [])];
+  let role: AgentMessageRole;
+  if (e.source === "user") {
+    // A user message caused by an interaction is the answer to it.
+    role = e.cause === undefined ? "user" : "interaction_response";
+  } else {
+    role = roleOf(e.agent);
+  }
+  return message(role, e.args.content, media);
+}
+
+function pythonCell(thought: string, code: string): string {
+  const cell = `<execute_python>\n${code}\n</execute_python>`;
+  return thought ? `<thinking>${thought}</thinking>\n${cell}` : cell;
+}
+
+function asText(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
+function projectFinish(e: ActionOf<"finish">): AgentMessage | null {
+  const { outputs } = e.args;
+  switch (e.agent) {
+    case "planner":
+      return message("planner", `<plan>${JSON.stringify(outputs)}</plan>`);
+    case "coder":
+      return message(
+        "coder",
+        `<final_code>${asText(outputs.code)}</final_code>\n<final_test>${asText(outputs.test)}</final_test>`,
+      );
+    case "conversation":
+      // The conversation agent's reply is its own message event.
+      return null;
+    default:
+      return e.args.final_thought ? message("assistant", e.args.final_thought) : null;
+  }
+}
+
+function rejectReason(e: ActionOf<"reject">): string {
+  const reason = e.args.outputs.reason;
+  if (typeof reason === "string" && reason.trim()) return reason;
+  if (e.args.thought.trim()) return e.args.thought;
+  return "The agent could not complete this task.";
+}
+
+const TASK_MARK: Record<TaskItem["status"], string> = { todo: "[ ]", in_progress: "[~]", done: "[x]" };
+
+function checklist(e: ActionOf<"task_tracking">): string {
+  if (e.args.command === "view" || e.args.task_list.length === 0) return "Checking the task list.";
+  const lines = e.args.task_list.map((t) => {
+    const notes = t.notes.trim() ? ` — ${t.notes.trim()}` : "";
+    return `- ${TASK_MARK[t.status]} ${t.title}${notes}`;
+  });
+  return `Task list:\n${lines.join("\n")}`;
+}
+
+function projectAction(e: ActionEvent): AgentMessage | null {
+  switch (e.action) {
+    case "message":
+      return projectMessage(e);
+    case "run_ipython":
+      return message(roleOf(e.agent === "coder" ? "coder" : "planner"), pythonCell(e.args.thought, e.args.code));
+    case "interaction": {
+      const { kind, prompt, options, payload } = e.args;
+      const body = payload === null ? { kind, prompt, options } : { kind, prompt, options, payload };
+      return message("interaction", `<interaction>${JSON.stringify(body)}</interaction>`);
+    }
+    case "finish":
+      return projectFinish(e);
+    case "reject":
+      return message("error_observation", rejectReason(e));
+    case "task_tracking":
+      return message(roleOf(e.agent, "planner"), checklist(e));
+    case "run":
+    case "read":
+    case "write":
+    case "browse":
+    case "browse_interactive":
+      return message(roleOf(e.agent), eventMessage(e));
+    case "delegate":
+    case "null":
+      return null;
+  }
+}
+
+function projectObservation(e: ObservationEvent): AgentMessage | null {
+  switch (e.observation) {
+    case "run_ipython":
+      return message("observation", e.content, e.extras.image_urls);
+    case "run":
+    case "read":
+    case "write":
+    case "browse":
+      return message("observation", e.content);
+    case "error":
+      return message("error_observation", e.content);
+    case "user_rejected":
+      return message("error_observation", e.content || "The person declined this step.");
+    case "success":
+      return message("final_observation", e.content);
+    case "delegate":
+    case "agent_state_changed":
+    case "null":
+      return null;
+  }
+}
+
+/** The chat message for an event, or null when the event is not shown in the chat. */
+export function toAgentMessage(e: ArgusEvent): AgentMessage | null {
+  return isAction(e) ? projectAction(e) : projectObservation(e);
+}

@@ -1,0 +1,323 @@
+/**
+ * Events ⇄ JSON dicts in OpenHands' shape, plus the trimmed form the model sees.
+ *
+ * `fromDict` is the single gate for anything read from disk, the database or a
+ * client: it migrates legacy keys, fills defaults and validates. `toDict` is
+ * its inverse and fixes key order, so stored JSON is stable and diffable.
+ */
+import type { z } from "zod";
+import { ArgusError } from "@/lib/errors";
+import {
+  ACTION_ARGS,
+  ACTION_KINDS,
+  ActionEventSchema,
+  BASE_KEYS,
+  CmdMetadataSchema,
+  OBSERVATION_EXTRAS,
+  OBSERVATION_KINDS,
+  ObservationEventSchema,
+  isAction,
+  isActionKind,
+  isObservationKind,
+  type ArgusEvent,
+  type ObservationEvent,
+} from "@/lib/protocol/events";
+
+type Dict = Record<string, unknown>;
+
+function isDict(value: unknown): value is Dict {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function badEvent(message: string, field?: string): ArgusError {
+  return new ArgusError("bad_request:event", message, field === undefined ? undefined : { field });
+}
+
+// ---------------------------------------------------------------------------
+// fromDict
+
+/** Copies the shared top-level keys; null means "absent" and id -1 "unassigned". */
+function pickBase(d: Dict): Dict {
+  const base: Dict = {};
+  for (const key of BASE_KEYS) {
+    const value = d[key];
+    if (value === undefined || value === null) continue;
+    if (key === "id" && value === -1) continue;
+    base[key] = value;
+  }
+  return base;
+}
+
+/** Older event logs used other arg names; OpenHands migrates them the same way. */
+function migrateArgs(kind: string, raw: Dict): { args: Dict; timestamp?: unknown } {
+  const args: Dict = structuredClone(raw);
+  const timestamp = args.timestamp;
+  delete args.timestamp;
+  if ("is_confirmed" in args) {
+    if (args.is_confirmed !== null && args.is_confirmed !== undefined) {
+      args.confirmation_state = args.is_confirmed;
+    }
+    delete args.is_confirmed;
+  }
+  if ("images_urls" in args) {
+    args.image_urls = args.images_urls;
+    delete args.images_urls;
+  }
+  delete args.keep_prompt;
+  delete args.task_completed;
+  // An unusable risk level is forgotten rather than fatal, as upstream does.
+  if ("security_risk" in args && !isValidRisk(args.security_risk)) delete args.security_risk;
+  // "view" was the file editor's read command; a read has no command arg.
+  if (kind === "read" && args.command === "view") delete args.command;
+  return timestamp === undefined ? { args } : { args, timestamp };
+}
+
+function isValidRisk(value: unknown): boolean {
+  return typeof value === "number" && Number.isInteger(value) && value >= -1 && value <= 2;
+}
+
+function migrateExtras(raw: Dict): Dict {
+  const extras: Dict = structuredClone(raw);
+  const lift = (legacy: string, key: string) => {
+    if (!(legacy in extras)) return;
+    const metadata = isDict(extras.metadata) ? extras.metadata : {};
+    extras.metadata = { ...metadata, [key]: extras[legacy] };
+    delete extras[legacy];
+  };
+  lift("exit_code", "exit_code");
+  lift("command_id", "pid");
+  delete extras.formatted_output_and_error;
+  return extras;
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((part, i) => (typeof part === "number" ? `[${part}]` : `${i === 0 ? "" : "."}${String(part)}`))
+    .join("");
+}
+
+/** Turns zod issues into one sentence that names the offending field. */
+function describeIssues(label: string, issues: readonly z.core.$ZodIssue[]): ArgusError {
+  const parts: string[] = [];
+  let field: string | undefined;
+  for (const issue of issues.slice(0, 3)) {
+    const path = formatPath(issue.path);
+    if (issue.code === "unrecognized_keys") {
+      const where = path === "" ? "" : `${path}.`;
+      field ??= `${where}${issue.keys[0] ?? ""}`;
+      parts.push(`unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `${where}${k}`).join(", ")}`);
+    } else {
+      field ??= path;
+      const missing = issue.code === "invalid_type" && issue.message.endsWith("received undefined");
+      parts.push(missing ? `${path} is required` : `${path}: ${issue.message}`);
+    }
+  }
+  return badEvent(`Invalid ${label}: ${parts.join("; ")}.`, field);
+}
+
+function actionFromDict(d: Dict): ArgusEvent {
+  const kind = d.action;
+  if (!isActionKind(kind)) {
+    throw badEvent(`Unknown action kind ${JSON.stringify(kind)}; expected one of ${ACTION_KINDS.join(", ")}.`, "action");
+  }
+  const rawArgs = d.args ?? {};
+  if (!isDict(rawArgs)) throw badEvent(`Invalid ${kind} action: args must be an object.`, "args");
+  const { args, timestamp } = migrateArgs(kind, rawArgs);
+  const candidate: Dict = { ...pickBase(d), action: kind, args };
+  if (candidate.timestamp === undefined && typeof timestamp === "string") candidate.timestamp = timestamp;
+  if (d.timeout !== undefined && d.timeout !== null) candidate.timeout = d.timeout;
+  const parsed = ActionEventSchema.safeParse(candidate);
+  if (!parsed.success) throw describeIssues(`${kind} action`, parsed.error.issues);
+  return parsed.data;
+}
+
+function observationFromDict(d: Dict): ArgusEvent {
+  const kind = d.observation;
+  if (!isObservationKind(kind)) {
+    throw badEvent(
+      `Unknown observation kind ${JSON.stringify(kind)}; expected one of ${OBSERVATION_KINDS.join(", ")}.`,
+      "observation",
+    );
+  }
+  const rawExtras = d.extras ?? {};
+  if (!isDict(rawExtras)) throw badEvent(`Invalid ${kind} observation: extras must be an object.`, "extras");
+  // `message` and `success` are derived on the way out, so they are not read back.
+  const candidate: Dict = { ...pickBase(d), observation: kind, extras: migrateExtras(rawExtras) };
+  if (d.content !== undefined && d.content !== null) candidate.content = d.content;
+  const parsed = ObservationEventSchema.safeParse(candidate);
+  if (!parsed.success) throw describeIssues(`${kind} observation`, parsed.error.issues);
+  return parsed.data;
+}
+
+/** Validates a stored or received dict and returns the typed event (defaults filled). */
+export function fromDict(d: unknown): ArgusEvent {
+  if (!isDict(d)) throw badEvent("An event must be a JSON object.");
+  const hasAction = d.action !== undefined;
+  const hasObservation = d.observation !== undefined;
+  if (hasAction && hasObservation) {
+    throw badEvent('An event has either an "action" or an "observation", not both.', "observation");
+  }
+  if (hasAction) return actionFromDict(d);
+  if (hasObservation) return observationFromDict(d);
+  throw badEvent('An event needs an "action" or an "observation" key.', "action");
+}
+
+// ---------------------------------------------------------------------------
+// toDict
+
+/** Known keys in schema order first, then anything else in its original order. */
+function ordered(value: Dict, order: readonly string[]): Dict {
+  const out: Dict = {};
+  for (const key of order) if (key in value) out[key] = value[key];
+  for (const [key, v] of Object.entries(value)) if (!(key in out)) out[key] = v;
+  return out;
+}
+
+const RUN_METADATA_ORDER = Object.keys(CmdMetadataSchema.shape);
+
+function orderedExtras(e: ObservationEvent): Dict {
+  const extras: Dict = structuredClone(e.extras);
+  if (e.observation === "run" && isDict(extras.metadata)) {
+    extras.metadata = ordered(extras.metadata, RUN_METADATA_ORDER);
+  }
+  return ordered(extras, Object.keys(OBSERVATION_EXTRAS[e.observation].shape));
+}
+
+/** OpenHands defines `success` only where it has a meaning. */
+export function observationSuccess(e: ObservationEvent): boolean | undefined {
+  if (e.observation === "run") return e.extras.metadata.exit_code === 0;
+  if (e.observation === "run_ipython") return true;
+  return undefined;
+}
+
+/** The UI one-liner OpenHands stores as `message`; derived, never read back. */
+export function eventMessage(e: ArgusEvent): string {
+  if (isAction(e)) {
+    switch (e.action) {
+      case "null":
+        return "";
+      case "message":
+        return e.args.content;
+      case "run":
+        return `Running command: ${e.args.command}`;
+      case "run_ipython":
+        return `Running Python:\n${e.args.code}`;
+      case "read":
+        return `Reading file: ${e.args.path}`;
+      case "write":
+        return `Writing file: ${e.args.path}`;
+      case "browse":
+        return `Opening ${e.args.url}`;
+      case "browse_interactive":
+        return `Using the browser:\n${e.args.browser_actions}`;
+      case "delegate":
+        return `Handing the task to the ${e.args.agent} agent.`;
+      case "finish":
+        return e.args.final_thought || "Finished.";
+      case "reject": {
+        const reason = e.args.outputs.reason;
+        return typeof reason === "string" && reason ? `Gave up on the task: ${reason}` : "Gave up on the task.";
+      }
+      case "task_tracking":
+        return e.args.command === "plan"
+          ? `Updating the task list (${e.args.task_list.length} items).`
+          : "Checking the task list.";
+      case "interaction":
+        return e.args.prompt;
+    }
+  }
+  switch (e.observation) {
+    case "null":
+      return "";
+    case "run":
+      return `Command \`${e.extras.command}\` exited with code ${e.extras.metadata.exit_code}.`;
+    case "run_ipython":
+      return e.content;
+    case "read":
+      return `Read ${e.extras.path}.`;
+    case "write":
+      return `Wrote ${e.extras.path}.`;
+    case "browse":
+      return `Visited ${e.extras.url}.`;
+    case "agent_state_changed":
+      return `Run state: ${e.extras.agent_state}.`;
+    default:
+      return e.content;
+  }
+}
+
+/**
+ * Key order: id, timestamp, source, message, cause, action|observation,
+ * tool_call_metadata, llm_metrics, runId, agent, then args (+ timeout) or
+ * content, extras, success. Absent keys and id -1 are left out.
+ */
+export function toDict(e: ArgusEvent): Dict {
+  const d: Dict = {};
+  const put = (key: string, value: unknown) => {
+    if (value !== undefined && value !== null) d[key] = structuredClone(value);
+  };
+  if (e.id !== -1) put("id", e.id);
+  put("timestamp", e.timestamp);
+  put("source", e.source);
+  d.message = eventMessage(e);
+  put("cause", e.cause);
+  if (isAction(e)) put("action", e.action);
+  else put("observation", e.observation);
+  put("tool_call_metadata", e.tool_call_metadata);
+  put("llm_metrics", e.llm_metrics);
+  put("runId", e.runId);
+  put("agent", e.agent);
+  if (isAction(e)) {
+    d.args = ordered(structuredClone(e.args), Object.keys(ACTION_ARGS[e.action].shape));
+    put("timeout", e.timeout);
+  } else {
+    d.content = e.content;
+    d.extras = orderedExtras(e);
+    put("success", observationSuccess(e));
+  }
+  return d;
+}
+
+// ---------------------------------------------------------------------------
+// toMemory
+
+/**
+ * Keeps the head and the tail of a long text (the start says what ran, the end
+ * says how it ended) and states how much was cut, so the model knows.
+ */
+export function truncateMiddle(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const keep = Math.max(0, Math.floor(maxChars));
+  const head = Math.ceil(keep / 2);
+  const tail = keep - head;
+  const omitted = text.length - keep;
+  const end = tail > 0 ? text.slice(text.length - tail) : "";
+  return `${text.slice(0, head)}\n[... ${omitted} characters omitted ...]\n${end}`;
+}
+
+const MEMORY_DROPPED_TOP = ["id", "cause", "timestamp", "message", "runId", "tool_call_metadata", "llm_metrics"];
+const MEMORY_DROPPED_ARGS = ["image_urls", "blocking", "confirmation_state"];
+/** Browser state that is bulky or only meaningful to the browser itself. */
+const MEMORY_DROPPED_EXTRAS = [
+  "image_urls",
+  "screenshot",
+  "set_of_marks",
+  "dom_object",
+  "axtree_object",
+  "extra_element_properties",
+  "active_page_index",
+  "last_browser_action",
+  "last_browser_action_error",
+  "focused_element_bid",
+  "open_pages_urls",
+];
+
+/** The dict put in the model's context: no ids or bookkeeping, long output cut. */
+export function toMemory(e: ArgusEvent, options: { maxChars: number }): Dict {
+  const d = toDict(e);
+  for (const key of MEMORY_DROPPED_TOP) delete d[key];
+  if (isDict(d.args)) for (const key of MEMORY_DROPPED_ARGS) delete d.args[key];
+  if (isDict(d.extras)) for (const key of MEMORY_DROPPED_EXTRAS) delete d.extras[key];
+  if (typeof d.content === "string") d.content = truncateMiddle(d.content, options.maxChars);
+  return d;
+}

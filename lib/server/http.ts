@@ -1,0 +1,111 @@
+import type { z } from "zod";
+import { ArgusError, isArgusError, statusOf, toErrorBody } from "@/lib/errors";
+import type { Credentials } from "@/lib/sessions/service";
+import { bearerToken, BROWSER_COOKIE, isSameOrigin, readCookie } from "./auth";
+
+export function json(body: unknown, init?: ResponseInit): Response {
+  const headers = new Headers(init?.headers);
+  headers.set("content-type", "application/json; charset=utf-8");
+  headers.set("cache-control", "no-store");
+  return new Response(JSON.stringify(body), { ...init, headers });
+}
+
+export function errorResponse(error: unknown): Response {
+  if (isArgusError(error)) return json(toErrorBody(error), { status: statusOf(error) });
+  console.error("[argus] unexpected error in a route:", error);
+  const internal = new ArgusError("internal:api", "Something went wrong on the server; the error was logged.");
+  return json(toErrorBody(internal), { status: 500 });
+}
+
+/** Wraps a route so that every thrown error becomes a typed JSON answer. */
+export function route<A extends unknown[]>(
+  handler: (...args: A) => Promise<Response> | Response,
+): (...args: A) => Promise<Response> {
+  return async (...args: A) => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+/** Names the first failing field the way a person would read it: `media.2`, `content`. */
+export function zodProblem(error: z.ZodError): { field: string; message: string } {
+  const issue = error.issues[0];
+  const field = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : "body";
+  return { field, message: `${field}: ${issue?.message ?? "invalid value"}` };
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, surface: "api" | "socket" = "api"): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const { field, message } = zodProblem(result.error);
+    throw new ArgusError(`bad_request:${surface}`, message, { field });
+  }
+  return result.data;
+}
+
+const MAX_JSON_BYTES = 1024 * 1024;
+
+export async function readJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.infer<S>> {
+  const type = req.headers.get("content-type") ?? "";
+  if (!type.toLowerCase().includes("application/json")) {
+    throw new ArgusError("unsupported_media:api", "Send the body as JSON with 'Content-Type: application/json'.");
+  }
+  const text = await readCapped(req, MAX_JSON_BYTES, "The JSON body is larger than 1 MB.");
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder().decode(text));
+  } catch {
+    throw new ArgusError("bad_request:api", "The body is not valid JSON.", { field: "body" });
+  }
+  return parseWith(schema, value);
+}
+
+/**
+ * Reads a request body but stops at `limit` bytes, so an oversized or endless
+ * upload is refused without being held in memory first.
+ */
+export async function readCapped(req: Request, limit: number, tooLarge: string): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(req.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > limit) {
+    throw new ArgusError("payload_too_large:api", tooLarge);
+  }
+  if (!req.body) return new Uint8Array();
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new ArgusError("payload_too_large:api", tooLarge);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+export function credentialsOf(req: Request): Credentials {
+  const h = req.headers;
+  const method = req.method.toUpperCase();
+  return {
+    token: bearerToken(h.get("authorization")),
+    browser: readCookie(h.get("cookie"), BROWSER_COOKIE),
+    sameOrigin: isSameOrigin({
+      origin: h.get("origin"),
+      host: h.get("host"),
+      secFetchSite: h.get("sec-fetch-site"),
+    }),
+    write: !(method === "GET" || method === "HEAD"),
+  };
+}

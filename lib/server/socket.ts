@@ -1,0 +1,114 @@
+import type { Server as HttpServer } from "node:http";
+import { Server, type Socket } from "socket.io";
+import { latestRun } from "@/lib/db/runs";
+import { ArgusError, isArgusError } from "@/lib/errors";
+import type { RunState } from "@/lib/protocol/state";
+import {
+  sessionRoom,
+  SocketAuthSchema,
+  SyncRequestSchema,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+  type SocketError,
+} from "@/lib/protocol/socket";
+import { toStateWire } from "@/lib/runtime/state-wire";
+import { authorizeSession } from "@/lib/sessions/service";
+import type { ArgusCore } from "./argus-core";
+import { BROWSER_COOKIE, readCookie } from "./auth";
+import { zodProblem } from "./http";
+
+interface SocketData {
+  sessionId: string;
+}
+
+type ArgusSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+export type ArgusIo = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+function toSocketError(error: unknown): SocketError {
+  if (isArgusError(error)) return { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) };
+  console.error("[argus] socket handler failed:", error);
+  return { code: "internal:socket", message: "Something went wrong on the server; the error was logged." };
+}
+
+/**
+ * Socket.io on the same HTTP server as Next. A socket proves itself with the
+ * session token (or the browser cookie that created the session), joins that
+ * session's room, and receives every event the log persists for it.
+ */
+export function attachSocketServer(httpServer: HttpServer, core: ArgusCore): ArgusIo {
+  const io: ArgusIo = new Server(httpServer, {
+    serveClient: false,
+    maxHttpBufferSize: 1e6,
+    // Same-origin only by default: the page is served by this very server.
+    cors: undefined,
+  });
+
+  io.use((socket, next) => {
+    const parsed = SocketAuthSchema.safeParse(socket.handshake.auth);
+    if (!parsed.success) {
+      const err = new Error(zodProblem(parsed.error).message) as Error & { data?: unknown };
+      err.data = { code: "bad_request:socket" };
+      return next(err);
+    }
+    try {
+      const headers = socket.handshake.headers;
+      authorizeSession(core, parsed.data.sessionId, {
+        token: parsed.data.token ?? null,
+        browser: readCookie(headers.cookie, BROWSER_COOKIE),
+        sameOrigin: true,
+        write: false,
+      });
+      socket.data.sessionId = parsed.data.sessionId;
+      next();
+    } catch (error) {
+      const e = toSocketError(error);
+      const err = new Error(e.message) as Error & { data?: unknown };
+      err.data = { code: e.code };
+      next(err);
+    }
+  });
+
+  io.on("connection", (socket: ArgusSocket) => {
+    void socket.join(sessionRoom(socket.data.sessionId));
+
+    socket.on("sync", (req, ack) => {
+      if (typeof ack !== "function") return;
+      try {
+        const { afterSeq } = (() => {
+          const r = SyncRequestSchema.safeParse(req);
+          if (!r.success) {
+            const p = zodProblem(r.error);
+            throw new ArgusError("bad_request:socket", p.message, { field: p.field });
+          }
+          return r.data;
+        })();
+        const sessionId = socket.data.sessionId;
+        const messages = core.events.messagesAfter(sessionId, afterSeq);
+        const run = latestRun(core.db, sessionId);
+        ack({ ok: true, messages, state: run ? toStateWire(run.state as RunState) : null });
+      } catch (error) {
+        ack({ ok: false, error: toSocketError(error) });
+      }
+    });
+
+    // Anything else a client sends gets a clear refusal instead of silence.
+    socket.onAny((event: string, ...args: unknown[]) => {
+      if (event === "sync") return;
+      const ack = args[args.length - 1];
+      if (typeof ack === "function") {
+        (ack as (res: unknown) => void)({
+          ok: false,
+          error: { code: "bad_request:socket", message: `Unknown event '${String(event).slice(0, 60)}'.` },
+        });
+      }
+    });
+  });
+
+  core.events.subscribe("socket.io", ({ sessionId, message, state }) => {
+    const room = io.to(sessionRoom(sessionId));
+    if (message) room.emit("message", message);
+    if (state) room.emit("state", state);
+  });
+
+  return io;
+}

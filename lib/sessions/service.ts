@@ -1,0 +1,140 @@
+import { mkdirSync, rmSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import type { ArgusConfig } from "@/lib/config";
+import type { BlobStore } from "@/lib/db/blobs";
+import type { Db } from "@/lib/db/database";
+import { blobInUse, filesOfSession } from "@/lib/db/files";
+import { latestRun } from "@/lib/db/runs";
+import {
+  deleteSession as deleteSessionRow,
+  getSession,
+  insertSession,
+  listSessionsByBrowser,
+  setSessionTitle,
+  type SessionRow,
+} from "@/lib/db/sessions";
+import { ArgusError } from "@/lib/errors";
+import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import type { EventLog } from "@/lib/runtime/event-log";
+import { pendingInteraction, type PendingInteraction } from "@/lib/runtime/pending-interaction";
+import { hashSecret, newSecret, secretMatches } from "@/lib/server/auth";
+
+export interface SessionDeps {
+  db: Db;
+  blobs: BlobStore;
+  events: EventLog;
+  config: ArgusConfig;
+}
+
+/** How a request proves it may open a session. */
+export interface Credentials {
+  token: string | null;
+  browser: string | null;
+  /** Whether the request came from Argus's own pages (see isSameOrigin). */
+  sameOrigin: boolean;
+  /** Reads are safe to authorise by cookie alone; writes need a token or same origin. */
+  write: boolean;
+}
+
+export interface SessionSummary {
+  id: string;
+  title: string | null;
+  state: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SessionView {
+  id: string;
+  title: string | null;
+  state: string;
+  messages: StreamedMessage[];
+  pendingInteraction?: PendingInteraction;
+}
+
+export function workspaceDir(config: ArgusConfig, sessionId: string): string {
+  return path.join(config.sessionsDir, sessionId);
+}
+
+export function createSession(deps: SessionDeps, browser: string | null): { id: string; token: string } {
+  const id = randomUUID();
+  const token = newSecret();
+  insertSession(deps.db, {
+    id,
+    tokenHash: hashSecret(token),
+    browserHash: browser ? hashSecret(browser) : null,
+    now: new Date().toISOString(),
+  });
+  mkdirSync(workspaceDir(deps.config, id), { recursive: true, mode: 0o700 });
+  return { id, token };
+}
+
+/**
+ * Opens a session for a request, or throws. No credentials → 401; anything
+ * else that fails → 403 with the same words whether the session exists or
+ * not, so a guessed id learns nothing.
+ */
+export function authorizeSession(deps: SessionDeps, sessionId: string, cred: Credentials): SessionRow {
+  if (!cred.token && !cred.browser) {
+    throw new ArgusError(
+      "unauthorized:session",
+      "This session needs its token: send 'Authorization: Bearer <token>' or open it from the browser that created it.",
+    );
+  }
+  const denied = new ArgusError("forbidden:session", "This session does not exist or your credentials do not open it.");
+  const session = getSession(deps.db, sessionId);
+  if (!session) throw denied;
+  if (cred.token && secretMatches(cred.token, session.tokenHash)) return session;
+  if (cred.browser && session.browserHash && secretMatches(cred.browser, session.browserHash)) {
+    if (cred.write && !cred.sameOrigin) {
+      throw new ArgusError(
+        "forbidden:session",
+        "Cross-site request refused: changes to a session must come from Argus's own page or carry the session token.",
+      );
+    }
+    return session;
+  }
+  throw denied;
+}
+
+function stateOf(deps: SessionDeps, sessionId: string): string {
+  return latestRun(deps.db, sessionId)?.agentState ?? "idle";
+}
+
+export function listSessions(deps: SessionDeps, browser: string | null): SessionSummary[] {
+  if (!browser) return [];
+  return listSessionsByBrowser(deps.db, hashSecret(browser)).map((s) => ({
+    id: s.id,
+    title: s.title,
+    state: stateOf(deps, s.id),
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+  }));
+}
+
+export function sessionView(deps: SessionDeps, session: SessionRow): SessionView {
+  const events = deps.events.eventsAfter(session.id, 0);
+  const messages = deps.events.messagesAfter(session.id, 0);
+  const pending = pendingInteraction(events);
+  return {
+    id: session.id,
+    title: session.title,
+    state: stateOf(deps, session.id),
+    messages,
+    ...(pending ? { pendingInteraction: pending } : {}),
+  };
+}
+
+export function renameSession(deps: SessionDeps, session: SessionRow, title: string): void {
+  setSessionTitle(deps.db, session.id, title, new Date().toISOString());
+}
+
+/** Deletes the session, its workspace, and every blob no other session still uses. */
+export async function removeSession(deps: SessionDeps, session: SessionRow): Promise<void> {
+  const files = filesOfSession(deps.db, session.id);
+  deleteSessionRow(deps.db, session.id);
+  rmSync(workspaceDir(deps.config, session.id), { recursive: true, force: true });
+  const shas = new Set(files.flatMap((f) => [f.sha256, f.thumbSha256].filter((s): s is string => !!s)));
+  for (const sha of shas) if (!blobInUse(deps.db, sha)) await deps.blobs.remove(sha);
+}

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Installs whatever Argus is missing, and nothing that is already there.
+#   bash scripts/setup.sh          # what `npm start` needs
+#   bash scripts/setup.sh --test   # plus Chromium for the browser tests
+# npm packages: `npm ci` when node_modules is missing or older than package-lock.json.
+# Python for the kernels: Debian/Ubuntu packages through apt when running as root,
+# otherwise a virtualenv in .argus/venv installed with pip.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_test=0
+[[ "${1:-}" == "--test" ]] && want_test=1
+
+say() { printf '[setup] %s\n' "$*"; }
+is_root() { [[ "$(id -u)" == "0" ]]; }
+have_apt() { command -v apt-get >/dev/null 2>&1; }
+
+# --- Node ------------------------------------------------------------------
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+if (( node_major < 20 )); then
+  say "Argus needs Node >= 20 (found $(node --version))."; exit 1
+fi
+
+lock_hash=$(sha256sum package-lock.json package.json | sha256sum | cut -c1-16)
+if [[ ! -f node_modules/.argus-lock-hash || "$(cat node_modules/.argus-lock-hash)" != "$lock_hash" ]]; then
+  say "installing npm packages (npm ci)"
+  npm ci --no-audit --no-fund
+  echo "$lock_hash" > node_modules/.argus-lock-hash
+fi
+
+# --- System packages through apt (root on Debian/Ubuntu) --------------------
+APT_UPDATED=0
+apt_install() {
+  local missing=()
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  (( ${#missing[@]} == 0 )) && return 0
+  say "apt-get install ${missing[*]}"
+  if (( APT_UPDATED == 0 )); then apt-get update -qq; APT_UPDATED=1; fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+PY_MODULES="jupyter_server, ipykernel, numpy, cv2, PIL, matplotlib, skimage, nbformat"
+python_ready() { "$1" -c "import $PY_MODULES" >/dev/null 2>&1; }
+
+APT_PACKAGES=(jupyter-server python3-ipykernel python3-numpy python3-opencv opencv-data python3-pil
+  python3-matplotlib python3-skimage python3-nbformat python3-pyzbar python3-jupyter-client
+  tesseract-ocr tesseract-ocr-eng bubblewrap)
+
+if is_root && have_apt; then
+  apt_install "${APT_PACKAGES[@]}"
+  python_ready /usr/bin/python3 || { say "Debian's python3 still lacks: $PY_MODULES"; exit 1; }
+elif python_ready /usr/bin/python3; then
+  : # a machine that already has the packages
+else
+  venv=.argus/venv
+  if ! python_ready "$venv/bin/python"; then
+    say "not root on Debian/Ubuntu: installing the kernel's Python packages into $venv with pip"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet jupyter-server ipykernel numpy opencv-python-headless pillow \
+      matplotlib scikit-image nbformat pyzbar jupyter-client
+  fi
+  command -v tesseract >/dev/null || say "warning: tesseract is not installed; OCR tools will be unavailable"
+  command -v bwrap >/dev/null || say "warning: bubblewrap is not installed; kernels will run without a filesystem sandbox"
+fi
+
+# --- Chromium for the browser tests ----------------------------------------
+if (( want_test )); then
+  if [[ ! -x /usr/bin/chromium ]]; then
+    if is_root && have_apt; then
+      apt_install chromium fonts-liberation
+    else
+      say "the browser tests need Debian's chromium at /usr/bin/chromium (sudo apt-get install chromium)"; exit 1
+    fi
+  fi
+fi
+say "ready"

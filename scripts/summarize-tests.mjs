@@ -1,0 +1,33 @@
+// Prints one closing line over both runners: "tests: N passed, N failed, N skipped".
+// A runner that wrote no report, or a suite that could not even load, counts as a failure.
+import { existsSync, readFileSync } from "node:fs";
+
+const [vitestFile, playwrightFile] = process.argv.slice(2);
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+
+if (vitestFile && existsSync(vitestFile)) {
+  const v = JSON.parse(readFileSync(vitestFile, "utf8"));
+  passed += v.numPassedTests ?? 0;
+  failed += v.numFailedTests ?? 0;
+  skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
+  const brokenSuites = (v.testResults ?? []).filter((r) => r.status === "failed" && (r.assertionResults ?? []).length === 0);
+  failed += brokenSuites.length;
+} else {
+  console.log("vitest wrote no report");
+  failed += 1;
+}
+
+if (playwrightFile && existsSync(playwrightFile)) {
+  const p = JSON.parse(readFileSync(playwrightFile, "utf8"));
+  passed += (p.stats?.expected ?? 0) + (p.stats?.flaky ?? 0);
+  failed += p.stats?.unexpected ?? 0;
+  skipped += p.stats?.skipped ?? 0;
+  failed += (p.errors ?? []).length;
+} else {
+  console.log("playwright wrote no report");
+  failed += 1;
+}
+
+console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# `npm test`: the whole suite. Type check, unit and integration tests (vitest,
+# real SQLite / Socket.io / jupyter-server), then browser tests (Playwright in
+# Debian's Chromium against the production build).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+set -e
+bash scripts/setup.sh --test
+echo "[test] type check"
+node_modules/.bin/tsc --noEmit
+bash scripts/ensure-build.sh
+set +e
+export NEXT_TELEMETRY_DISABLED=1
+mkdir -p test-results
+
+echo "[test] vitest"
+node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
+vitest_rc=$?
+
+echo "[test] playwright"
+node_modules/.bin/playwright test
+playwright_rc=$?
+
+node scripts/summarize-tests.mjs test-results/vitest.json test-results/playwright.json
+if (( vitest_rc != 0 || playwright_rc != 0 )); then exit 1; fi

@@ -1,0 +1,63 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import next from "next";
+import { loadConfig, modelStatus } from "./lib/config";
+import { createArgusCore } from "./lib/server/argus-core";
+import { setArgus } from "./lib/server/context";
+import { attachSocketServer } from "./lib/server/socket";
+
+/**
+ * One Node process: Next.js (pages and route handlers) and Socket.io on the
+ * same HTTP server, plus the jupyter-server that Argus manages.
+ */
+async function main(): Promise<void> {
+  const dev = process.env.NODE_ENV !== "production";
+  const config = loadConfig();
+  const core = await createArgusCore(config, { log: (line) => console.log(line) });
+  setArgus(core);
+
+  const app = next({ dev, hostname: config.host, port: config.port, dir: process.cwd() });
+  const jupyterStarted = core.jupyter.start().catch((error: unknown) => {
+    // Argus still serves sessions and uploads; health says jupyter is down.
+    console.error(`[argus] jupyter-server did not start: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  await Promise.all([app.prepare(), jupyterStarted]);
+
+  const handle = app.getRequestHandler();
+  const server = createServer((req, res) => {
+    void handle(req, res);
+  });
+  const io = attachSocketServer(server, core);
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  console.log(`[argus] listening on http://${config.host}:${port} (${dev ? "development" : "production"})`);
+  if (modelStatus(config) === "not_configured") {
+    console.warn("[argus] no model configured: set OPENAI_API_KEY (or OPENAI_BASE_URL) and ARGUS_MODEL — see README.");
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`[argus] ${signal}: shutting down`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await new Promise<void>((resolve) => io.close(() => resolve()));
+    server.closeAllConnections();
+    await app.close?.().catch(() => undefined);
+    await core.close();
+    setArgus(undefined);
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+main().catch((error: unknown) => {
+  console.error("[argus] failed to start:", error);
+  process.exit(1);
+});

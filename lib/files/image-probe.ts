@@ -91,8 +91,22 @@ function decodeFailure(bytes: Uint8Array, error: unknown, meta?: Metadata): Argu
   return bad(`The file is ${article} damaged ${name}: its image data could not be decoded.`, error);
 }
 
-function megapixels(pixels: number, round: (n: number) => number): string {
-  return String(round(pixels / 100_000) / 10);
+/** "900", "12.3", "0.01": one decimal, or two significant digits below one megapixel. */
+function megapixels(pixels: number): string {
+  const value = pixels / 1_000_000;
+  return String(value >= 1 ? Math.round(value * 10) / 10 : Number(value.toPrecision(2)));
+}
+
+function tooManyPixels(width: number, height: number, maxPixels: number): ArgusError {
+  const shown = megapixels(width * height);
+  const limit = megapixels(maxPixels);
+  // Rounding can make an image a few pixels over read the same as the limit.
+  const amount = shown === limit ? `just over ${limit}` : shown;
+  return new ArgusError(
+    "payload_too_large:upload",
+    `The image is ${width}×${height} (${amount} megapixels); the limit is ${limit} megapixels.`,
+    { field: "file" },
+  );
 }
 
 /** Reads only the header: dimensions, orientation, frame height, codec. */
@@ -133,15 +147,7 @@ export async function probeImage(bytes: Uint8Array, options: ImageProbeOptions):
   // case where a caller's defaults ever change that.
   const frameWidth = meta.width;
   const frameHeight = meta.pageHeight ?? meta.height;
-  const pixels = frameWidth * frameHeight;
-  if (pixels > maxPixels) {
-    throw new ArgusError(
-      "payload_too_large:upload",
-      `The image is ${frameWidth}×${frameHeight} (${megapixels(pixels, Math.ceil)} megapixels); ` +
-        `the limit is ${megapixels(maxPixels, Math.floor)} megapixels.`,
-      { field: "file" },
-    );
-  }
+  if (frameWidth * frameHeight > maxPixels) throw tooManyPixels(frameWidth, frameHeight, maxPixels);
 
   // Orientations 5–8 are rotated by 90°, so the displayed size swaps.
   const turned = (meta.orientation ?? 1) >= 5;

@@ -1,16 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { initialRunState } from "@/lib/runtime/state-reducer";
-import { DEFAULT_RUN_LIMITS, RunStateSchema, TERMINAL_AGENT_STATES } from "./state";
+import { RunStateSchema, TERMINAL_AGENT_STATES, type RunLimits } from "./state";
+
+const limits: RunLimits = { maxTurns: 10, maxTokens: 100_000, maxWallClockMs: 60_000, maxIterations: 50 };
 
 describe("RunState schema", () => {
   it("accepts the initial state", () => {
-    const state = initialRunState("run-1", DEFAULT_RUN_LIMITS);
+    const state = initialRunState("run-1", limits);
     expect(RunStateSchema.parse(state)).toEqual(state);
   });
 
   it("accepts a busy state with per-agent figures", () => {
     const state = {
-      ...initialRunState("run-1", DEFAULT_RUN_LIMITS, "2025-01-01T00:00:00Z"),
+      ...initialRunState("run-1", limits, "2025-01-01T00:00:00Z"),
       agentState: "running",
       agent: "planner",
       delegateLevel: 2,
@@ -26,7 +28,7 @@ describe("RunState schema", () => {
   });
 
   it("rejects an unknown agent state or agent", () => {
-    const state = initialRunState("run-1", DEFAULT_RUN_LIMITS);
+    const state = initialRunState("run-1", limits);
     expect(RunStateSchema.safeParse({ ...state, agentState: "rate_limited" }).success).toBe(false);
     expect(RunStateSchema.safeParse({ ...state, agent: "browser" }).success).toBe(false);
   });

@@ -22,14 +22,6 @@ export const RunLimitsSchema = z.object({
 });
 export type RunLimits = z.infer<typeof RunLimitsSchema>;
 
-/** Defaults the controller may use when a session sets none (planner: 10 turns, DESIGN §4). */
-export const DEFAULT_RUN_LIMITS: RunLimits = {
-  maxTurns: 10,
-  maxTokens: 2_000_000,
-  maxWallClockMs: 20 * 60 * 1000,
-  maxIterations: 100,
-};
-
 const count = z.number().int().nonnegative();
 
 export const TokenTotalsSchema = z.object({

@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/database";
 import { appendEventRow, eventsAfter, eventsOfRun } from "@/lib/db/events";
 import { upsertRun } from "@/lib/db/runs";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
-import type { ArgusEvent } from "@/lib/protocol/events";
+import type { ArgusEvent, ArgusEventInput } from "@/lib/protocol/events";
 import type { RunLimits, RunState } from "@/lib/protocol/state";
 import { toAgentMessage } from "./projection";
 import { fromDict, toDict } from "./serialization";
@@ -54,9 +54,11 @@ export class EventLog {
     return () => this.subscribers.delete(id);
   }
 
-  append(sessionId: string, input: ArgusEvent): LoggedEvent {
-    // Validate first so a malformed event is refused before it takes a number.
-    const checked = fromDict(toDict({ ...input, id: undefined, timestamp: undefined }));
+  append(sessionId: string, input: ArgusEventInput): LoggedEvent {
+    // Validate first so a malformed event is refused before it takes a number;
+    // the log, not the caller, assigns the id and the time.
+    const { id: _id, timestamp: _ts, ...rest } = input;
+    const checked = fromDict(rest);
     const row = appendEventRow(
       this.db,
       sessionId,

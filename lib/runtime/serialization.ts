@@ -232,7 +232,8 @@ export function eventMessage(e: ArgusEvent): string {
     case "run":
       return `Command \`${e.extras.command}\` exited with code ${e.extras.metadata.exit_code}.`;
     case "run_ipython":
-      return e.content;
+      // Not the output itself: it can be large and is already in `content`.
+      return e.extras.image_urls?.length ? `Python cell ran (${e.extras.image_urls.length} images).` : "Python cell ran.";
     case "read":
       return `Read ${e.extras.path}.`;
     case "write":

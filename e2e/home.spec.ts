@@ -1,0 +1,34 @@
+import { expect, test } from "@playwright/test";
+
+test("the home page shows Argus, its health and the no-model banner", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: "Argus" })).toBeVisible();
+  await expect(page.getByTestId("health-db")).toHaveText("up");
+  await expect(page.getByTestId("health-jupyter")).toHaveText("up");
+  await expect(page.getByRole("status")).toContainText("OPENAI_API_KEY");
+  await page.screenshot({ path: "test-results/playwright-artifacts/home.png", fullPage: true });
+});
+
+test("a session created from the page's origin opens with the browser cookie", async ({ page }) => {
+  await page.goto("/");
+  const created = await page.evaluate(async () => {
+    const res = await fetch("/api/sessions", { method: "POST" });
+    return { status: res.status, body: (await res.json()) as { id: string } };
+  });
+  expect(created.status).toBe(201);
+  const view = await page.evaluate(async (id) => {
+    const res = await fetch(`/api/sessions/${id}`);
+    return { status: res.status, body: (await res.json()) as { id: string; messages: unknown[] } };
+  }, created.body.id);
+  expect(view.status).toBe(200);
+  expect(view.body).toMatchObject({ id: created.body.id, messages: [] });
+  const rename = await page.evaluate(async (id) => {
+    const res = await fetch(`/api/sessions/${id}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ title: "From the page" }),
+    });
+    return res.status;
+  }, created.body.id);
+  expect(rename).toBe(200);
+});

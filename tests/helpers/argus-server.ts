@@ -1,0 +1,108 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  proc: ChildProcess;
+  output: () => string;
+  /** Sends a signal and waits for the process to exit. */
+  kill: (signal?: NodeJS.Signals) => Promise<number | null>;
+}
+
+/**
+ * Starts the real Argus server (server.ts, production build) as a child
+ * process on a free port with its own data directory, the way `npm start`
+ * does, and waits until it says it is listening.
+ */
+export async function startArgus(options: {
+  dataDir: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}): Promise<RunningServer> {
+  if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
+    throw new Error("No production build: run `npm run build` (npm test does it for you).");
+  }
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: process.env.HOME ?? "/tmp",
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    PORT: "0",
+    HOST: "127.0.0.1",
+    ARGUS_DATA_DIR: options.dataDir,
+    ARGUS_JUPYTER: "off",
+    ...options.env,
+  };
+  const proc = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let log = "";
+  proc.stdout!.on("data", (c: Buffer) => (log += c.toString()));
+  proc.stderr!.on("data", (c: Buffer) => (log += c.toString()));
+  const exited = new Promise<number | null>((resolve) => proc.once("exit", (code) => resolve(code)));
+
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`server did not start in time:\n${log}`)),
+      options.timeoutMs ?? 60_000,
+    );
+    const check = () => {
+      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(log);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    proc.stdout!.on("data", check);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${log}`));
+    });
+  });
+
+  return {
+    url,
+    dataDir: options.dataDir,
+    proc,
+    output: () => log,
+    kill: async (signal = "SIGTERM") => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return proc.exitCode;
+      proc.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** A tiny client for the public HTTP interface. */
+export function api(base: string, defaults: { token?: string; cookie?: string } = {}) {
+  return async (
+    method: string,
+    route: string,
+    init: { body?: unknown; raw?: BodyInit; headers?: Record<string, string>; token?: string | null } = {},
+  ) => {
+    const headers: Record<string, string> = { ...init.headers };
+    const token = init.token === undefined ? defaults.token : init.token;
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (defaults.cookie && !headers.cookie) headers.cookie = defaults.cookie;
+    let body: BodyInit | undefined = init.raw;
+    if (init.body !== undefined) {
+      body = JSON.stringify(init.body);
+      headers["content-type"] = "application/json";
+    }
+    const res = await fetch(base + route, { method, headers, body });
+    const text = await res.text();
+    let json: unknown = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = null;
+    }
+    return { status: res.status, headers: res.headers, json: json as Record<string, any>, text };
+  };
+}

@@ -1,0 +1,51 @@
+import { execFileSync } from "node:child_process";
+import { afterAll, describe, expect, it } from "vitest";
+import { api, startArgus } from "@/tests/helpers/argus-server";
+import { tempDir } from "@/tests/helpers/temp-dir";
+
+const scratch = tempDir();
+afterAll(scratch.cleanup);
+
+/** PIDs of processes whose command line mentions the given text. */
+function pidsMentioning(text: string): number[] {
+  try {
+    return execFileSync("pgrep", ["-f", text], { encoding: "utf8" })
+      .split("\n")
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+describe("the server with its own jupyter-server", () => {
+  it("answers health with jupyter up, and leaves no process behind on SIGTERM", async () => {
+    const server = await startArgus({ dataDir: scratch.dir, env: { ARGUS_JUPYTER: "auto" } });
+    let stopped = false;
+    try {
+      const health = await api(server.url)("GET", "/api/health");
+      expect(health.status).toBe(200);
+      expect(health.json).toEqual({ ok: true, db: "up", jupyter: "up", model: "not_configured" });
+      const jupyterPids = pidsMentioning(`--ServerApp.root_dir=${scratch.dir}`);
+      expect(jupyterPids.length).toBeGreaterThan(0);
+
+      expect(await server.kill("SIGTERM")).toBe(0);
+      stopped = true;
+      expect(pidsMentioning(`--ServerApp.root_dir=${scratch.dir}`)).toEqual([]);
+    } finally {
+      if (!stopped) await server.kill("SIGKILL");
+    }
+  });
+
+  it("reports a model as configured when a key or endpoint and a model name are set", async () => {
+    const server = await startArgus({
+      dataDir: `${scratch.dir}/m`,
+      env: { OPENAI_BASE_URL: "http://127.0.0.1:9/v1", ARGUS_MODEL: "scripted" },
+    });
+    try {
+      expect((await api(server.url)("GET", "/api/health")).json.model).toBe("configured");
+    } finally {
+      await server.kill();
+    }
+  });
+});

@@ -1,0 +1,81 @@
+import path from "node:path";
+import sharp from "sharp";
+import { afterAll, describe, expect, it } from "vitest";
+import { openDatabase } from "@/lib/db/database";
+import { EventLog } from "@/lib/runtime/event-log";
+import { api, startArgus } from "@/tests/helpers/argus-server";
+import { userMessage } from "@/tests/helpers/events";
+import { tempDir } from "@/tests/helpers/temp-dir";
+
+const scratch = tempDir();
+afterAll(scratch.cleanup);
+
+async function png(seed: number): Promise<Uint8Array> {
+  return sharp({ create: { width: 32, height: 24, channels: 3, background: { r: seed % 256, g: 80, b: 160 } } })
+    .png()
+    .toBuffer();
+}
+
+describe("killing the server keeps every acknowledged session, event and upload", () => {
+  it("survives SIGKILL in the middle of uploads and appends", async () => {
+    const first = await startArgus({ dataDir: scratch.dir });
+    const call = api(first.url);
+    const sessions: { id: string; token: string }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await call("POST", "/api/sessions");
+      sessions.push(res.json as { id: string; token: string });
+    }
+
+    // Another process appends events to the same database while the server runs
+    // (SQLite WAL), standing in for the agent runtime that lands later.
+    const db = openDatabase(path.join(scratch.dir, "argus.db"));
+    const log = new EventLog(db);
+    let appended = 0;
+    for (const s of sessions) for (let i = 0; i < 20; i++, appended++) log.append(s.id, userMessage(`event ${i}`));
+
+    const acknowledged: { session: { id: string; token: string }; upload: Record<string, unknown>; bytes: Uint8Array }[] = [];
+    const inflight: Promise<void>[] = [];
+    for (let i = 0; i < 12; i++) {
+      const session = sessions[i % sessions.length]!;
+      const bytes = await png(i);
+      const form = new FormData();
+      form.set("file", new Blob([bytes as BlobPart], { type: "image/png" }), `shot-${i}.png`);
+      inflight.push(
+        fetch(`${first.url}/api/sessions/${session.id}/uploads`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${session.token}` },
+          body: form,
+        })
+          .then(async (res) => {
+            if (res.status === 201) acknowledged.push({ session, upload: (await res.json()) as Record<string, unknown>, bytes });
+          })
+          .catch(() => undefined),
+      );
+      if (i === 6) await first.kill("SIGKILL");
+    }
+    await Promise.all(inflight);
+    db.close();
+    expect(acknowledged.length).toBeGreaterThan(0);
+
+    const second = await startArgus({ dataDir: scratch.dir });
+    try {
+      const call2 = api(second.url);
+      for (const s of sessions) {
+        const view = await call2("GET", `/api/sessions/${s.id}`, { token: s.token });
+        expect(view.status).toBe(200);
+        expect(view.json.messages.map((m: { content: string }) => m.content)).toEqual(
+          Array.from({ length: 20 }, (_, i) => `event ${i}`),
+        );
+        expect(view.json.messages.map((m: { seq: number }) => m.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      }
+      for (const a of acknowledged) {
+        const res = await fetch(`${second.url}${a.upload.url as string}`, { headers: { authorization: `Bearer ${a.session.token}` } });
+        expect(res.status).toBe(200);
+        expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(a.bytes))).toBe(true);
+      }
+      expect(appended).toBe(60);
+    } finally {
+      await second.kill();
+    }
+  });
+});

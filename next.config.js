@@ -5,7 +5,8 @@ const nextConfig = {
   // Native and Node-only packages stay outside Next's bundles and are loaded
   // from node_modules at run time (one copy shared with server.ts).
   serverExternalPackages: ["better-sqlite3", "sharp", "socket.io", "file-type"],
-  typescript: { tsconfigPath: "tsconfig.json" },
+  // `npm test` type-checks the whole project with tsc first; the build need not repeat it.
+  typescript: { ignoreBuildErrors: true },
 };
 
 export default nextConfig;

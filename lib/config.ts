@@ -66,7 +66,7 @@ function resolvePython(explicit: string | undefined, root: string): string {
   return "/usr/bin/python3";
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): ArgusConfig {
+export function loadConfig(env: Record<string, string | undefined> = process.env, root = process.cwd()): ArgusConfig {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -2,7 +2,7 @@
 # Installs whatever Argus is missing, and nothing that is already there.
 #   bash scripts/setup.sh          # what `npm start` needs
 #   bash scripts/setup.sh --test   # plus Chromium for the browser tests
-# npm packages: `npm ci` when node_modules is missing or older than package-lock.json.
+# npm packages: `npm install` (pinned by package-lock.json) when node_modules is missing or stale.
 # Python for the kernels: Debian/Ubuntu packages through apt when running as root,
 # otherwise a virtualenv in .argus/venv installed with pip.
 set -euo pipefail
@@ -23,8 +23,10 @@ fi
 
 lock_hash=$(sha256sum package-lock.json package.json | sha256sum | cut -c1-16)
 if [[ ! -f node_modules/.argus-lock-hash || "$(cat node_modules/.argus-lock-hash)" != "$lock_hash" ]]; then
-  say "installing npm packages (npm ci)"
-  npm ci --no-audit --no-fund
+  # Not `npm ci`: npm records only this platform's optional packages (tailwind's
+  # and sharp's native builds) in the lock, and `npm ci` then refuses the lock.
+  say "installing npm packages"
+  npm install --no-audit --no-fund
   echo "$lock_hash" > node_modules/.argus-lock-hash
 fi
 

@@ -42,7 +42,8 @@ export function cleanUploadName(raw: string): string {
   if (forbidden) {
     // Do not echo the name: it contains the very character that is unsafe to show.
     refuse(
-      `The file name contains an invisible control character (${describeCodePoint(forbidden[0])}); rename the file and try again.`,
+      `The file name contains an invisible control character (${describeCodePoint(forbidden[0])}); ` +
+        "rename the file and try again.",
     );
   }
 

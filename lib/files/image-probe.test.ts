@@ -2,54 +2,13 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { crc32, deflateSync } from "node:zlib";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { ArgusError } from "@/lib/errors";
 import { probeImage } from "@/lib/files/image-probe";
 import { sniffMedia } from "@/lib/files/sniff";
+import { bombPng, noisyImage, refusal, TEST_PYTHON } from "@/tests/helpers/media";
 
 const LIMIT = { maxPixels: 100_000_000 };
-
-/** Pseudo-random pixels, so encoders cannot shrink the file to a few bytes. */
-function noisy(width: number, height: number, pages = 1) {
-  const raw = Buffer.alloc(width * height * pages * 3);
-  for (let i = 0; i < raw.length; i += 1) raw[i] = (Math.imul(i, 2654435761) >>> 0) % 251;
-  return sharp(raw, { raw: { width, height: height * pages, channels: 3, ...(pages > 1 ? { pageHeight: height } : {}) } });
-}
-
-async function refusal(promise: Promise<unknown>): Promise<ArgusError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (error instanceof ArgusError) return error;
-  throw new Error(`expected an ArgusError, got ${String(error)}`);
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-/** A valid 74-byte PNG whose header claims 30000×30000 RGB: a decompression bomb's calling card. */
-function bombPng(): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(30_000, 0);
-  ihdr.writeUInt32BE(30_000, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // colour type: RGB
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk("IHDR", ihdr),
-    pngChunk("IDAT", deflateSync(Buffer.alloc(1000))),
-    pngChunk("IEND", Buffer.alloc(0)),
-  ]);
-}
 
 async function thumbnailSize(thumbnail: Buffer) {
   const meta = await sharp(thumbnail).metadata();
@@ -58,19 +17,19 @@ async function thumbnailSize(thumbnail: Buffer) {
 
 describe("probeImage: good images", () => {
   it.each(["png", "jpeg", "webp", "gif"] as const)("measures a %s and makes a WebP thumbnail", async (format) => {
-    const bytes = await noisy(640, 480).toFormat(format).toBuffer();
+    const bytes = await noisyImage(640, 480).toFormat(format).toBuffer();
     const probe = await probeImage(bytes, LIMIT);
     expect(probe).toMatchObject({ width: 640, height: 480, thumbnailMime: "image/webp" });
     expect(await thumbnailSize(probe.thumbnail)).toMatchObject({ format: "webp", width: 256, height: 192 });
   });
 
   it("does not enlarge an image smaller than the thumbnail", async () => {
-    const probe = await probeImage(await noisy(40, 20).png().toBuffer(), LIMIT);
+    const probe = await probeImage(await noisyImage(40, 20).png().toBuffer(), LIMIT);
     expect(await thumbnailSize(probe.thumbnail)).toMatchObject({ width: 40, height: 20 });
   });
 
   it("reports an animated GIF's frame size, not the whole strip", async () => {
-    const bytes = await noisy(40, 30, 5).gif({ delay: [100, 100, 100, 100, 100] }).toBuffer();
+    const bytes = await noisyImage(40, 30, 5).gif({ delay: [100, 100, 100, 100, 100] }).toBuffer();
     expect((await sharp(bytes).metadata()).pages).toBe(5);
     const probe = await probeImage(bytes, LIMIT);
     expect(probe).toMatchObject({ width: 40, height: 30 });
@@ -78,14 +37,14 @@ describe("probeImage: good images", () => {
   });
 
   it("reports an animated WebP's frame size", async () => {
-    const bytes = await noisy(64, 48, 3).webp().toBuffer();
+    const bytes = await noisyImage(64, 48, 3).webp().toBuffer();
     expect((await sharp(bytes).metadata()).pages).toBe(3);
     expect(await probeImage(bytes, LIMIT)).toMatchObject({ width: 64, height: 48 });
   });
 
   it("reports the displayed size of an EXIF-rotated JPEG and rotates the thumbnail", async () => {
     // Stored 300 wide × 100 high; orientation 6 means "turn 90° clockwise to display".
-    const bytes = await noisy(300, 100).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+    const bytes = await noisyImage(300, 100).jpeg().withMetadata({ orientation: 6 }).toBuffer();
     const stored = await sharp(bytes).metadata();
     expect([stored.width, stored.height, stored.orientation]).toEqual([300, 100, 6]);
     const probe = await probeImage(bytes, LIMIT);
@@ -96,7 +55,7 @@ describe("probeImage: good images", () => {
   });
 
   it("accepts an image exactly at the pixel limit", async () => {
-    const bytes = await noisy(100, 100).png().toBuffer();
+    const bytes = await noisyImage(100, 100).png().toBuffer();
     expect(await probeImage(bytes, { maxPixels: 10_000 })).toMatchObject({ width: 100, height: 100 });
   });
 });
@@ -115,7 +74,7 @@ describe("probeImage: refusals", () => {
   });
 
   it("refuses an image one pixel over a small limit and states both sizes", async () => {
-    const error = await refusal(probeImage(await noisy(101, 100).png().toBuffer(), { maxPixels: 10_000 }));
+    const error = await refusal(probeImage(await noisyImage(101, 100).png().toBuffer(), { maxPixels: 10_000 }));
     expect(error.code).toBe("payload_too_large:upload");
     expect(error.message).toContain("101×100");
     expect(error.message).toBe("The image is 101×100 (just over 0.01 megapixels); the limit is 0.01 megapixels.");
@@ -127,7 +86,7 @@ describe("probeImage: refusals", () => {
     ["gif", "GIF"],
     ["webp", "WebP"],
   ] as const)("refuses a %s cut in half as truncated", async (format, name) => {
-    const full = await noisy(640, 480).toFormat(format).toBuffer();
+    const full = await noisyImage(640, 480).toFormat(format).toBuffer();
     const half = full.subarray(0, Math.floor(full.length / 2));
     const error = await refusal(probeImage(half, LIMIT));
     expect(error.code).toBe("bad_request:upload");
@@ -138,14 +97,14 @@ describe("probeImage: refusals", () => {
   });
 
   it("refuses a JPEG missing only its end marker", async () => {
-    const full = await noisy(640, 480).jpeg().toBuffer();
+    const full = await noisyImage(640, 480).jpeg().toBuffer();
     const error = await refusal(probeImage(full.subarray(0, full.length - 2), LIMIT));
     expect(error.code).toBe("bad_request:upload");
     expect(error.message).toContain("truncated JPEG");
   });
 
   it("refuses a complete-length PNG with scribbled image data as damaged", async () => {
-    const bytes = Buffer.from(await noisy(640, 480).png().toBuffer());
+    const bytes = Buffer.from(await noisyImage(640, 480).png().toBuffer());
     const middle = Math.floor(bytes.length / 2);
     for (let i = 0; i < 64; i += 1) bytes[middle + i] = (i * 37) & 0xff;
     const error = await refusal(probeImage(bytes, LIMIT));
@@ -217,7 +176,7 @@ function makeHeic(width: number, height: number): Buffer | undefined {
       "out.write(np.full((h, w, 3), (40, 120, 200), np.uint8))",
       "out.release()",
     ].join("\n");
-    const run = spawnSync("/usr/bin/python3", ["-c", script, mp4, String(width), String(height)]);
+    const run = spawnSync(TEST_PYTHON, ["-c", script, mp4, String(width), String(height)]);
     if (run.status !== 0) return undefined;
     const file = readFileSync(mp4);
 
@@ -289,7 +248,7 @@ describe("probeImage: HEIC", () => {
   });
 
   it("decodes AVIF, the HEIF flavour the prebuilt sharp does read", async () => {
-    const bytes = await noisy(96, 64).avif().toBuffer();
+    const bytes = await noisyImage(96, 64).avif().toBuffer();
     expect(await probeImage(bytes, LIMIT)).toMatchObject({ width: 96, height: 64 });
   });
 });

@@ -35,6 +35,8 @@ const heicReadable = sharp.format.heif?.input.fileSuffix?.includes(".heic") === 
 // many camera JPEGs trigger, which sharp's default "warning" would refuse.
 const FAIL_ON = "error" as const;
 
+const HEIC_UNREADABLE = "HEIC images can't be decoded on this server; convert it to JPEG or PNG first.";
+
 function bad(message: string, cause?: unknown): ArgusError {
   return new ArgusError("bad_request:upload", message, { field: "file", cause });
 }
@@ -136,11 +138,7 @@ export async function probeImage(bytes: Uint8Array, options: ImageProbeOptions):
   }
 
   if (meta.format === "heif" && meta.compression !== "av1" && !heicReadable) {
-    throw new ArgusError(
-      "unsupported_media:upload",
-      "HEIC images can't be decoded on this server; convert it to JPEG or PNG first.",
-      { field: "file" },
-    );
+    throw new ArgusError("unsupported_media:upload", HEIC_UNREADABLE, { field: "file" });
   }
 
   // Without `animated`, sharp reports the first frame; pageHeight guards the
@@ -157,20 +155,18 @@ export async function probeImage(bytes: Uint8Array, options: ImageProbeOptions):
   let thumbnail: Buffer;
   try {
     // Making the thumbnail decodes every pixel of the first frame, which is
-    // what surfaces truncation and corruption; limitInputPixels backs up the
-    // check above in case the header lied about the size.
+    // what surfaces truncation and corruption. limitInputPixels repeats the
+    // budget inside sharp, so this call stays safe even if the check above
+    // is ever moved or loosened.
     thumbnail = await sharp(bytes, { failOn: FAIL_ON, limitInputPixels: maxPixels })
       .rotate()
       .resize({ width: THUMBNAIL_EDGE, height: THUMBNAIL_EDGE, fit: "inside", withoutEnlargement: true })
       .webp({ quality: 80 })
       .toBuffer();
   } catch (error) {
+    // Backstop for libvips builds that list .heic but lack a working decoder.
     if (meta.format === "heif" && /codec|decoder|unsupported/i.test(String(error))) {
-      throw new ArgusError(
-        "unsupported_media:upload",
-        "HEIC images can't be decoded on this server; convert it to JPEG or PNG first.",
-        { field: "file", cause: error },
-      );
+      throw new ArgusError("unsupported_media:upload", HEIC_UNREADABLE, { field: "file", cause: error });
     }
     throw decodeFailure(bytes, error, meta);
   }

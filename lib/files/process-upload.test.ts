@@ -1,14 +1,11 @@
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { crc32, deflateSync } from "node:zlib";
 import sharp from "sharp";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { ArgusError } from "@/lib/errors";
 import { formatBytes, processUpload, type UploadInput } from "@/lib/files/process-upload";
+import { bombPng, refusal, TEST_PYTHON, writeVideo } from "@/tests/helpers/media";
 
-const PYTHON = "/usr/bin/python3";
 const MB = 1024 * 1024;
 const LIMITS = { maxBytes: 50 * MB, maxPixels: 100_000_000, maxVideoSeconds: 120 };
 
@@ -22,35 +19,11 @@ afterAll(() => {
 });
 
 function upload(bytes: Uint8Array, filename: string, overrides: Partial<UploadInput> = {}) {
-  return processUpload({ bytes, filename, limits: LIMITS, python: PYTHON, tmpDir, ...overrides });
-}
-
-async function refusal(promise: Promise<unknown>): Promise<ArgusError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (error instanceof ArgusError) return error;
-  throw new Error(`expected an ArgusError, got ${String(error)}`);
+  return processUpload({ bytes, filename, limits: LIMITS, python: TEST_PYTHON, tmpDir, ...overrides });
 }
 
 const picture = (width = 320, height = 200) =>
   sharp({ create: { width, height, channels: 3, background: "#2a9d8f" } });
-
-function writeVideo(fourcc: string, ext: string, fps: number, frames: number): Buffer {
-  const file = path.join(root, `made-${fourcc}-${fps}-${frames}.${ext}`);
-  const script = [
-    "import sys, cv2, numpy as np",
-    "out = cv2.VideoWriter(sys.argv[1], cv2.VideoWriter_fourcc(*sys.argv[2]), float(sys.argv[3]), (96, 64))",
-    "sys.exit(3) if not out.isOpened() else None",
-    "for i in range(int(sys.argv[4])):",
-    "    out.write(np.full((64, 96, 3), (i * 9) % 255, np.uint8))",
-    "out.release()",
-  ].join("\n");
-  const run = spawnSync(PYTHON, ["-c", script, file, fourcc, String(fps), String(frames)], { encoding: "utf8" });
-  if (run.status !== 0) throw new Error(`OpenCV could not write ${fourcc}: ${run.stderr}`);
-  return readFileSync(file);
-}
 
 describe("processUpload: images", () => {
   it("returns everything the route stores for a PNG", async () => {
@@ -121,21 +94,7 @@ describe("processUpload: refusals", () => {
   });
 
   it("refuses a decompression bomb with 413 before decoding it", async () => {
-    const chunk = (type: string, data: Buffer) => {
-      const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-      const out = Buffer.alloc(body.length + 8);
-      out.writeUInt32BE(data.length, 0);
-      body.copy(out, 4);
-      out.writeUInt32BE(crc32(body), body.length + 4);
-      return out;
-    };
-    const ihdr = Buffer.from([0, 0, 0x75, 0x30, 0, 0, 0x75, 0x30, 8, 2, 0, 0, 0]); // 30000×30000 RGB
-    const bomb = Buffer.concat([
-      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-      chunk("IHDR", ihdr),
-      chunk("IDAT", deflateSync(Buffer.alloc(100))),
-      chunk("IEND", Buffer.alloc(0)),
-    ]);
+    const bomb = bombPng(); // 30000×30000 RGB
     const started = performance.now();
     const error = await refusal(upload(bomb, "tiny.png"));
     expect(performance.now() - started).toBeLessThan(500);
@@ -156,7 +115,7 @@ describe("processUpload: videos", () => {
     ["mp4v", "mp4", "video/mp4"],
     ["VP80", "webm", "video/webm"],
   ])("probes a %s %s and cleans up its temp files", async (fourcc, ext, mime) => {
-    const bytes = writeVideo(fourcc, ext, 10, 15);
+    const bytes = writeVideo(path.join(root, `clip-${fourcc}.${ext}`), { fourcc, fps: 10, frames: 15 });
     const result = await upload(bytes, `clip.${ext}`);
     expect(result).toMatchObject({ name: `clip.${ext}`, kind: "video", mime, ext, size: bytes.length });
     expect(result).toMatchObject({ width: 96, height: 64, durationSec: 1.5, thumbnailMime: "image/webp" });
@@ -164,7 +123,7 @@ describe("processUpload: videos", () => {
   });
 
   it("refuses a video over the length limit and still cleans up", async () => {
-    const bytes = writeVideo("mp4v", "mp4", 2, 30); // 15 s
+    const bytes = writeVideo(path.join(root, "long.mp4"), { fourcc: "mp4v", fps: 2, frames: 30 }); // 15 s
     const error = await refusal(upload(bytes, "long.mp4", { limits: { ...LIMITS, maxVideoSeconds: 10 } }));
     expect(error.code).toBe("payload_too_large:upload");
     expect(error.message).toBe("The video is 15 s long; the limit is 10 s.");
@@ -172,7 +131,7 @@ describe("processUpload: videos", () => {
   });
 
   it("refuses a truncated WebM with 400 and still cleans up", async () => {
-    const full = writeVideo("VP80", "webm", 10, 40);
+    const full = writeVideo(path.join(root, "whole.webm"), { fourcc: "VP80", fps: 10, frames: 40 });
     const error = await refusal(upload(full.subarray(0, full.length >> 1), "cut.webm"));
     expect(error.code).toBe("bad_request:upload");
     expect(error.message).toContain("truncated");

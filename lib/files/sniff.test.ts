@@ -1,18 +1,9 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { ArgusError } from "@/lib/errors";
 import { sniffMedia } from "@/lib/files/sniff";
+import { refusal } from "@/tests/helpers/media";
 
 const square = () => sharp({ create: { width: 8, height: 8, channels: 3, background: "#3366cc" } });
-
-async function refusal(bytes: Uint8Array): Promise<ArgusError> {
-  const error = await sniffMedia(bytes).then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (error instanceof ArgusError) return error;
-  throw new Error(`expected an ArgusError, got ${String(error)}`);
-}
 
 describe("sniffMedia", () => {
   it.each([
@@ -34,7 +25,7 @@ describe("sniffMedia", () => {
   });
 
   it("refuses plain text and says it is not a known format", async () => {
-    const error = await refusal(new TextEncoder().encode("just some notes, not a picture\n"));
+    const error = await refusal(sniffMedia(new TextEncoder().encode("just some notes, not a picture\n")));
     expect(error.code).toBe("unsupported_media:upload");
     expect(error.status).toBe(415);
     expect(error.message).toContain("not a known image or video format");
@@ -42,20 +33,20 @@ describe("sniffMedia", () => {
 
   it("names a PDF as a PDF", async () => {
     const pdf = new TextEncoder().encode("%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\n%%EOF\n");
-    const error = await refusal(pdf);
+    const error = await refusal(sniffMedia(pdf));
     expect(error.code).toBe("unsupported_media:upload");
     expect(error.message).toBe("The file looks like a PDF document, not an image or a video.");
   });
 
   it("refuses a TIFF image and lists what is accepted", async () => {
-    const error = await refusal(await square().tiff().toBuffer());
+    const error = await refusal(sniffMedia(await square().tiff().toBuffer()));
     expect(error.code).toBe("unsupported_media:upload");
     expect(error.message).toContain("TIFF image");
     expect(error.message).toContain("PNG, JPEG");
   });
 
   it("refuses an empty buffer", async () => {
-    const error = await refusal(new Uint8Array(0));
+    const error = await refusal(sniffMedia(new Uint8Array(0)));
     expect(error.code).toBe("unsupported_media:upload");
   });
 });

@@ -132,7 +132,8 @@ function lastJsonLine(stdout: string): unknown {
 function interpret(outcome: ChildOutcome, timeoutMs: number): z.infer<typeof probeResult> {
   if (outcome.timedOut) {
     throw badVideo(
-      `Reading the video took longer than ${formatSeconds(timeoutMs / 1000)} s, so it was stopped; the file may be damaged.`,
+      `Reading the video took longer than ${formatSeconds(timeoutMs / 1000)} s, so it was stopped; ` +
+        "the file may be damaged.",
     );
   }
   const parsed = lastJsonLine(outcome.stdout);

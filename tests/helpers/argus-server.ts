@@ -39,7 +39,7 @@ export async function startArgus(options: {
   };
   const proc = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
     cwd: ROOT,
-    env,
+    env: env as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";

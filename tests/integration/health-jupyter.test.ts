@@ -9,7 +9,7 @@ afterAll(scratch.cleanup);
 /** PIDs of processes whose command line mentions the given text. */
 function pidsMentioning(text: string): number[] {
   try {
-    return execFileSync("pgrep", ["-f", text], { encoding: "utf8" })
+    return execFileSync("pgrep", ["-f", "--", text], { encoding: "utf8" })
       .split("\n")
       .filter(Boolean)
       .map(Number);

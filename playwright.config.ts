@@ -36,6 +36,8 @@ export default defineConfig({
     command: `rm -rf ${dataDir} && node --import tsx server.ts`,
     url: `http://127.0.0.1:${PORT}/api/health`,
     reuseExistingServer: false,
+    // SIGTERM lets the server stop its jupyter-server and kernels cleanly.
+    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
     timeout: 120_000,
     env: {
       NODE_ENV: "production",

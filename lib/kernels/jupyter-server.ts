@@ -77,7 +77,10 @@ export class ManagedJupyterServer implements JupyterBackend {
     mkdirSync(this.options.runtimeDir, { recursive: true });
     const port = await freePort();
     const token = randomBytes(24).toString("hex");
+    // The launcher ties jupyter-server's life to this process (see its docstring).
+    const launcher = path.join(process.cwd(), "python", "launch_bound_to_parent.py");
     const args = [
+      launcher,
       "-m",
       "jupyter_server",
       "--no-browser",

@@ -49,3 +49,18 @@ describe("the server with its own jupyter-server", () => {
     }
   });
 });
+
+describe("a server killed with SIGKILL", () => {
+  it("takes its jupyter-server down with it", async () => {
+    const dataDir = `${scratch.dir}/killed`;
+    const server = await startArgus({ dataDir, env: { ARGUS_JUPYTER: "auto" } });
+    expect((await api(server.url)("GET", "/api/health")).json.jupyter).toBe("up");
+    expect(pidsMentioning(`--ServerApp.root_dir=${dataDir}`).length).toBeGreaterThan(0);
+    await server.kill("SIGKILL");
+    const deadline = Date.now() + 10_000;
+    while (pidsMentioning(`--ServerApp.root_dir=${dataDir}`).length > 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(pidsMentioning(`--ServerApp.root_dir=${dataDir}`)).toEqual([]);
+  });
+});

@@ -1,0 +1,48 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadConfig, modelStatus } from "./config";
+
+describe("loadConfig", () => {
+  it("has working defaults", () => {
+    const c = loadConfig({}, "/srv/argus");
+    expect(c).toMatchObject({
+      port: 3000,
+      host: "127.0.0.1",
+      dataDir: "/srv/argus/data",
+      dbPath: "/srv/argus/data/argus.db",
+      blobDir: "/srv/argus/data/blobs",
+      jupyter: { mode: "managed" },
+      limits: { maxUploadBytes: 50 * 1024 * 1024, maxImagePixels: 100_000_000, maxVideoSeconds: 120 },
+    });
+    expect(modelStatus(c)).toBe("not_configured");
+  });
+
+  it("reads overrides, per-role models and an external Jupyter", () => {
+    const c = loadConfig(
+      {
+        PORT: "0",
+        ARGUS_DATA_DIR: "/d",
+        ARGUS_MAX_UPLOAD_MB: "2",
+        OPENAI_BASE_URL: "http://localhost:11434/v1",
+        ARGUS_MODEL: "llava",
+        ARGUS_MODEL_CODER: "qwen-coder",
+        JUPYTER_URL: "http://gateway:8888",
+        JUPYTER_TOKEN: "t",
+      },
+      "/x",
+    );
+    expect(c.port).toBe(0);
+    expect(c.dataDir).toBe(path.resolve("/d"));
+    expect(c.limits.maxUploadBytes).toBe(2 * 1024 * 1024);
+    expect(c.model.byRole).toEqual({ conversation: "llava", planner: "llava", coder: "qwen-coder", vqa: "llava", judge: "llava" });
+    expect(c.jupyter).toEqual({ mode: "external", url: "http://gateway:8888", token: "t" });
+    expect(modelStatus(c)).toBe("configured");
+  });
+
+  it("names the variable that is wrong", () => {
+    expect(() => loadConfig({ PORT: "eighty" })).toThrow(/PORT/);
+    expect(() => loadConfig({ ARGUS_MAX_UPLOAD_MB: "-1" })).toThrow(/ARGUS_MAX_UPLOAD_MB/);
+    expect(() => loadConfig({ OPENAI_BASE_URL: "not a url" })).toThrow(/OPENAI_BASE_URL/);
+    expect(() => loadConfig({ ARGUS_JUPYTER: "maybe" })).toThrow(/ARGUS_JUPYTER/);
+  });
+});

@@ -91,6 +91,8 @@ export class ManagedJupyterServer implements JupyterBackend {
       "--ServerApp.password=",
       `--ServerApp.root_dir=${this.options.rootDir}`,
       "--ServerApp.disable_check_xsrf=False",
+      // Argus's extension: kernel websockets without Nagle delay (python/argus_jupyter).
+      '--ServerApp.jpserver_extensions={"argus_jupyter": True}',
     ];
     if (process.getuid?.() === 0) args.push("--allow-root");
     const home = path.join(this.options.runtimeDir, "home");
@@ -103,6 +105,7 @@ export class ManagedJupyterServer implements JupyterBackend {
         JUPYTER_CONFIG_DIR: path.join(this.options.runtimeDir, "config"),
         JUPYTER_DATA_DIR: path.join(this.options.runtimeDir, "data"),
         PYTHONUNBUFFERED: "1",
+        PYTHONPATH: path.join(process.cwd(), "python"),
       }) as unknown as NodeJS.ProcessEnv,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],

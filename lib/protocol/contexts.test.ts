@@ -18,8 +18,11 @@ const execution = {
 };
 
 describe("Execution", () => {
-  it("accepts mime bundles of strings", () => {
-    expect(ExecutionSchema.parse(execution)).toEqual(execution);
+  it("accepts mime bundles of strings, marking results not viewed by default", () => {
+    const parsed = ExecutionSchema.parse(execution);
+    expect(parsed).toEqual({ ...execution, results: execution.results.map((r) => ({ ...r, viewed: false })) });
+    const viewed = { ...execution, results: [{ data: { "image/png": "iVBORw0KGgo=" }, isMain: false, viewed: true }] };
+    expect(ExecutionSchema.parse(viewed).results[0]?.viewed).toBe(true);
   });
 
   it("accepts an error with name, value and traceback", () => {

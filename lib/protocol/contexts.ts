@@ -15,6 +15,11 @@ export const ExecutionResultSchema = z.object({
   data: z.record(z.string(), z.string()),
   /** true for `execute_result` (the cell's value), false for `display_data`. */
   isMain: z.boolean(),
+  /**
+   * true when the code asked the planner to look at this picture with
+   * `view_image(obj)`: it goes into the model's context on the next turn.
+   */
+  viewed: z.boolean().default(false),
 });
 export type ExecutionResult = z.infer<typeof ExecutionResultSchema>;
 

@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   setArgus(core);
 
   const app = next({ dev, hostname: config.host, port: config.port, dir: process.cwd() });
-  const jupyterStarted = core.jupyter.start().catch((error: unknown) => {
+  const jupyterStarted = core.start().catch((error: unknown) => {
     // Argus still serves sessions and uploads; health says jupyter is down.
     console.error(`[argus] jupyter-server did not start: ${error instanceof Error ? error.message : String(error)}`);
   });

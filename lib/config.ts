@@ -34,6 +34,14 @@ const EnvSchema = z.object({
   ARGUS_MODEL_VQA: z.string().min(1).optional(),
   ARGUS_MODEL_JUDGE: z.string().min(1).optional(),
   ARGUS_SECURE_COOKIES: z.enum(["0", "1"]).default("0"),
+  ARGUS_KERNEL_POOL: z.coerce.number().int().min(0).max(32).default(2),
+  ARGUS_KERNEL_IDLE_MINUTES: positiveNumber(30),
+  ARGUS_CELL_TIMEOUT_SECONDS: positiveNumber(120),
+  // An address-space limit: numpy + cv2 + matplotlib alone map about 1 GiB.
+  ARGUS_KERNEL_MEMORY_MB: z.coerce.number().int().min(2048).default(4096),
+  ARGUS_KERNEL_CPU_SECONDS: z.coerce.number().int().min(1).default(3600),
+  ARGUS_SANDBOX: z.enum(["auto", "bubblewrap", "none"]).default("auto"),
+  ARGUS_KERNEL_NAME: z.string().min(1).optional(),
 });
 
 export interface ArgusConfig {
@@ -56,6 +64,16 @@ export interface ArgusConfig {
     byRole: Record<ModelRole, string | null>;
   };
   secureCookies: boolean;
+  kernels: {
+    poolSize: number;
+    idleMs: number;
+    cellTimeoutMs: number;
+    memoryMb: number;
+    cpuSeconds: number;
+    sandbox: "auto" | "bubblewrap" | "none";
+    /** Kernelspec to start: Argus's sandboxed one for a managed server, python3 on a gateway. */
+    kernelName: string;
+  };
 }
 
 /** Where the kernel-side Python lives: explicit, then the setup script's venv, then Debian's. */
@@ -101,6 +119,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jupyter,
     model: { apiKey: e.OPENAI_API_KEY ?? null, baseUrl: e.OPENAI_BASE_URL ?? null, byRole },
     secureCookies: e.ARGUS_SECURE_COOKIES === "1",
+    kernels: {
+      poolSize: e.ARGUS_KERNEL_POOL,
+      idleMs: e.ARGUS_KERNEL_IDLE_MINUTES * 60_000,
+      cellTimeoutMs: e.ARGUS_CELL_TIMEOUT_SECONDS * 1000,
+      memoryMb: e.ARGUS_KERNEL_MEMORY_MB,
+      cpuSeconds: e.ARGUS_KERNEL_CPU_SECONDS,
+      sandbox: e.ARGUS_SANDBOX,
+      kernelName: e.ARGUS_KERNEL_NAME ?? (jupyter.mode === "external" ? "python3" : "argus-python"),
+    },
   };
 }
 

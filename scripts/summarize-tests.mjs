@@ -2,7 +2,7 @@
 // A runner that wrote no report, or a suite that could not even load, counts as a failure.
 import { existsSync, readFileSync } from "node:fs";
 
-const [vitestFile, playwrightFile] = process.argv.slice(2);
+const [vitestFile, playwrightFile, pythonFile] = process.argv.slice(2);
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -28,6 +28,23 @@ if (playwrightFile && existsSync(playwrightFile)) {
 } else {
   console.log("playwright wrote no report");
   failed += 1;
+}
+
+// unittest ends with "Ran N tests in Xs" then "OK (skipped=K)" or "FAILED (failures=F, errors=E, skipped=K)".
+if (pythonFile && existsSync(pythonFile)) {
+  const text = readFileSync(pythonFile, "utf8");
+  const ran = Number(/Ran (\d+) tests?/.exec(text)?.[1] ?? NaN);
+  if (Number.isNaN(ran)) {
+    console.log("python tests wrote no summary");
+    failed += 1;
+  } else {
+    const count = (key) => Number(new RegExp(`${key}=(\\d+)`).exec(text)?.[1] ?? 0);
+    const bad = count("failures") + count("errors");
+    const skip = count("skipped");
+    passed += ran - bad - skip;
+    failed += bad;
+    skipped += skip;
+  }
 }
 
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);

@@ -17,9 +17,13 @@ echo "[test] vitest"
 node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
 vitest_rc=$?
 
+echo "[test] python (kernel-side package and sandbox)"
+"${ARGUS_PYTHON:-/usr/bin/python3}" -m unittest discover -s python/tests -t python 2>&1 | tee test-results/python.txt
+python_rc=${PIPESTATUS[0]}
+
 echo "[test] playwright"
 node_modules/.bin/playwright test
 playwright_rc=$?
 
-node scripts/summarize-tests.mjs test-results/vitest.json test-results/playwright.json
-if (( vitest_rc != 0 || playwright_rc != 0 )); then exit 1; fi
+node scripts/summarize-tests.mjs test-results/vitest.json test-results/playwright.json test-results/python.txt
+if (( vitest_rc != 0 || python_rc != 0 || playwright_rc != 0 )); then exit 1; fi

@@ -61,4 +61,21 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX files_by_thumb ON files(thumb_sha256);
     `,
   },
+  {
+    version: 2,
+    name: "notebook cells",
+    sql: `
+      -- Every cell run in a session's kernel, with its outputs, for the .ipynb export.
+      CREATE TABLE cells (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        idx INTEGER NOT NULL,
+        kernel_id TEXT NOT NULL,
+        code TEXT NOT NULL,
+        execution TEXT NOT NULL,
+        execution_count INTEGER,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (session_id, idx)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { copyFile, readdir } from "node:fs/promises";
+import { copyFile, mkdir, readdir } from "node:fs/promises";
 import path from "node:path";
 import { filesOfSession, insertFile, type FileRow } from "@/lib/db/files";
 import type { SessionRow } from "@/lib/db/sessions";
 import { ArgusError } from "@/lib/errors";
-import { workspaceDir, type SessionDeps } from "@/lib/sessions/service";
+import { workspaceDir, workspaceLock, type SessionDeps } from "@/lib/sessions/service";
 import { uniqueName } from "./filename";
 import { processUpload } from "./process-upload";
 
@@ -61,20 +61,25 @@ export async function storeUpload(
     tmpDir: deps.config.tmpDir,
   });
 
-  const workspace = workspaceDir(deps.config, session.id);
-  const taken = new Set<string>([
-    ...filesOfSession(deps.db, session.id).map((f) => f.name),
-    ...(await readdir(workspace).catch(() => [] as string[])),
-  ]);
-  const name = uniqueName(processed.name, taken);
-  const target = path.resolve(workspace, name);
-  if (path.dirname(target) !== path.resolve(workspace)) {
-    throw new ArgusError("bad_request:upload", "The file name is not allowed.", { field: "file" });
-  }
-
   const original = await deps.blobs.put(input.bytes);
   const thumb = await deps.blobs.put(processed.thumbnail);
-  await copyFile(deps.blobs.pathOf(original.sha256), target);
+
+  // Under the workspace lock: a kernel adopting this workspace moves its files.
+  const workspace = workspaceDir(deps.config, session.id);
+  const name = await deps.locks.run(workspaceLock(session.id), async () => {
+    await mkdir(workspace, { recursive: true, mode: 0o700 });
+    const taken = new Set<string>([
+      ...filesOfSession(deps.db, session.id).map((f) => f.name),
+      ...(await readdir(workspace).catch(() => [] as string[])),
+    ]);
+    const chosen = uniqueName(processed.name, taken);
+    const target = path.resolve(workspace, chosen);
+    if (path.dirname(target) !== path.resolve(workspace)) {
+      throw new ArgusError("bad_request:upload", "The file name is not allowed.", { field: "file" });
+    }
+    await copyFile(deps.blobs.pathOf(original.sha256), target);
+    return chosen;
+  });
 
   const row: FileRow = {
     id: randomUUID(),

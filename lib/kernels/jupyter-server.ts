@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { freePort } from "./free-port";
 
@@ -17,6 +17,8 @@ export interface JupyterBackend {
   endpoint(): JupyterEndpoint | null;
   status(): Promise<JupyterStatus>;
   stop(): Promise<void>;
+  /** Called after the server died and came back (every kernel is gone). */
+  onRestart?(listener: () => void): void;
 }
 
 /** Only what jupyter-server needs: no API keys or server secrets reach kernels through it. */
@@ -53,6 +55,8 @@ export class ManagedJupyterServer implements JupyterBackend {
   private current: JupyterEndpoint | null = null;
   private starting: Promise<void> | null = null;
   private stopping = false;
+  private readonly restartListeners: (() => void)[] = [];
+  private restarts = 0;
 
   constructor(
     private readonly options: {
@@ -61,8 +65,39 @@ export class ManagedJupyterServer implements JupyterBackend {
       runtimeDir: string;
       readyTimeoutMs?: number;
       log?: (line: string) => void;
+      /** Extra command-line flags, e.g. the kernel transport. */
+      extraArgs?: string[];
     },
   ) {}
+
+  onRestart(listener: () => void): void {
+    this.restartListeners.push(listener);
+  }
+
+  /** How many times the server was brought back after dying. */
+  get restartCount(): number {
+    return this.restarts;
+  }
+
+  /**
+   * The server died without being asked to: bring it back, then tell the
+   * kernel registry, whose kernels died with it. Backs off if it keeps dying.
+   */
+  private async revive(): Promise<void> {
+    if (this.stopping) return;
+    this.options.log?.("[argus] jupyter-server exited unexpectedly; restarting it");
+    for (let attempt = 0; attempt < 5 && !this.stopping; attempt++) {
+      try {
+        await this.start();
+        this.restarts++;
+        for (const listener of this.restartListeners) listener();
+        return;
+      } catch (error) {
+        this.options.log?.(`[argus] jupyter-server restart failed: ${String(error)}`);
+        await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
+      }
+    }
+  }
 
   start(): Promise<void> {
     this.starting ??= this.launch().finally(() => {
@@ -74,6 +109,8 @@ export class ManagedJupyterServer implements JupyterBackend {
   private async launch(): Promise<void> {
     this.stopping = false;
     mkdirSync(this.options.rootDir, { recursive: true });
+    // Connection files, sockets and sandbox dirs of a previous server are stale.
+    rmSync(path.join(this.options.runtimeDir, "runtime"), { recursive: true, force: true });
     mkdirSync(this.options.runtimeDir, { recursive: true });
     const port = await freePort();
     const token = randomBytes(24).toString("hex");
@@ -93,6 +130,9 @@ export class ManagedJupyterServer implements JupyterBackend {
       "--ServerApp.disable_check_xsrf=False",
       // Argus's extension: kernel websockets without Nagle delay (python/argus_jupyter).
       '--ServerApp.jpserver_extensions={"argus_jupyter": True}',
+      // Notice a dead kernel within a second, not three.
+      "--KernelRestarter.time_to_dead=1.0",
+      ...(this.options.extraArgs ?? []),
     ];
     if (process.getuid?.() === 0) args.push("--allow-root");
     const home = path.join(this.options.runtimeDir, "home");
@@ -119,10 +159,11 @@ export class ManagedJupyterServer implements JupyterBackend {
     child.stderr?.on("data", forward);
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     child.once("exit", () => {
-      if (this.child === child) {
-        this.child = null;
-        this.current = null;
-      }
+      if (this.child !== child) return;
+      const wasReady = this.current !== null;
+      this.child = null;
+      this.current = null;
+      if (wasReady && !this.stopping) void this.revive();
     });
 
     const endpoint = { baseUrl: `http://127.0.0.1:${port}`, token };

@@ -2,7 +2,10 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { modelStatus, type ArgusConfig } from "@/lib/config";
 import { BlobStore } from "@/lib/db/blobs";
+import { appendCell } from "@/lib/db/cells";
 import { openDatabase, pingDatabase, type Db } from "@/lib/db/database";
+import { builtinBridgeMethods, type BridgeMethods } from "@/lib/kernels/bridge";
+import { detectIsolation } from "@/lib/kernels/isolation";
 import {
   ExternalJupyter,
   ManagedJupyterServer,
@@ -10,60 +13,143 @@ import {
   type JupyterBackend,
   type JupyterStatus,
 } from "@/lib/kernels/jupyter-server";
+import { writeKernelspec } from "@/lib/kernels/kernelspec";
+import { KernelRegistry } from "@/lib/kernels/registry";
 import { EventLog } from "@/lib/runtime/event-log";
 import type { SessionDeps } from "@/lib/sessions/service";
+import { KeyedMutex } from "./keyed-mutex";
+
+export type IsolationKind = "bubblewrap" | "none" | "external";
 
 export interface Health {
   ok: boolean;
   db: "up" | "down";
   jupyter: JupyterStatus;
   model: "configured" | "not_configured";
+  /** How kernels are contained: bubblewrap, none (warned at start), or up to an external gateway. */
+  isolation: IsolationKind;
 }
 
 /**
  * Everything stateful that one Argus process owns, built once by server.ts (or
- * by a test or benchmark that needs the spine without Next). Jupyter is not
- * started here: the caller starts it alongside its other work (see server.ts).
+ * by a test or benchmark that needs the spine without Next). Jupyter and the
+ * kernel registry are not started here: `start()` does it, so the caller can
+ * overlap it with its own start-up work (see server.ts).
  */
 export interface ArgusCore extends SessionDeps {
   config: ArgusConfig;
   db: Db;
   blobs: BlobStore;
   events: EventLog;
+  locks: KeyedMutex;
   jupyter: JupyterBackend;
+  /** Null when Argus runs without Jupyter (ARGUS_JUPYTER=off). */
+  kernels: KernelRegistry | null;
+  isolation: { kind: IsolationKind; reason: string };
+  /** Model-backed methods the kernel may call over the bridge (the agents add theirs). */
+  bridge: BridgeMethods;
+  start(): Promise<void>;
   health(): Promise<Health>;
   close(): Promise<void>;
 }
+
+/** Where the repository's Python lives (kernel package, launchers, extension). */
+export const PYTHON_DIR = path.join(process.cwd(), "python");
 
 export async function createArgusCore(
   config: ArgusConfig,
   options: { log?: (line: string) => void } = {},
 ): Promise<ArgusCore> {
   for (const dir of [config.dataDir, config.sessionsDir, config.tmpDir]) mkdirSync(dir, { recursive: true });
+  const log = options.log ?? (() => undefined);
   const db = openDatabase(config.dbPath);
   const blobs = new BlobStore(config.blobDir);
   const events = new EventLog(db);
+  const locks = new KeyedMutex();
+  const bridge: BridgeMethods = { ...builtinBridgeMethods };
 
   let jupyter: JupyterBackend;
+  let isolation: ArgusCore["isolation"];
   if (config.jupyter.mode === "external") {
     jupyter = new ExternalJupyter({ baseUrl: config.jupyter.url.replace(/\/$/, ""), token: config.jupyter.token });
+    isolation = { kind: "external", reason: "kernels run on the external Jupyter server or gateway, which contains them" };
   } else if (config.jupyter.mode === "off") {
     jupyter = new NoJupyter();
+    isolation = { kind: "none", reason: "Jupyter is off" };
   } else {
+    const detected = config.kernels.sandbox === "none" ? { kind: "none" as const, reason: "ARGUS_SANDBOX=none" } : await detectIsolation();
+    if (config.kernels.sandbox === "bubblewrap" && detected.kind !== "bubblewrap") {
+      throw new Error(`ARGUS_SANDBOX=bubblewrap, but bubblewrap cannot run here: ${detected.reason}`);
+    }
+    isolation = detected;
+    const runtimeDir = path.join(config.dataDir, "jupyter");
+    writeKernelspec({
+      jupyterDataDir: path.join(runtimeDir, "data"),
+      python: config.python,
+      launcherPath: path.join(PYTHON_DIR, "argus_sandbox", "launch_kernel.py"),
+      packageDir: PYTHON_DIR,
+      memoryMb: config.kernels.memoryMb,
+      cpuSeconds: config.kernels.cpuSeconds,
+      sandbox: detected.kind,
+    });
     jupyter = new ManagedJupyterServer({
       python: config.python,
       rootDir: config.sessionsDir,
-      runtimeDir: path.join(config.dataDir, "jupyter"),
-      log: options.log ? (line) => options.log?.(`[jupyter] ${line}`) : undefined,
+      runtimeDir,
+      log: (line) => log(`[jupyter] ${line}`),
+      // Unix-socket ZeroMQ channels: the sandboxed kernel has no network at all.
+      extraArgs: ["--KernelManager.transport=ipc"],
     });
   }
+
+  const kernels =
+    config.jupyter.mode === "off"
+      ? null
+      : new KernelRegistry({
+          jupyter,
+          sessionsDir: config.sessionsDir,
+          kernelName: config.kernels.kernelName,
+          poolSize: config.kernels.poolSize,
+          idleMs: config.kernels.idleMs,
+          cellTimeoutMs: config.kernels.cellTimeoutMs,
+          interruptGraceMs: 3000,
+          locks,
+          bridge,
+          log,
+          onCell: (sessionId, cell) => appendCell(db, sessionId, cell),
+          onNotice: (sessionId, text) => {
+            try {
+              events.append(sessionId, {
+                source: "environment",
+                agent: "system",
+                observation: "error",
+                content: text,
+                extras: { error_id: "KERNEL_RESET" },
+              });
+            } catch (error) {
+              log(`[kernels] could not tell session ${sessionId}: ${String(error)}`);
+            }
+          },
+        });
+
   let closed = false;
   return {
     config,
     db,
     blobs,
     events,
+    locks,
     jupyter,
+    kernels,
+    isolation,
+    bridge,
+    async start() {
+      if (isolation.kind === "none" && config.jupyter.mode === "managed") {
+        log(`[argus] WARNING: kernels run WITHOUT a filesystem sandbox (${isolation.reason}); model-written code can read this machine's files.`);
+      }
+      await jupyter.start();
+      await kernels?.start();
+    },
     async health() {
       const dbUp = pingDatabase(db);
       const jupyterStatus = await jupyter.status();
@@ -73,11 +159,13 @@ export async function createArgusCore(
         db: dbUp ? "up" : "down",
         jupyter: jupyterStatus,
         model: modelStatus(config),
+        isolation: isolation.kind,
       };
     },
     async close() {
       if (closed) return;
       closed = true;
+      await kernels?.close().catch(() => undefined);
       await jupyter.stop();
       db.close();
     },

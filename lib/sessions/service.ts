@@ -16,7 +16,9 @@ import {
 } from "@/lib/db/sessions";
 import { ArgusError } from "@/lib/errors";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import type { KernelRegistry } from "@/lib/kernels/registry";
 import type { EventLog } from "@/lib/runtime/event-log";
+import type { KeyedMutex } from "@/lib/server/keyed-mutex";
 import { pendingInteraction, type PendingInteraction } from "@/lib/runtime/pending-interaction";
 import { hashSecret, newSecret, secretMatches } from "@/lib/server/auth";
 
@@ -25,7 +27,11 @@ export interface SessionDeps {
   blobs: BlobStore;
   events: EventLog;
   config: ArgusConfig;
+  /** Serialises work on one workspace (uploads vs. a kernel adopting it). */
+  locks: KeyedMutex;
+  kernels: KernelRegistry | null;
 }
+export { workspaceLock } from "./workspace-lock";
 
 /** How a request proves it may open a session. */
 export interface Credentials {
@@ -133,6 +139,7 @@ export function renameSession(deps: SessionDeps, session: SessionRow, title: str
 /** Deletes the session, its workspace, and every blob no other session still uses. */
 export async function removeSession(deps: SessionDeps, session: SessionRow): Promise<void> {
   const files = filesOfSession(deps.db, session.id);
+  await deps.kernels?.release(session.id);
   deleteSessionRow(deps.db, session.id);
   rmSync(workspaceDir(deps.config, session.id), { recursive: true, force: true });
   const shas = new Set(files.flatMap((f) => [f.sha256, f.thumbSha256].filter((s): s is string => !!s)));

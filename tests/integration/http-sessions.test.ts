@@ -158,6 +158,6 @@ describe("sessions over HTTP", () => {
   it("reports health", async () => {
     const res = await call("GET", "/api/health");
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ ok: true, db: "up", jupyter: "off", model: "not_configured" });
+    expect(res.json).toEqual({ ok: true, db: "up", jupyter: "off", model: "not_configured", isolation: "none" });
   });
 });

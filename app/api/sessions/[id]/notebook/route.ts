@@ -1,4 +1,5 @@
-import { ArgusError } from "@/lib/errors";
+import { cellsOfSession } from "@/lib/db/cells";
+import { buildNotebook } from "@/lib/kernels/notebook";
 import { getArgus } from "@/lib/server/context";
 import { credentialsOf, route } from "@/lib/server/http";
 import { authorizeSession } from "@/lib/sessions/service";
@@ -6,8 +7,17 @@ import { authorizeSession } from "@/lib/sessions/service";
 export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ id: string }> };
 
+/** The session's notebook (every cell its kernel ran, with outputs) as nbformat 4 JSON. */
 export const GET = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();
-  authorizeSession(core, (await params).id, credentialsOf(req));
-  throw new ArgusError("unavailable:session", "No kernel runtime yet: notebooks arrive with the kernel registry.");
+  const session = authorizeSession(core, (await params).id, credentialsOf(req));
+  const notebook = buildNotebook(cellsOfSession(core.db, session.id), { title: session.title });
+  const base = (session.title ?? "argus-session").replace(/[^\w.-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 80) || "argus-session";
+  return new Response(JSON.stringify(notebook, null, 1), {
+    headers: {
+      "content-type": "application/x-ipynb+json",
+      "content-disposition": `attachment; filename="${base}.ipynb"`,
+      "cache-control": "no-store",
+    },
+  });
 });

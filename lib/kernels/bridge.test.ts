@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { answerBridge, BRIDGE_PREFIX, builtinBridgeMethods, isBridgePrompt } from "./bridge";
+
+const ctx = { workspace: "/tmp", signal: new AbortController().signal };
+const ask = (body: unknown) => BRIDGE_PREFIX + JSON.stringify(body);
+
+describe("bridge", () => {
+  it("answers a known method", async () => {
+    const reply = JSON.parse(await answerBridge(ask({ id: "1", method: "ping", params: { text: "hi" } }), builtinBridgeMethods, ctx));
+    expect(reply).toEqual({ id: "1", result: "hi" });
+    expect(isBridgePrompt(ask({}))).toBe(true);
+    expect(isBridgePrompt("Name? ")).toBe(false);
+  });
+
+  it("turns every failure into an error reply", async () => {
+    const methods = { ...builtinBridgeMethods, boom: async () => Promise.reject(new Error("model unreachable")) };
+    const unknown = JSON.parse(await answerBridge(ask({ id: "2", method: "nope" }), methods, ctx));
+    expect(unknown.error.message).toMatch(/Unknown bridge method 'nope'/);
+    const failing = JSON.parse(await answerBridge(ask({ id: "3", method: "boom" }), methods, ctx));
+    expect(failing).toEqual({ id: "3", error: { message: "model unreachable" } });
+    const garbage = JSON.parse(await answerBridge(`${BRIDGE_PREFIX}{not json`, methods, ctx));
+    expect(garbage.error.message).toMatch(/not valid JSON/);
+  });
+});

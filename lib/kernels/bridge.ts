@@ -1,0 +1,56 @@
+import { z } from "zod";
+
+/**
+ * The kernel calls back into Argus over its own stdin channel: Python's
+ * `input()` with a marked prompt (python/argus/bridge.py). The kernel holds no
+ * credentials and needs no network; the server answers through the same
+ * Jupyter connection it already owns.
+ */
+export const BRIDGE_PREFIX = "\u001eargus-bridge:";
+
+const BridgeRequestSchema = z.object({
+  id: z.string().min(1).max(100),
+  method: z.string().min(1).max(100),
+  params: z.record(z.string(), z.unknown()).default({}),
+});
+export type BridgeRequest = z.infer<typeof BridgeRequestSchema>;
+
+/** A method the kernel may call; `workspace` is the host path of the calling kernel's directory. */
+export type BridgeMethod = (params: Record<string, unknown>, ctx: { workspace: string; signal: AbortSignal }) => Promise<unknown>;
+
+export type BridgeMethods = Record<string, BridgeMethod>;
+
+export const builtinBridgeMethods: BridgeMethods = {
+  async ping(params) {
+    return typeof params.text === "string" ? params.text : "pong";
+  },
+};
+
+export function isBridgePrompt(prompt: string): boolean {
+  return prompt.startsWith(BRIDGE_PREFIX);
+}
+
+/** Answers one bridge prompt; every failure becomes an error reply, never an exception. */
+export async function answerBridge(
+  prompt: string,
+  methods: BridgeMethods,
+  ctx: { workspace: string; signal: AbortSignal },
+): Promise<string> {
+  let request: BridgeRequest;
+  try {
+    request = BridgeRequestSchema.parse(JSON.parse(prompt.slice(BRIDGE_PREFIX.length)));
+  } catch {
+    return JSON.stringify({ id: null, error: { message: "The bridge request was not valid JSON of {id, method, params}." } });
+  }
+  const method = methods[request.method];
+  if (!method) {
+    return JSON.stringify({ id: request.id, error: { message: `Unknown bridge method '${request.method}'.` } });
+  }
+  try {
+    const result = await method(request.params, ctx);
+    return JSON.stringify({ id: request.id, result: result ?? null });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return JSON.stringify({ id: request.id, error: { message } });
+  }
+}

@@ -1,0 +1,180 @@
+import { KernelMessage, type Kernel } from "@jupyterlab/services";
+import type { Execution } from "@/lib/protocol/contexts";
+import { answerBridge, isBridgePrompt, type BridgeMethods } from "./bridge";
+import { ExecutionCollector, type CollectorLimits, DEFAULT_COLLECTOR_LIMITS } from "./execution-collector";
+
+export interface ExecuteOptions {
+  /** Aborting interrupts the cell (cancel). */
+  signal?: AbortSignal;
+  /** Wall-clock limit for this cell; on expiry the kernel is interrupted. */
+  timeoutMs: number;
+  /** Stream output as it arrives, for live display. */
+  onStream?: (name: "stdout" | "stderr", text: string) => void;
+}
+
+export interface ExecutionOutcome {
+  execution: Execution;
+  executionCount: number | null;
+  /** Why the kernel can no longer be used, when the cell killed or wedged it. */
+  kernelLost: string | null;
+}
+
+const DEAD_STATES = new Set<string>(["dead", "restarting", "autorestarting"]);
+
+/**
+ * One live kernel: runs cells one at a time and turns each into an Execution.
+ * A cell that outlives its timeout (or is cancelled) is interrupted; if the
+ * interrupt does not stop it within `interruptGraceMs`, the kernel is given up
+ * and the registry replaces it. A kernel that dies mid-cell yields a readable
+ * error instead of a hang.
+ */
+export class KernelHandle {
+  lastUsed = Date.now();
+  private lostReason: string | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private busy = false;
+  private onLost: (() => void) | null = null;
+
+  constructor(
+    readonly connection: Kernel.IKernelConnection,
+    /** Host path of the directory the kernel sees as /workspace. */
+    public workspace: string,
+    private readonly options: {
+      bridge: BridgeMethods;
+      interruptGraceMs: number;
+      collectorLimits?: CollectorLimits;
+    },
+  ) {
+    // services reconnects after a server-side auto-restart from a floating
+    // promise (`void ...then(() => this.reconnect())`); when we dispose the dead
+    // connection that promise rejects with nobody listening, and an unhandled
+    // rejection would take the whole server down. The failure is already seen
+    // here as the `disconnected` status, so the rejection carries nothing new.
+    const reconnect = connection.reconnect.bind(connection);
+    connection.reconnect = () => reconnect().catch(() => undefined);
+    connection.statusChanged.connect((_, status) => {
+      if (DEAD_STATES.has(status)) this.markLost("The kernel died (it may have run out of memory, hit its CPU limit or exited)");
+    });
+    connection.connectionStatusChanged.connect((_, status) => {
+      if (status === "disconnected") this.markLost("The connection to the kernel was lost");
+    });
+  }
+
+  get id(): string {
+    return this.connection.id;
+  }
+
+  get lost(): string | null {
+    return this.lostReason;
+  }
+
+  get isBusy(): boolean {
+    return this.busy;
+  }
+
+  markLost(reason: string): void {
+    if (this.lostReason) return;
+    this.lostReason = reason;
+    this.onLost?.();
+  }
+
+  execute(code: string, options: ExecuteOptions): Promise<ExecutionOutcome> {
+    const run = this.queue.then(() => this.run(code, options));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async run(code: string, options: ExecuteOptions): Promise<ExecutionOutcome> {
+    const collector = new ExecutionCollector(this.options.collectorLimits ?? DEFAULT_COLLECTOR_LIMITS);
+    if (this.lostReason) {
+      collector.fail("KernelDied", `${this.lostReason}.`);
+      return { execution: collector.result(), executionCount: null, kernelLost: this.lostReason };
+    }
+    this.busy = true;
+    this.lastUsed = Date.now();
+    const bridgeAbort = new AbortController();
+    const future = this.connection.requestExecute({ code, stop_on_error: true, allow_stdin: true, store_history: true });
+    future.onIOPub = (msg) => {
+      collector.push(msg as unknown as Parameters<ExecutionCollector["push"]>[0]);
+      if (KernelMessage.isStreamMsg(msg)) options.onStream?.(msg.content.name, msg.content.text);
+    };
+    future.onStdin = (msg) => {
+      if (!KernelMessage.isInputRequestMsg(msg)) return;
+      const prompt = msg.content.prompt;
+      if (!isBridgePrompt(prompt)) {
+        // Nobody is at a keyboard: answer end-of-input at once (ipykernel turns
+        // "\x04" into EOFError) so input() cannot hang the cell.
+        collector.push({ header: { msg_type: "stream" }, content: { name: "stderr", text: "input() is not available in Argus kernels (there is no keyboard); it raised EOFError.\n" } });
+        this.connection.sendInputReply({ status: "ok", value: "\u0004" }, msg.header as never);
+        return;
+      }
+      void answerBridge(prompt, this.options.bridge, { workspace: this.workspace, signal: bridgeAbort.signal }).then((value) => {
+        if (!this.lostReason) this.connection.sendInputReply({ status: "ok", value }, msg.header as never);
+      });
+    };
+
+    type Ending = { kind: "done" } | { kind: "lost" } | { kind: "stop"; why: "timeout" | "cancel" };
+    let stopTimer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const lost = new Promise<Ending>((resolve) => {
+      this.onLost = () => resolve({ kind: "lost" });
+      if (this.lostReason) resolve({ kind: "lost" });
+    });
+    const stopped = new Promise<Ending>((resolve) => {
+      stopTimer = setTimeout(() => resolve({ kind: "stop", why: "timeout" }), options.timeoutMs);
+      onAbort = () => resolve({ kind: "stop", why: "cancel" });
+      if (options.signal?.aborted) onAbort();
+      else options.signal?.addEventListener("abort", onAbort, { once: true });
+    });
+    const done = future.done.then(
+      (): Ending => ({ kind: "done" }),
+      (): Ending => ({ kind: "lost" }),
+    );
+
+    try {
+      let ending = await Promise.race([done, lost, stopped]);
+      if (ending.kind === "stop") {
+        await this.connection.interrupt().catch(() => undefined);
+        const grace = new Promise<Ending>((r) => setTimeout(() => r({ kind: "lost" }), this.options.interruptGraceMs));
+        const afterInterrupt = await Promise.race([done, lost, grace]);
+        if (afterInterrupt.kind !== "done") {
+          this.markLost("The kernel did not stop when interrupted, so it was shut down");
+        }
+        const seconds = Math.round(options.timeoutMs / 100) / 10;
+        if (ending.why === "timeout") {
+          collector.fail(
+            "TimeoutError",
+            `The cell ran longer than ${seconds} s and was stopped.` +
+              (this.lostReason ? " The kernel had to be restarted, so earlier variables are gone." : " Variables defined before it are still there."),
+          );
+        } else {
+          collector.fail("Cancelled", "The run was cancelled while this cell was running." + (this.lostReason ? " The kernel had to be restarted." : ""));
+        }
+        ending = afterInterrupt;
+      }
+      if (ending.kind === "lost" && this.lostReason && collector.result().error?.name !== "TimeoutError" && collector.result().error?.name !== "Cancelled") {
+        collector.fail("KernelDied", `${this.lostReason} while running this cell. A new kernel will be started; earlier variables are gone.`);
+      }
+      return { execution: collector.result(), executionCount: collector.executionCount, kernelLost: this.lostReason };
+    } finally {
+      clearTimeout(stopTimer);
+      if (onAbort) options.signal?.removeEventListener("abort", onAbort);
+      bridgeAbort.abort();
+      this.onLost = null;
+      this.busy = false;
+      this.lastUsed = Date.now();
+      if (!future.isDisposed) future.dispose();
+    }
+  }
+
+  async shutdown(): Promise<void> {
+    this.markLost("The kernel was shut down");
+    try {
+      if (!this.connection.isDisposed) await this.connection.shutdown();
+    } catch {
+      // already gone on the server
+    } finally {
+      if (!this.connection.isDisposed) this.connection.dispose();
+    }
+  }
+}

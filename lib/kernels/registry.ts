@@ -1,0 +1,254 @@
+import { randomUUID } from "node:crypto";
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { KernelManager, ServerConnection, type Kernel } from "@jupyterlab/services";
+import type { Execution } from "@/lib/protocol/contexts";
+import type { KeyedMutex } from "@/lib/server/keyed-mutex";
+import { workspaceLock } from "@/lib/sessions/workspace-lock";
+import type { BridgeMethods } from "./bridge";
+import type { JupyterBackend } from "./jupyter-server";
+import { KernelHandle, type ExecuteOptions } from "./kernel-handle";
+import { adoptWorkspace, copyWorkspaceFiles, removeDir } from "./workspace";
+
+export interface RecordedCell {
+  kernelId: string;
+  code: string;
+  execution: Execution;
+  executionCount: number | null;
+}
+
+export interface RegistryOptions {
+  jupyter: JupyterBackend;
+  /** Root the jupyter-server serves; session workspaces are its children. */
+  sessionsDir: string;
+  kernelName: string;
+  poolSize: number;
+  idleMs: number;
+  cellTimeoutMs: number;
+  interruptGraceMs: number;
+  locks: KeyedMutex;
+  bridge: BridgeMethods;
+  /** Tells the chat something about the session's notebook (reset, restart). */
+  onNotice?: (sessionId: string, text: string) => void;
+  /** Every cell run in a session's kernel, for the notebook export. */
+  onCell?: (sessionId: string, cell: RecordedCell) => void;
+  log?: (line: string) => void;
+}
+
+/** Pooled kernels wait in `<sessions>/_pool/<uuid>` until a session adopts one. */
+const POOL_DIR = "_pool";
+
+/**
+ * One live kernel per session (the planner's notebook, kept across runs and
+ * pauses), short-lived isolated kernels for the coder's tests, and a pool of
+ * kernels started ahead so that neither waits for a cold start. Kernels that
+ * idle too long are shut down; dead ones are replaced; the chat is told
+ * whenever a session's notebook state was lost.
+ */
+export class KernelRegistry {
+  private manager: KernelManager | null = null;
+  private settings: ServerConnection.ISettings | null = null;
+  private pool: KernelHandle[] = [];
+  private starting = 0;
+  private readonly sessions = new Map<string, KernelHandle>();
+  private readonly resetReasons = new Map<string, string>();
+  private reaper: NodeJS.Timeout | null = null;
+  private closed = false;
+  private generation = 0;
+
+  constructor(private readonly o: RegistryOptions) {}
+
+  async start(): Promise<void> {
+    this.connect();
+    this.o.jupyter.onRestart?.(() => void this.jupyterRestarted());
+    this.reaper = setInterval(() => void this.reap(), Math.min(60_000, Math.max(1000, this.o.idleMs / 4)));
+    this.reaper.unref();
+    this.fillPool();
+  }
+
+  private connect(): void {
+    const endpoint = this.o.jupyter.endpoint();
+    if (!endpoint) throw new Error("Jupyter is not available, so kernels cannot start.");
+    this.manager?.dispose();
+    this.settings = ServerConnection.makeSettings({
+      baseUrl: endpoint.baseUrl,
+      wsUrl: endpoint.baseUrl.replace(/^http/, "ws"),
+      token: endpoint.token,
+      appendToken: true,
+    });
+    this.manager = new KernelManager({ serverSettings: this.settings });
+    this.generation++;
+  }
+
+  stats(): { pooled: number; live: number; starting: number } {
+    return { pooled: this.pool.length, live: this.sessions.size, starting: this.starting };
+  }
+
+  /** Starts a kernel in a fresh directory under `dir` (relative to the sessions root). */
+  private async startKernel(dir: string): Promise<KernelHandle> {
+    const manager = this.manager;
+    if (!manager) throw new Error("the kernel registry is not started");
+    const relative = path.join(dir, randomUUID());
+    const workspace = path.join(this.o.sessionsDir, relative);
+    await mkdir(workspace, { recursive: true, mode: 0o700 });
+    // jupyter-server's POST /api/kernels takes `path` (the kernel's cwd), which
+    // services' typings omit.
+    const connection: Kernel.IKernelConnection = await manager.startNew({ name: this.o.kernelName, path: relative } as never);
+    try {
+      await connection.info;
+    } catch (error) {
+      connection.dispose();
+      throw error;
+    }
+    return new KernelHandle(connection, workspace, {
+      bridge: this.o.bridge,
+      interruptGraceMs: this.o.interruptGraceMs,
+    });
+  }
+
+  private fillPool(): void {
+    if (this.closed) return;
+    const generation = this.generation;
+    while (this.pool.length + this.starting < this.o.poolSize) {
+      this.starting++;
+      void this.startKernel(POOL_DIR)
+        .then((handle) => {
+          if (this.closed || generation !== this.generation) return void handle.shutdown();
+          this.pool.push(handle);
+        })
+        .catch((error: unknown) => this.o.log?.(`[kernels] could not start a pooled kernel: ${String(error)}`))
+        .finally(() => {
+          this.starting--;
+        });
+    }
+  }
+
+  private async takeKernel(): Promise<KernelHandle> {
+    let handle: KernelHandle | undefined;
+    while ((handle = this.pool.shift())) {
+      if (!handle.lost) break;
+      void handle.shutdown();
+    }
+    const taken = handle ?? (await this.startKernel(POOL_DIR));
+    this.fillPool();
+    return taken;
+  }
+
+  sessionDir(sessionId: string): string {
+    return path.join(this.o.sessionsDir, sessionId);
+  }
+
+  /** The session's live kernel, started (or replaced) if it has none. */
+  acquire(sessionId: string): Promise<{ kernel: KernelHandle; fresh: boolean; resetReason: string | null }> {
+    return this.o.locks.run(workspaceLock(sessionId), async () => {
+      const current = this.sessions.get(sessionId);
+      if (current && !current.lost) {
+        current.lastUsed = Date.now();
+        return { kernel: current, fresh: false, resetReason: null };
+      }
+      if (current) {
+        this.sessions.delete(sessionId);
+        void current.shutdown();
+      }
+      const kernel = await this.takeKernel();
+      await adoptWorkspace(kernel.workspace, this.sessionDir(sessionId));
+      kernel.workspace = this.sessionDir(sessionId);
+      this.sessions.set(sessionId, kernel);
+      const resetReason = this.resetReasons.get(sessionId) ?? null;
+      this.resetReasons.delete(sessionId);
+      if (resetReason) {
+        this.o.onNotice?.(
+          sessionId,
+          `The notebook was reset because ${resetReason}. Variables from earlier cells are gone; files in the workspace are kept.`,
+        );
+      }
+      return { kernel, fresh: true, resetReason };
+    });
+  }
+
+  /** Runs a cell in the session's kernel and records it for the notebook export. */
+  async execute(sessionId: string, code: string, options: Partial<ExecuteOptions> = {}): Promise<Execution> {
+    const { kernel } = await this.acquire(sessionId);
+    const outcome = await kernel.execute(code, { timeoutMs: this.o.cellTimeoutMs, ...options });
+    this.o.onCell?.(sessionId, { kernelId: kernel.id, code, execution: outcome.execution, executionCount: outcome.executionCount });
+    if (outcome.kernelLost && this.sessions.get(sessionId) === kernel) {
+      // The Execution already says the state is gone; start the replacement now
+      // so the next cell does not wait for it.
+      this.sessions.delete(sessionId);
+      void kernel.shutdown();
+      void this.acquire(sessionId).catch((e: unknown) => this.o.log?.(`[kernels] replacement failed: ${String(e)}`));
+    }
+    return outcome.execution;
+  }
+
+  /**
+   * A fresh kernel that sees copies of the session's files, for the coder's
+   * tests: never the planner's notebook, and disposed of afterwards.
+   */
+  async isolated<T>(sessionId: string | null, fn: (kernel: KernelHandle) => Promise<T>): Promise<T> {
+    const kernel = await this.takeKernel();
+    try {
+      if (sessionId) await copyWorkspaceFiles(this.sessionDir(sessionId), kernel.workspace);
+      return await fn(kernel);
+    } finally {
+      await kernel.shutdown();
+      await removeDir(kernel.workspace);
+    }
+  }
+
+  /** Shuts a session's kernel down (the session was deleted). */
+  async release(sessionId: string): Promise<void> {
+    const kernel = this.sessions.get(sessionId);
+    this.sessions.delete(sessionId);
+    this.resetReasons.delete(sessionId);
+    await kernel?.shutdown();
+  }
+
+  has(sessionId: string): boolean {
+    return this.sessions.has(sessionId);
+  }
+
+  /** Shuts down session kernels idle for longer than the limit. */
+  async reap(now = Date.now()): Promise<string[]> {
+    const reaped: string[] = [];
+    for (const [sessionId, kernel] of this.sessions) {
+      if (kernel.isBusy || now - kernel.lastUsed < this.o.idleMs) continue;
+      this.sessions.delete(sessionId);
+      const minutes = Math.round(this.o.idleMs / 60_000);
+      this.resetReasons.set(
+        sessionId,
+        minutes >= 1 ? `it was idle for ${minutes} minutes and was shut down to free memory` : "it was idle and was shut down to free memory",
+      );
+      reaped.push(sessionId);
+      await kernel.shutdown();
+    }
+    return reaped;
+  }
+
+  /** jupyter-server came back after dying: every kernel is gone, start over. */
+  private async jupyterRestarted(): Promise<void> {
+    if (this.closed) return;
+    this.o.log?.("[kernels] jupyter-server restarted: replacing every kernel");
+    const live = [...this.sessions.entries()];
+    for (const k of this.pool) k.markLost("Jupyter restarted");
+    for (const [, k] of live) k.markLost("Jupyter restarted");
+    this.pool = [];
+    this.sessions.clear();
+    this.connect();
+    this.fillPool();
+    for (const [sessionId] of live) {
+      this.resetReasons.set(sessionId, "the Jupyter server stopped unexpectedly and was restarted");
+      void this.acquire(sessionId).catch((e: unknown) => this.o.log?.(`[kernels] could not replace a kernel: ${String(e)}`));
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.reaper) clearInterval(this.reaper);
+    const all = [...this.pool, ...this.sessions.values()];
+    this.pool = [];
+    this.sessions.clear();
+    await Promise.all(all.map((k) => k.shutdown()));
+    this.manager?.dispose();
+  }
+}

@@ -1,0 +1,40 @@
+import { copyFile, mkdir, readdir, rename, rm, rmdir } from "node:fs/promises";
+import path from "node:path";
+
+/**
+ * Pooled kernels start before anyone needs them, each sandboxed to its own
+ * empty directory (the sandbox binds that directory, and a bind mount follows
+ * the directory through a rename). When a session takes one, its workspace is
+ * moved into that directory and the directory takes the session's name, so the
+ * kernel sees exactly the session's files at `/workspace`. The caller holds
+ * the session's workspace lock.
+ */
+export async function adoptWorkspace(kernelDir: string, sessionDir: string): Promise<void> {
+  const existing = await readdir(sessionDir).catch(() => null);
+  if (existing) {
+    for (const entry of existing) await rename(path.join(sessionDir, entry), path.join(kernelDir, entry));
+    await rmdir(sessionDir);
+  }
+  await mkdir(path.dirname(sessionDir), { recursive: true });
+  await rename(kernelDir, sessionDir);
+}
+
+/**
+ * Copies the regular files at the top of a session's workspace (uploads and
+ * what the planner saved) into an isolated kernel's directory: the coder's
+ * tests read the same images, but can't change the planner's notebook files.
+ */
+export async function copyWorkspaceFiles(fromDir: string, toDir: string): Promise<string[]> {
+  const entries = await readdir(fromDir, { withFileTypes: true }).catch(() => []);
+  const copied: string[] = [];
+  for (const e of entries) {
+    if (!e.isFile()) continue;
+    await copyFile(path.join(fromDir, e.name), path.join(toDir, e.name));
+    copied.push(e.name);
+  }
+  return copied;
+}
+
+export async function removeDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}

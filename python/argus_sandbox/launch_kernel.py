@@ -1,0 +1,141 @@
+"""Start one Argus kernel, sandboxed: `python launch_kernel.py CONNECTION_FILE`.
+
+This is the argv of the `argus-python` kernelspec. jupyter-server runs it with
+the session's workspace as the current directory and the ARGUS_* settings in
+the environment. It never returns: after setting limits it replaces itself
+with bubblewrap running the kernel, or with the bare kernel when
+ARGUS_SANDBOX=none. Standard library only.
+"""
+import os
+import signal
+import sys
+import time
+from typing import List, NoReturn, Optional
+
+if __package__ in (None, ""):
+    # Run as a script: make `argus_sandbox` importable, and drop this file's own
+    # directory from the path so its module names cannot shadow the stdlib's.
+    sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+from argus_sandbox import bwrap, private_runtime  # noqa: E402
+from argus_sandbox.environment import kernel_environment  # noqa: E402
+from argus_sandbox.limits import MIB, apply_limits, bind_to_parent  # noqa: E402
+from argus_sandbox.settings import Settings, SettingsError, read_settings  # noqa: E402
+
+# Run in the kernel before the first cell. Guarded so that a broken helper
+# package costs the helpers, never the kernel.
+STARTUP_CODE = (
+    "try:\n"
+    "    from argus import *\n"
+    "except BaseException as _argus_error:\n"
+    "    import sys as _argus_sys\n"
+    "    print(f'argus: helper package not loaded: {_argus_error!r}', file=_argus_sys.__stderr__)\n"
+    "    del _argus_sys\n"
+)
+
+
+def _say(level: str, message: str) -> None:
+    # jupyter-server puts a kernel's stderr in its log, which Argus forwards.
+    print(f"argus-sandbox: {level}: {message}", file=sys.stderr, flush=True)
+
+
+def _fail(message: str) -> NoReturn:
+    _say("error", message)
+    sys.exit(1)
+
+
+def _kernel_argv(connection_file: str) -> List[str]:
+    return [
+        sys.executable,
+        "-m",
+        "ipykernel_launcher",
+        "-f",
+        connection_file,
+        f"--IPKernelApp.exec_lines={STARTUP_CODE}",
+    ]
+
+
+def _package_dir(settings: Settings) -> Optional[str]:
+    path = settings.package_dir
+    if path and not os.path.isdir(path):
+        _say("warning", f"ARGUS_PYTHON_PACKAGE_DIR {path} is not a directory; the kernel starts without Argus helpers")
+        return None
+    return path
+
+
+def _exec_unsandboxed(connection_file: str, workspace: str, settings: Settings) -> None:
+    _say("warning", "kernel runs WITHOUT a sandbox (ARGUS_SANDBOX=none): it can read and write whatever this user can")
+    env = kernel_environment(home=workspace, tmp="/tmp", package_dir=_package_dir(settings), settings=settings)
+    argv = _kernel_argv(connection_file)
+    os.execve(argv[0], argv, env)
+
+
+def _exec_bubblewrap(connection_file: str, workspace: str, settings: Settings) -> None:
+    bwrap_path = bwrap.find_bwrap()
+    if not bwrap_path:
+        # Fail closed: a missing sandbox must not silently become no sandbox.
+        _fail("ARGUS_SANDBOX=bubblewrap but `bwrap` is not installed; install bubblewrap or set ARGUS_SANDBOX=none")
+    private_runtime.sweep_orphans(os.path.dirname(connection_file), time.time())
+    try:
+        private = private_runtime.prepare(connection_file, os.getuid(), os.getgid())
+    except (OSError, RuntimeError) as error:
+        _fail(f"cannot prepare the kernel's private runtime directory: {error}")
+    if private.transport != "ipc":
+        _say("warning", f"connection file uses {private.transport!r}, not ipc: the sandbox keeps host network access")
+    package_dir = _package_dir(settings)
+    env = kernel_environment(
+        home=bwrap.WORKSPACE,
+        tmp=bwrap.TMP,
+        package_dir=bwrap.PACKAGE_DIR if package_dir else None,
+        settings=settings,
+    )
+    options = bwrap.supported_options(bwrap_path)
+    workspace_fd = None
+    if "--bind-fd" in options:
+        # O_PATH names the directory itself, whatever it is called by the time
+        # bwrap binds it. bwrap closes it after binding; an older bwrap without
+        # --bind-fd would pass it into the sandbox, where openat(fd, "..")
+        # reaches the host, so it is only opened when bwrap will consume it.
+        workspace_fd = os.open(".", os.O_PATH | os.O_DIRECTORY)
+        os.set_inheritable(workspace_fd, True)
+    argv = bwrap.bwrap_command(
+        bwrap=bwrap_path,
+        options=options,
+        workspace_fd=workspace_fd,
+        workspace_path=workspace,
+        package_dir=package_dir,
+        private=private,
+        env=env,
+        tmp_size_bytes=settings.memory_mb * MIB,
+        kernel_argv=_kernel_argv(private.connection_file_inside),
+    )
+    # jupyter_client interrupts with SIGINT to the whole process group. bwrap
+    # itself would die of it (and take the kernel along), so it must ignore
+    # SIGINT; the disposition is inherited, and ipykernel installs its own
+    # KeyboardInterrupt handler around every cell, so only the kernel reacts.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.execv(bwrap_path, argv)
+
+
+def main(argv: List[str]) -> None:
+    if len(argv) != 2:
+        _fail("usage: launch_kernel.py CONNECTION_FILE")
+    connection_file = os.path.abspath(argv[1])
+    bind_to_parent()
+    try:
+        settings = read_settings()
+    except SettingsError as error:
+        _fail(str(error))
+    try:
+        workspace = os.getcwd()
+    except OSError as error:
+        _fail(f"the kernel's workspace (current directory) is not usable: {error}")
+    apply_limits(settings.memory_mb, settings.cpu_seconds)
+    if settings.sandbox == "none":
+        _exec_unsandboxed(connection_file, workspace, settings)
+    else:
+        _exec_bubblewrap(connection_file, workspace, settings)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,50 @@
+"""The launcher's settings, read from the ARGUS_* variables of the kernelspec's `env`."""
+import os
+from dataclasses import dataclass
+from typing import Mapping, Optional
+
+DEFAULT_MEMORY_MB = 4096
+DEFAULT_CPU_SECONDS = 3600
+SANDBOX_KINDS = ("bubblewrap", "none")
+
+
+class SettingsError(ValueError):
+    """A kernelspec value the launcher cannot use; the message names the variable."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    memory_mb: int
+    cpu_seconds: int
+    sandbox: str
+    package_dir: Optional[str]
+
+
+def _positive_int(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a whole number, got {raw!r}") from None
+    if value <= 0:
+        raise SettingsError(f"{name} must be greater than 0, got {value}")
+    return value
+
+
+def read_settings(env: Mapping[str, str] = os.environ) -> Settings:
+    # Missing ARGUS_SANDBOX means bubblewrap: an unconfigured launcher must fail
+    # closed (refuse to start) rather than quietly run an unsandboxed kernel.
+    sandbox = env.get("ARGUS_SANDBOX", "").strip() or "bubblewrap"
+    if sandbox not in SANDBOX_KINDS:
+        raise SettingsError(f"ARGUS_SANDBOX must be one of {', '.join(SANDBOX_KINDS)}, got {sandbox!r}")
+    package_dir = env.get("ARGUS_PYTHON_PACKAGE_DIR", "").strip() or None
+    if package_dir is not None:
+        package_dir = os.path.abspath(package_dir)
+    return Settings(
+        memory_mb=_positive_int(env, "ARGUS_KERNEL_MEMORY_MB", DEFAULT_MEMORY_MB),
+        cpu_seconds=_positive_int(env, "ARGUS_KERNEL_CPU_SECONDS", DEFAULT_CPU_SECONDS),
+        sandbox=sandbox,
+        package_dir=package_dir,
+    )

@@ -1,0 +1,44 @@
+import { loadConfig } from "@/lib/config";
+import { createArgusCore, type ArgusCore } from "@/lib/server/argus-core";
+import { createSession } from "@/lib/sessions/service";
+import { tempDir } from "./temp-dir";
+
+export interface KernelCore {
+  core: ArgusCore;
+  dir: string;
+  kernels: NonNullable<ArgusCore["kernels"]>;
+  newSession: () => { id: string; token: string };
+  close: () => Promise<void>;
+}
+
+/**
+ * A real Argus core with its own jupyter-server and sandboxed kernels in a
+ * scratch directory, started and ready. `env` overrides settings (pool size,
+ * timeouts, limits).
+ */
+export async function startKernelCore(env: Record<string, string> = {}): Promise<KernelCore> {
+  const scratch = tempDir("argus-kernels-");
+  const config = loadConfig({ ARGUS_DATA_DIR: scratch.dir, ARGUS_KERNEL_POOL: "1", ...env }, process.cwd());
+  const core = await createArgusCore(config);
+  await core.start();
+  const kernels = core.kernels!;
+  return {
+    core,
+    dir: scratch.dir,
+    kernels,
+    newSession: () => createSession(core, null),
+    close: async () => {
+      await core.close();
+      scratch.cleanup();
+    },
+  };
+}
+
+/** Waits until `check` holds, polling. */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

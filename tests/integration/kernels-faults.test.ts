@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
+
+let k: KernelCore;
+beforeAll(async () => {
+  k = await startKernelCore({ ARGUS_KERNEL_POOL: "2", ARGUS_KERNEL_MEMORY_MB: "2048", ARGUS_CELL_TIMEOUT_SECONDS: "2" });
+});
+afterAll(async () => {
+  await k?.close();
+});
+
+/** After any fault the kernel (or its replacement) must run code again. */
+async function stillUsable(sessionId: string): Promise<void> {
+  const r = await k.kernels.execute(sessionId, "print(6 * 7)");
+  expect(r.error).toBeNull();
+  expect(r.stdout).toBe("42\n");
+}
+
+describe("cells that misbehave", () => {
+  it("stops code that never ends at the timeout and keeps the kernel's state", async () => {
+    const s = k.newSession();
+    await k.kernels.execute(s.id, "kept = 'yes'");
+    for (const code of ["while True: pass", "import time; time.sleep(30)"]) {
+      const t0 = Date.now();
+      const r = await k.kernels.execute(s.id, code);
+      expect(r.error?.name).toBe("TimeoutError");
+      expect(r.error?.value).toMatch(/longer than 2 s.*still there/);
+      expect(Date.now() - t0).toBeLessThan(10_000);
+    }
+    expect((await k.kernels.execute(s.id, "print(kept)")).stdout).toBe("yes\n");
+  });
+
+  it("cancels a running cell when the run's signal aborts", async () => {
+    const s = k.newSession();
+    const controller = new AbortController();
+    const pending = k.kernels.execute(s.id, "import time; time.sleep(30)", { signal: controller.signal, timeoutMs: 60_000 });
+    await new Promise((r) => setTimeout(r, 300));
+    const t0 = Date.now();
+    controller.abort();
+    const r = await pending;
+    expect(r.error?.name).toBe("Cancelled");
+    expect(Date.now() - t0).toBeLessThan(3000);
+    await stillUsable(s.id);
+  });
+
+  it("restarts a kernel that ignores the interrupt", async () => {
+    const s = k.newSession();
+    const r = await k.kernels.execute(s.id, "import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True: time.sleep(0.01)");
+    expect(r.error?.name).toBe("TimeoutError");
+    expect(r.error?.value).toMatch(/restarted/);
+    await stillUsable(s.id);
+  });
+
+  it("turns allocation past the memory limit into a MemoryError", async () => {
+    const s = k.newSession();
+    const r = await k.kernels.execute(s.id, "import numpy as np\nbig = np.ones(3 * 1024**3 // 8)");
+    expect(r.error?.name).toBe("MemoryError");
+    await stillUsable(s.id);
+  });
+
+  it("reports a kernel that exits mid-cell and starts a new one", async () => {
+    const s = k.newSession();
+    await k.kernels.execute(s.id, "lost = 1");
+    const r = await k.kernels.execute(s.id, "import os; os._exit(1)");
+    expect(r.error?.name).toBe("KernelDied");
+    expect(r.error?.value).toMatch(/died.*earlier variables are gone/i);
+    const after = await k.kernels.execute(s.id, "print('lost' in globals())");
+    expect(after.stdout).toBe("False\n");
+  });
+
+  it("survives a flood of output without holding it all, and other sessions keep working", async () => {
+    const a = k.newSession();
+    const b = k.newSession();
+    await k.kernels.acquire(b.id);
+    const flood = k.kernels.execute(a.id, "import sys\nchunk = 'x' * 1_000_000 + '\\n'\nfor _ in range(100): sys.stdout.write(chunk)", { timeoutMs: 60_000 });
+    const t0 = Date.now();
+    const other = await k.kernels.execute(b.id, "print('b ok')");
+    const otherMs = Date.now() - t0;
+    expect(other.stdout).toBe("b ok\n");
+    const r = await flood;
+    // Either Argus kept a head and a tail, or jupyter-server's rate limit cut the
+    // stream with its own notice: both say what happened; neither holds 100 MB.
+    expect(r.stdout.length + r.stderr.length).toBeLessThan(3_000_000);
+    expect(`${r.stdout}${r.stderr}`).toMatch(/omitted|rate exceeded/i);
+    expect(otherMs).toBeLessThan(10_000);
+    await stillUsable(a.id);
+  });
+});

@@ -19,25 +19,36 @@ import { fmt, percentile, table } from "./lib/stats";
 const N = 200;
 const stats = (xs: number[]) => ({ p50: percentile(xs, 50), p99: percentile(xs, 99), mean: xs.reduce((a, b) => a + b, 0) / xs.length });
 
-function rawJupyterClient(n: number): number[] {
+function rawJupyterClient(n: number): { reply: number[]; idle: number[] } {
   const run = spawnSync("/usr/bin/python3", [path.join(import.meta.dirname, "raw_jupyter_client.py"), String(n)], { encoding: "utf8" });
   if (run.status !== 0) throw new Error(`raw jupyter_client baseline failed: ${run.stderr}`);
-  return (JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { latencies_ms: number[] }).latencies_ms;
+  const out = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { reply_ms: number[]; idle_ms: number[] };
+  return { reply: out.reply_ms, idle: out.idle_ms };
 }
 
-/** RSS and PSS (kB) of every ipykernel process started under `dir`. */
-function kernelMemory(dir: string): { rss: number; pss: number }[] {
+const read = (file: string) => {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+};
+
+/**
+ * RSS and PSS (kB) of each live kernel's Python process. Inside the sandbox a
+ * kernel's command line still names its own connection file, kernel-<id>.json,
+ * so match on the ids jupyter-server reports as running.
+ */
+function kernelMemory(kernelIds: string[]): { rss: number; pss: number }[] {
   const out: { rss: number; pss: number }[] = [];
   for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      if (!cmd.includes("ipykernel_launcher") || !cmd.includes(dir)) continue;
-      const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
-      const pss = Number(/Pss:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"))?.[1] ?? 0);
-      out.push({ rss, pss });
-    } catch {
-      // process ended meanwhile
-    }
+    const cmd = read(`/proc/${pid}/cmdline`);
+    // bwrap's own processes carry the same arguments; keep the Python itself.
+    if (!/python[\d.]*$/.test(cmd.split("\0")[0] ?? "") || !cmd.includes("ipykernel_launcher")) continue;
+    if (!kernelIds.some((id) => cmd.includes(`kernel-${id}.json`))) continue;
+    const rss = Number(/VmRSS:\s+(\d+)/.exec(read(`/proc/${pid}/status`))?.[1] ?? 0);
+    const pss = Number(/Pss:\s+(\d+)/.exec(read(`/proc/${pid}/smaps_rollup`))?.[1] ?? 0);
+    if (rss > 0) out.push({ rss, pss });
   }
   return out;
 }
@@ -46,7 +57,9 @@ async function main() {
   console.log(`kernel benchmark on ${execFileSync("nproc").toString().trim()} cores`);
 
   // 1. Round trip: raw jupyter_client first, then Argus, in the same run.
-  const raw = stats(rawJupyterClient(N));
+  const rawRuns = rawJupyterClient(N);
+  const rawReply = stats(rawRuns.reply);
+  const raw = stats(rawRuns.idle);
   const k = await startKernelCore({ ARGUS_KERNEL_POOL: "2" });
   const s = createSession(k.core, null);
   await k.kernels.acquire(s.id);
@@ -58,6 +71,18 @@ async function main() {
     argusLat.push(performance.now() - t0);
   }
   const argus = stats(argusLat);
+  // Until the execute_reply only, on the same kernel connection, for the other rule.
+  const { kernel } = await k.kernels.acquire(s.id);
+  const replyLat: number[] = [];
+  for (let i = 0; i < N; i++) {
+    const t0 = performance.now();
+    const future = kernel.connection.requestExecute({ code: "x=1" });
+    const replied = new Promise<number>((resolve) => (future.onReply = () => resolve(performance.now() - t0)));
+    replyLat.push(await replied);
+    await future.done;
+    future.dispose();
+  }
+  const argusReply = stats(replyLat);
 
   // 2. First acquisition: warm pool (wait for refill between sessions) vs cold.
   const warm: number[] = [];
@@ -116,16 +141,20 @@ async function main() {
 
   // 4. Memory per idle kernel (the pool's and the sessions').
   await new Promise((r) => setTimeout(r, 500));
-  const mem = kernelMemory(k.dir);
+  const ep = k.core.jupyter.endpoint()!;
+  const running = (await (await fetch(`${ep.baseUrl}/api/kernels`, { headers: { authorization: `token ${ep.token}` } })).json()) as { id: string }[];
+  const mem = kernelMemory(running.map((x) => x.id));
   await k.close();
 
   const r = (n: number) => fmt(n, 2);
   console.log("\nTrivial cell (x=1) round trip, ms");
   console.log(
     table([
-      ["path", "p50", "p99", "mean", "ratio p50 vs raw"],
-      ["raw jupyter_client (ZeroMQ, no server)", r(raw.p50), r(raw.p99), r(raw.mean), "1.00"],
-      ["Argus registry (services → jupyter-server → bwrap kernel)", r(argus.p50), r(argus.p99), r(argus.mean), fmt(argus.p50 / raw.p50, 2)],
+      ["completion rule / path", "p50", "p99", "mean", "ratio p50 vs raw"],
+      ["until idle: raw jupyter_client execute_interactive (ZeroMQ, no server)", r(raw.p50), r(raw.p99), r(raw.mean), "1.00"],
+      ["until idle: Argus registry.execute (services → jupyter-server → bwrap kernel)", r(argus.p50), r(argus.p99), r(argus.mean), fmt(argus.p50 / raw.p50, 2)],
+      ["until reply: raw jupyter_client execute(reply=True)", r(rawReply.p50), r(rawReply.p99), r(rawReply.mean), "1.00"],
+      ["until reply: Argus's kernel connection (same path as above)", r(argusReply.p50), r(argusReply.p99), r(argusReply.mean), fmt(argusReply.p50 / rawReply.p50, 2)],
     ]),
   );
   const w = stats(warm);
@@ -138,7 +167,7 @@ async function main() {
   console.log(table([["condition", "cells", "p50 ms", "p99 ms"], ["quiet", quietLat.length, r(q.p50), r(q.p99)], ["during the big output", busyLat.length, r(b.p50), r(b.p99)]]));
   const rss = mem.map((m) => m.rss / 1024);
   const pss = mem.map((m) => m.pss / 1024);
-  console.log(`\nIdle kernel memory over ${mem.length} kernels: RSS mean ${fmt(rss.reduce((a, x) => a + x, 0) / rss.length, 1)} MB, PSS mean ${fmt(pss.reduce((a, x) => a + x, 0) / pss.length, 1)} MB`);
+  console.log(`\nIdle kernel memory over ${mem.length} of ${running.length} running kernels: RSS mean ${fmt(rss.reduce((a, x) => a + x, 0) / rss.length, 1)} MB, PSS mean ${fmt(pss.reduce((a, x) => a + x, 0) / pss.length, 1)} MB`);
   process.exit(0);
 }
 

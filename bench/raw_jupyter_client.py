@@ -1,9 +1,11 @@
 """Baseline for bench/kernel-roundtrip.ts: trivial-cell round trips through raw
 jupyter_client over ZeroMQ (no jupyter-server, no websocket, no sandbox).
 
-Usage: raw_jupyter_client.py N   -> prints one JSON line {"latencies_ms": [...]}
-A round trip is execute_request -> execute_reply and the kernel back to idle,
-the same completion rule Argus's registry uses.
+Usage: raw_jupyter_client.py N
+  -> prints one JSON line {"reply_ms": [...], "idle_ms": [...]}
+Two completion rules, each with jupyter_client's own helper: until the
+execute_reply (`execute(reply=True)`), and until the kernel is idle again with
+all output in (`execute_interactive`), which is the rule Argus's registry uses.
 """
 import json
 import os
@@ -27,25 +29,22 @@ def main(n: int) -> None:
         kc = km.client()
         kc.start_channels()
         kc.wait_for_ready(timeout=30)
-        latencies = []
+        reply_ms, idle_ms = [], []
         try:
             for i in range(n + 5):
                 t0 = time.perf_counter()
-                msg_id = kc.execute("x=1")
-                replied = idle = False
-                while not replied:
-                    m = kc.get_shell_msg(timeout=10)
-                    replied = m["parent_header"].get("msg_id") == msg_id
-                while not idle:
-                    m = kc.get_iopub_msg(timeout=10)
-                    idle = (m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "status"
-                            and m["content"]["execution_state"] == "idle")
+                kc.execute("x=1", reply=True, timeout=10)
                 if i >= 5:  # the first few warm the kernel up
-                    latencies.append((time.perf_counter() - t0) * 1000)
+                    reply_ms.append((time.perf_counter() - t0) * 1000)
+            for i in range(n + 5):
+                t0 = time.perf_counter()
+                kc.execute_interactive("x=1", timeout=10)
+                if i >= 5:
+                    idle_ms.append((time.perf_counter() - t0) * 1000)
         finally:
             kc.stop_channels()
             km.shutdown_kernel(now=True)
-        print(json.dumps({"latencies_ms": latencies}))
+        print(json.dumps({"reply_ms": reply_ms, "idle_ms": idle_ms}))
 
 
 if __name__ == "__main__":

@@ -132,6 +132,11 @@ export class ManagedJupyterServer implements JupyterBackend {
       '--ServerApp.jpserver_extensions={"argus_jupyter": True}',
       // Notice a dead kernel within a second, not three.
       "--KernelRestarter.time_to_dead=1.0",
+      // The defaults (1 MB/s) drop a cell's 10 MB of stdout entirely. Argus keeps
+      // a head and a tail of big outputs itself; this limit only protects the
+      // server's event loop from a kernel printing in a tight loop.
+      "--ServerApp.iopub_data_rate_limit=20000000",
+      "--ServerApp.iopub_msg_rate_limit=10000",
       ...(this.options.extraArgs ?? []),
     ];
     if (process.getuid?.() === 0) args.push("--allow-root");

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { afterAll, beforeAll } from "vitest";
+import { tempDir } from "./temp-dir";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -105,4 +107,22 @@ export function api(base: string, defaults: { token?: string; cookie?: string } 
     }
     return { status: res.status, headers: res.headers, json: json as Record<string, any>, text };
   };
+}
+
+/**
+ * Starts one Argus server for a test file (in a scratch data directory) and
+ * stops it afterwards. Read `server`, `call` and `dataDir` inside tests.
+ */
+export function useArgusServer(env: Record<string, string> = {}) {
+  const scratch = tempDir();
+  const ctx = { dataDir: scratch.dir } as { server: RunningServer; call: ReturnType<typeof api>; dataDir: string };
+  beforeAll(async () => {
+    ctx.server = await startArgus({ dataDir: scratch.dir, env });
+    ctx.call = api(ctx.server.url);
+  });
+  afterAll(async () => {
+    await ctx.server?.kill();
+    scratch.cleanup();
+  });
+  return ctx;
 }

@@ -1,34 +1,22 @@
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { appendCell } from "@/lib/db/cells";
 import { openDatabase } from "@/lib/db/database";
-import { api, startArgus, type RunningServer } from "@/tests/helpers/argus-server";
+import { useArgusServer } from "@/tests/helpers/argus-server";
 import { nbformatProblems } from "@/tests/helpers/nbformat";
-import { tempDir } from "@/tests/helpers/temp-dir";
 
-const scratch = tempDir();
-let server: RunningServer;
-let call: ReturnType<typeof api>;
-
-beforeAll(async () => {
-  server = await startArgus({ dataDir: scratch.dir });
-  call = api(server.url);
-});
-afterAll(async () => {
-  await server?.kill();
-  scratch.cleanup();
-});
+const argus = useArgusServer();
 
 describe("GET /api/sessions/:id/notebook", () => {
   it("downloads the session's cells as a valid .ipynb, to its owner only", async () => {
-    const s = (await call("POST", "/api/sessions")).json as { id: string; token: string };
-    await call("PATCH", `/api/sessions/${s.id}`, { token: s.token, body: { title: "Count coins" } });
-    const empty = await call("GET", `/api/sessions/${s.id}/notebook`, { token: s.token });
+    const s = (await argus.call("POST", "/api/sessions")).json as { id: string; token: string };
+    await argus.call("PATCH", `/api/sessions/${s.id}`, { token: s.token, body: { title: "Count coins" } });
+    const empty = await argus.call("GET", `/api/sessions/${s.id}/notebook`, { token: s.token });
     expect(empty.status).toBe(200);
     expect(nbformatProblems(empty.json)).toBe("");
 
     // The kernel registry records cells in the same database (another process, WAL).
-    const db = openDatabase(path.join(scratch.dir, "argus.db"));
+    const db = openDatabase(path.join(argus.dataDir, "argus.db"));
     appendCell(db, s.id, { kernelId: "k1", code: "print('hi')", executionCount: 1, execution: { results: [], stdout: "hi\n", stderr: "", error: null } });
     appendCell(db, s.id, {
       kernelId: "k1",
@@ -38,15 +26,15 @@ describe("GET /api/sessions/:id/notebook", () => {
     });
     db.close();
 
-    const res = await call("GET", `/api/sessions/${s.id}/notebook`, { token: s.token });
+    const res = await argus.call("GET", `/api/sessions/${s.id}/notebook`, { token: s.token });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/x-ipynb+json");
     expect(res.headers.get("content-disposition")).toBe('attachment; filename="Count-coins.ipynb"');
     expect(nbformatProblems(res.json)).toBe("");
     expect(res.json.cells.map((c: { source: string }) => c.source)).toEqual(["print('hi')", "img"]);
 
-    const other = (await call("POST", "/api/sessions")).json as { token: string };
-    expect((await call("GET", `/api/sessions/${s.id}/notebook`, { token: other.token })).status).toBe(403);
-    expect((await call("GET", `/api/sessions/${s.id}/notebook`)).status).toBe(401);
+    const other = (await argus.call("POST", "/api/sessions")).json as { token: string };
+    expect((await argus.call("GET", `/api/sessions/${s.id}/notebook`, { token: other.token })).status).toBe(403);
+    expect((await argus.call("GET", `/api/sessions/${s.id}/notebook`)).status).toBe(401);
   });
 });

@@ -1,22 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, startArgus, type RunningServer } from "@/tests/helpers/argus-server";
-import { tempDir } from "@/tests/helpers/temp-dir";
+import { describe, expect, it } from "vitest";
+import { useArgusServer } from "@/tests/helpers/argus-server";
 
-const scratch = tempDir();
-let server: RunningServer;
-let call: ReturnType<typeof api>;
-
-beforeAll(async () => {
-  server = await startArgus({ dataDir: scratch.dir });
-  call = api(server.url);
-});
-afterAll(async () => {
-  await server?.kill();
-  scratch.cleanup();
-});
+const argus = useArgusServer();
 
 async function newSession(cookie?: string) {
-  const res = await call("POST", "/api/sessions", cookie ? { headers: { cookie } } : {});
+  const res = await argus.call("POST", "/api/sessions", cookie ? { headers: { cookie } } : {});
   expect(res.status).toBe(201);
   const setCookie = res.headers.get("set-cookie");
   return { id: res.json.id as string, token: res.json.token as string, cookie: setCookie?.split(";")[0] ?? cookie };
@@ -24,7 +12,7 @@ async function newSession(cookie?: string) {
 
 describe("sessions over HTTP", () => {
   it("creates a session with an id and a token, and issues the browser cookie once", async () => {
-    const res = await call("POST", "/api/sessions");
+    const res = await argus.call("POST", "/api/sessions");
     expect(res.status).toBe(201);
     expect(res.json.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(typeof res.json.token).toBe("string");
@@ -32,7 +20,7 @@ describe("sessions over HTTP", () => {
     expect(cookie).toMatch(/^argus_browser=[\w-]+;/);
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
-    const again = await call("POST", "/api/sessions", { headers: { cookie: cookie.split(";")[0]! } });
+    const again = await argus.call("POST", "/api/sessions", { headers: { cookie: cookie.split(";")[0]! } });
     expect(again.headers.get("set-cookie")).toBeNull();
   });
 
@@ -40,23 +28,23 @@ describe("sessions over HTTP", () => {
     const a1 = await newSession();
     const a2 = await newSession(a1.cookie);
     const b1 = await newSession();
-    const listA = await call("GET", "/api/sessions", { headers: { cookie: a1.cookie! } });
+    const listA = await argus.call("GET", "/api/sessions", { headers: { cookie: a1.cookie! } });
     expect(listA.status).toBe(200);
     const ids = listA.json.sessions.map((s: { id: string }) => s.id);
     expect(ids.sort()).toEqual([a1.id, a2.id].sort());
     expect(ids).not.toContain(b1.id);
-    expect((await call("GET", "/api/sessions")).json.sessions).toEqual([]);
+    expect((await argus.call("GET", "/api/sessions")).json.sessions).toEqual([]);
   });
 
   it("shows a session to its token or its browser, and to nobody else", async () => {
     const a = await newSession();
     const b = await newSession();
-    const ok = await call("GET", `/api/sessions/${a.id}`, { token: a.token });
+    const ok = await argus.call("GET", `/api/sessions/${a.id}`, { token: a.token });
     expect(ok.status).toBe(200);
     expect(ok.json).toMatchObject({ id: a.id, title: null, state: "idle", messages: [] });
-    expect((await call("GET", `/api/sessions/${a.id}`, { headers: { cookie: a.cookie! } })).status).toBe(200);
+    expect((await argus.call("GET", `/api/sessions/${a.id}`, { headers: { cookie: a.cookie! } })).status).toBe(200);
 
-    const none = await call("GET", `/api/sessions/${a.id}`);
+    const none = await argus.call("GET", `/api/sessions/${a.id}`);
     expect(none.status).toBe(401);
     expect(none.json.error.code).toBe("unauthorized:session");
     expect(none.json.error.message).toMatch(/token/);
@@ -65,26 +53,26 @@ describe("sessions over HTTP", () => {
       { token: "not-a-real-token" },
       { headers: { cookie: b.cookie! } },
     ]) {
-      const res = await call("GET", `/api/sessions/${a.id}`, probe);
+      const res = await argus.call("GET", `/api/sessions/${a.id}`, probe);
       expect(res.status).toBe(403);
       expect(JSON.stringify(res.json)).not.toContain(a.id);
     }
-    const guessed = await call("GET", "/api/sessions/00000000-0000-4000-8000-000000000000", { token: a.token });
+    const guessed = await argus.call("GET", "/api/sessions/00000000-0000-4000-8000-000000000000", { token: a.token });
     expect(guessed.status).toBe(403);
   });
 
   it("renames and deletes a session", async () => {
     const s = await newSession();
-    const renamed = await call("PATCH", `/api/sessions/${s.id}`, { token: s.token, body: { title: "  Coins  " } });
+    const renamed = await argus.call("PATCH", `/api/sessions/${s.id}`, { token: s.token, body: { title: "  Coins  " } });
     expect(renamed.status).toBe(200);
-    expect((await call("GET", `/api/sessions/${s.id}`, { token: s.token })).json.title).toBe("Coins");
-    expect((await call("DELETE", `/api/sessions/${s.id}`, { token: s.token })).status).toBe(204);
-    expect((await call("GET", `/api/sessions/${s.id}`, { token: s.token })).status).toBe(403);
+    expect((await argus.call("GET", `/api/sessions/${s.id}`, { token: s.token })).json.title).toBe("Coins");
+    expect((await argus.call("DELETE", `/api/sessions/${s.id}`, { token: s.token })).status).toBe(204);
+    expect((await argus.call("GET", `/api/sessions/${s.id}`, { token: s.token })).status).toBe(403);
   });
 
   it("refuses malformed bodies with the failing field and keeps serving", async () => {
     const s = await newSession();
-    const bad = await call("POST", `/api/sessions/${s.id}/messages`, {
+    const bad = await argus.call("POST", `/api/sessions/${s.id}/messages`, {
       token: s.token,
       raw: "{not json",
       headers: { "content-type": "application/json" },
@@ -101,62 +89,62 @@ describe("sessions over HTTP", () => {
       [["an", "array"], "body"],
     ];
     for (const [body, field] of cases) {
-      const res = await call("POST", `/api/sessions/${s.id}/messages`, { token: s.token, body });
+      const res = await argus.call("POST", `/api/sessions/${s.id}/messages`, { token: s.token, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.json.error.field, JSON.stringify(body)).toBe(field);
       expect(res.json.error.message.length).toBeGreaterThan(5);
     }
-    const wrongType = await call("POST", `/api/sessions/${s.id}/messages`, {
+    const wrongType = await argus.call("POST", `/api/sessions/${s.id}/messages`, {
       token: s.token,
       raw: "role=user",
       headers: { "content-type": "application/x-www-form-urlencoded" },
     });
     expect(wrongType.status).toBe(415);
-    const rename = await call("PATCH", `/api/sessions/${s.id}`, { token: s.token, body: { title: "" } });
+    const rename = await argus.call("PATCH", `/api/sessions/${s.id}`, { token: s.token, body: { title: "" } });
     expect(rename.status).toBe(400);
     expect(rename.json.error.field).toBe("title");
     // Still serving.
-    expect((await call("GET", "/api/health")).status).toBe(200);
+    expect((await argus.call("GET", "/api/health")).status).toBe(200);
   });
 
   it("answers messages with 503 until the agent runtime exists, after validating them", async () => {
     const s = await newSession();
     const other = await newSession();
-    const foreign = await call("POST", `/api/sessions/${s.id}/messages`, {
+    const foreign = await argus.call("POST", `/api/sessions/${s.id}/messages`, {
       token: s.token,
       body: { role: "user", content: "hi", media: ["00000000-0000-4000-8000-000000000000"] },
     });
     expect(foreign.status).toBe(400);
     expect(foreign.json.error.field).toBe("media.0");
-    const res = await call("POST", `/api/sessions/${s.id}/messages`, { token: s.token, body: { role: "user", content: "hi" } });
+    const res = await argus.call("POST", `/api/sessions/${s.id}/messages`, { token: s.token, body: { role: "user", content: "hi" } });
     expect(res.status).toBe(503);
     expect(res.json.error.message).toMatch(/no agent runtime yet/i);
-    expect((await call("POST", `/api/sessions/${s.id}/cancel`, { token: s.token })).status).toBe(409);
-    expect((await call("POST", `/api/sessions/${s.id}/cancel`, { token: other.token })).status).toBe(403);
+    expect((await argus.call("POST", `/api/sessions/${s.id}/cancel`, { token: s.token })).status).toBe(409);
+    expect((await argus.call("POST", `/api/sessions/${s.id}/cancel`, { token: other.token })).status).toBe(403);
   });
 
   it("refuses cross-site writes that carry only the cookie", async () => {
     const s = await newSession();
-    const host = new URL(server.url).host;
-    const crossSite = await call("PATCH", `/api/sessions/${s.id}`, {
+    const host = new URL(argus.server.url).host;
+    const crossSite = await argus.call("PATCH", `/api/sessions/${s.id}`, {
       body: { title: "pwned" },
       headers: { cookie: s.cookie!, origin: "http://evil.example", "sec-fetch-site": "cross-site" },
     });
     expect(crossSite.status).toBe(403);
     expect(crossSite.json.error.message).toMatch(/cross-site/i);
-    const noOrigin = await call("PATCH", `/api/sessions/${s.id}`, { body: { title: "x" }, headers: { cookie: s.cookie! } });
+    const noOrigin = await argus.call("PATCH", `/api/sessions/${s.id}`, { body: { title: "x" }, headers: { cookie: s.cookie! } });
     expect(noOrigin.status).toBe(403);
-    const sameSite = await call("PATCH", `/api/sessions/${s.id}`, {
+    const sameSite = await argus.call("PATCH", `/api/sessions/${s.id}`, {
       body: { title: "mine" },
       headers: { cookie: s.cookie!, origin: `http://${host}`, "sec-fetch-site": "same-origin" },
     });
     expect(sameSite.status).toBe(200);
     // Reads by cookie alone stay allowed: that is how <img src> loads files.
-    expect((await call("GET", `/api/sessions/${s.id}`, { headers: { cookie: s.cookie! } })).json.title).toBe("mine");
+    expect((await argus.call("GET", `/api/sessions/${s.id}`, { headers: { cookie: s.cookie! } })).json.title).toBe("mine");
   });
 
   it("reports health", async () => {
-    const res = await call("GET", "/api/health");
+    const res = await argus.call("GET", "/api/health");
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ ok: true, db: "up", jupyter: "off", model: "not_configured", isolation: "none" });
   });

@@ -15,6 +15,15 @@ describe("loadConfig", () => {
       limits: { maxUploadBytes: 50 * 1024 * 1024, maxImagePixels: 100_000_000, maxVideoSeconds: 120 },
     });
     expect(modelStatus(c)).toBe("not_configured");
+    expect(c.model).toMatchObject({ timeoutMs: 120_000, maxRetries: 3 });
+  });
+
+  it("reads the model call timeout and retry count", () => {
+    const c = loadConfig({ ARGUS_MODEL_TIMEOUT_SECONDS: "2.5", ARGUS_MODEL_MAX_RETRIES: "0" }, "/x");
+    expect(c.model).toMatchObject({ timeoutMs: 2500, maxRetries: 0 });
+    expect(() => loadConfig({ ARGUS_MODEL_TIMEOUT_SECONDS: "0" })).toThrow(/ARGUS_MODEL_TIMEOUT_SECONDS/);
+    expect(() => loadConfig({ ARGUS_MODEL_MAX_RETRIES: "-1" })).toThrow(/ARGUS_MODEL_MAX_RETRIES/);
+    expect(() => loadConfig({ ARGUS_MODEL_MAX_RETRIES: "1.5" })).toThrow(/ARGUS_MODEL_MAX_RETRIES/);
   });
 
   it("reads overrides, per-role models and an external Jupyter", () => {

@@ -33,10 +33,15 @@ const EnvSchema = z.object({
   ARGUS_MODEL_CODER: z.string().min(1).optional(),
   ARGUS_MODEL_VQA: z.string().min(1).optional(),
   ARGUS_MODEL_JUDGE: z.string().min(1).optional(),
+  // Per attempt: how long the endpoint may stay silent before the attempt counts as timed out.
+  ARGUS_MODEL_TIMEOUT_SECONDS: positiveNumber(120),
+  ARGUS_MODEL_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   ARGUS_SECURE_COOKIES: z.enum(["0", "1"]).default("0"),
   ARGUS_KERNEL_POOL: z.coerce.number().int().min(0).max(32).default(2),
   ARGUS_KERNEL_IDLE_MINUTES: positiveNumber(30),
   ARGUS_CELL_TIMEOUT_SECONDS: positiveNumber(120),
+  ARGUS_PLANNER_MAX_TURNS: z.coerce.number().int().min(1).max(50).default(10),
+  ARGUS_RUN_MAX_MINUTES: positiveNumber(15),
   // An address-space limit: numpy + cv2 + matplotlib alone map about 1 GiB.
   ARGUS_KERNEL_MEMORY_MB: z.coerce.number().int().min(2048).default(4096),
   ARGUS_KERNEL_CPU_SECONDS: z.coerce.number().int().min(1).default(3600),
@@ -62,8 +67,18 @@ export interface ArgusConfig {
     apiKey: string | null;
     baseUrl: string | null;
     byRole: Record<ModelRole, string | null>;
+    /** Silence allowed per attempt before it is abandoned as a timeout (and retried). */
+    timeoutMs: number;
+    /** Retries after the first attempt for transient failures (429, 5xx, network, timeout). */
+    maxRetries: number;
   };
   secureCookies: boolean;
+  agents: {
+    /** The planner's exploring turns per run (DESIGN §4). */
+    plannerMaxTurns: number;
+    /** Wall-clock budget of one run. */
+    runMaxMs: number;
+  };
   kernels: {
     poolSize: number;
     idleMs: number;
@@ -117,8 +132,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     python: resolvePython(e.ARGUS_PYTHON, root),
     jupyter,
-    model: { apiKey: e.OPENAI_API_KEY ?? null, baseUrl: e.OPENAI_BASE_URL ?? null, byRole },
+    model: {
+      apiKey: e.OPENAI_API_KEY ?? null,
+      baseUrl: e.OPENAI_BASE_URL ?? null,
+      byRole,
+      timeoutMs: e.ARGUS_MODEL_TIMEOUT_SECONDS * 1000,
+      maxRetries: e.ARGUS_MODEL_MAX_RETRIES,
+    },
     secureCookies: e.ARGUS_SECURE_COOKIES === "1",
+    agents: { plannerMaxTurns: e.ARGUS_PLANNER_MAX_TURNS, runMaxMs: e.ARGUS_RUN_MAX_MINUTES * 60_000 },
     kernels: {
       poolSize: e.ARGUS_KERNEL_POOL,
       idleMs: e.ARGUS_KERNEL_IDLE_MINUTES * 60_000,

@@ -24,7 +24,8 @@ export type ErrorSurface =
   | "message"
   | "db"
   | "jupyter"
-  | "event";
+  | "event"
+  | "model";
 
 export type ErrorCode = `${ErrorType}:${ErrorSurface}`;
 

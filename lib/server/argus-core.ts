@@ -15,7 +15,10 @@ import {
 } from "@/lib/kernels/jupyter-server";
 import { writeKernelspec } from "@/lib/kernels/kernelspec";
 import { KernelRegistry } from "@/lib/kernels/registry";
-import { EventLog } from "@/lib/runtime/event-log";
+import { ModelClient } from "@/lib/llm/models";
+import { DEFAULT_RUN_LIMITS, EventLog } from "@/lib/runtime/event-log";
+import { RunManager } from "@/lib/runtime/run-manager";
+import { modelBridgeMethods } from "@/agents/planner/bridge-tools";
 import type { SessionDeps } from "@/lib/sessions/service";
 import { KeyedMutex } from "./keyed-mutex";
 
@@ -48,6 +51,10 @@ export interface ArgusCore extends SessionDeps {
   isolation: { kind: IsolationKind; reason: string };
   /** Model-backed methods the kernel may call over the bridge (the agents add theirs). */
   bridge: BridgeMethods;
+  /** The model endpoint, or null when none is configured (messages then answer 503). */
+  model: ModelClient | null;
+  /** Starts, resumes and stops agent runs. */
+  runs: RunManager;
   start(): Promise<void>;
   health(): Promise<Health>;
   close(): Promise<void>;
@@ -132,8 +139,11 @@ export async function createArgusCore(
           },
         });
 
+  const model = modelStatus(config) === "configured" ? new ModelClient(config.model) : null;
+  if (model) Object.assign(bridge, modelBridgeMethods(model));
+
   let closed = false;
-  return {
+  const core: ArgusCore = {
     config,
     db,
     blobs,
@@ -143,6 +153,8 @@ export async function createArgusCore(
     kernels,
     isolation,
     bridge,
+    model,
+    runs: undefined as unknown as RunManager,
     async start() {
       if (isolation.kind === "none" && config.jupyter.mode === "managed") {
         log(`[argus] WARNING: kernels run WITHOUT a filesystem sandbox (${isolation.reason}); model-written code can read this machine's files.`);
@@ -170,4 +182,9 @@ export async function createArgusCore(
       db.close();
     },
   };
+  core.runs = new RunManager(core, model, {
+    limits: { ...DEFAULT_RUN_LIMITS, maxTurns: config.agents.plannerMaxTurns, maxWallClockMs: config.agents.runMaxMs },
+    plannerMaxTurns: config.agents.plannerMaxTurns,
+  });
+  return core;
 }

@@ -16,6 +16,10 @@ workspace, the current directory), a PIL image or a matplotlib figure.
         Tint, outline and label [{"label", "score", "mask": HxW bool}].
     extract_frames_and_timestamps(video_path, fps=1.0, max_frames=None) -> list
         [{"frame": RGB array, "timestamp": seconds}] sampled at fps.
+    vqa(prompt, images=None) -> str
+        Ask a vision-language model a question about images (through Argus).
+    suggestion(prompt, images=None) -> str
+        Ask an expert model how to approach the task (through Argus).
     ping(text) -> str
         Health check of the kernel-to-server bridge (not needed for tasks).
 
@@ -24,6 +28,7 @@ Use help(name) for the full description of any of them.
 
 from .bridge import ping
 from .images import load_image, save_image
+from .model_tools import suggestion, vqa
 from .overlays import overlay_bounding_boxes, overlay_segmentation_masks
 from .video import extract_frames_and_timestamps
 from .view import view_image
@@ -35,5 +40,7 @@ __all__ = [
     "overlay_bounding_boxes",
     "overlay_segmentation_masks",
     "extract_frames_and_timestamps",
+    "vqa",
+    "suggestion",
     "ping",
 ]

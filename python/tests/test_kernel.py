@@ -26,6 +26,7 @@ except ImportError:  # pragma: no cover - present wherever Argus runs kernels
     KernelManager = None
 
 from argus.bridge import PREFIX
+from tests.test_package import PUBLIC
 
 PYTHON_DIR = Path(__file__).resolve().parents[1]
 CELL_TIMEOUT = 20.0
@@ -101,17 +102,7 @@ class RealKernelTest(unittest.TestCase):
         )
 
     def test_star_import_gives_exactly_the_public_api(self) -> None:
-        expected = sorted(
-            [
-                "load_image",
-                "save_image",
-                "view_image",
-                "overlay_bounding_boxes",
-                "overlay_segmentation_masks",
-                "extract_frames_and_timestamps",
-                "ping",
-            ]
-        )
+        expected = sorted(PUBLIC)
         self.assertEqual(self.star_names, str(expected))
 
     def test_view_image_publishes_marked_display_data(self) -> None:

@@ -18,6 +18,8 @@ PUBLIC = [
     "overlay_bounding_boxes",
     "overlay_segmentation_masks",
     "extract_frames_and_timestamps",
+    "vqa",
+    "suggestion",
     "ping",
 ]
 

@@ -1,13 +1,13 @@
-import { ArgusError } from "@/lib/errors";
 import { getArgus } from "@/lib/server/context";
-import { credentialsOf, route } from "@/lib/server/http";
+import { credentialsOf, json, route } from "@/lib/server/http";
 import { authorizeSession } from "@/lib/sessions/service";
 
 export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ id: string }> };
 
+/** Stops the active run: its model call is aborted and its running cell interrupted. */
 export const POST = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();
-  authorizeSession(core, (await params).id, credentialsOf(req));
-  throw new ArgusError("conflict:session", "There is no active run to stop.");
+  const session = authorizeSession(core, (await params).id, credentialsOf(req));
+  return json(core.runs.cancel(session.id), { status: 202 });
 });

@@ -2,12 +2,13 @@ import { getFile } from "@/lib/db/files";
 import { ArgusError } from "@/lib/errors";
 import { PostMessageBody } from "@/lib/protocol/api";
 import { getArgus } from "@/lib/server/context";
-import { credentialsOf, readJson, route } from "@/lib/server/http";
+import { credentialsOf, json, readJson, route } from "@/lib/server/http";
 import { authorizeSession } from "@/lib/sessions/service";
 
 export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ id: string }> };
 
+/** Starts a run, or answers the question a waiting run asked (same run resumes). */
 export const POST = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();
   const session = authorizeSession(core, (await params).id, credentialsOf(req));
@@ -19,7 +20,6 @@ export const POST = route(async (req: Request, { params }: Ctx) => {
       });
     }
   });
-  // The agent runtime lands with the agents issue; until then say so plainly
-  // rather than accept a message nothing will answer.
-  throw new ArgusError("unavailable:message", "No agent runtime yet: this build of Argus stores sessions and uploads but cannot answer messages.");
+  const { runId, resumed } = core.runs.post(session, body);
+  return json({ runId, resumed }, { status: 202 });
 });

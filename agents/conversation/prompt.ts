@@ -1,0 +1,28 @@
+import type { AgentMessage } from "@/lib/protocol/agent-message";
+
+export const CONVERSATION_SYSTEM = `You are Argus, an assistant that answers vision questions about the person's images and videos by writing and running Python code.
+
+You talk with the person. You do not write code yourself: when the question needs looking at the pictures (counting, finding, reading, measuring, comparing), reply briefly and take the action generate_or_edit_vision_code. A planner will explore the images in a live Python notebook and a coder will turn that into one tested function; you will then hear the outcome and report it.
+
+Rules:
+- Call the reply tool exactly once per turn.
+- Take at most one action. Take none for greetings, questions about yourself, or follow-ups you can answer from what was already found.
+- Use edit_code only for small changes to code you already produced (rename, another output format, a threshold); use generate_or_edit_vision_code for anything that needs new exploration.
+- When you report an outcome, give the answer first (e.g. "There are 24 coins."), then one or two sentences on how it was found. Never invent a result the code did not produce; if the code failed, say so plainly and suggest what to try.`;
+
+/** How the conversation so far is shown to the conversation model. */
+export function renderConversation(messages: readonly AgentMessage[]): string {
+  const lines: string[] = [];
+  for (const m of messages) {
+    const media = m.media?.length ? ` [attached: ${m.media.length} file(s)]` : "";
+    if (m.role === "user") lines.push(`PERSON: ${m.content}${media}`);
+    else if (m.role === "conversation") lines.push(`YOU: ${m.content}`);
+    else if (m.role === "coder") lines.push(`CODE RESULT:\n${m.content}`);
+    else if (m.role === "final_observation" || m.role === "error_observation") lines.push(`OUTCOME:\n${m.content}`);
+  }
+  return lines.join("\n\n");
+}
+
+export function outcomeInstruction(outcome: string): string {
+  return `The vision work you started has finished. Its outcome:\n\n${outcome}\n\nNow tell the person what was found. Call reply without an action.`;
+}

@@ -1,0 +1,135 @@
+import { addUsage, NO_USAGE, type Agent, type StepContext, type StepResult } from "@/agents/types";
+import type { ArgusEvent } from "@/lib/protocol/events";
+import { buildPlannerMessages, type ImageRef, type PlannerTurnRecord, type PrepareImage } from "./memory";
+import { PLANNER_FIX_NOTE, PLANNER_SYSTEM, SUMMARY_SYSTEM } from "./prompt";
+import { plannerFixTools, plannerTools, summaryTools } from "./tools";
+
+export interface PlannerInputs {
+  task: string;
+  uploads: ImageRef[];
+  maxTurns: number;
+}
+
+export const MAX_FIX_ATTEMPTS = 3;
+
+type Pending =
+  | { kind: "code"; thinking: string; code: string; isFix: boolean }
+  | { kind: "ask"; thinking: string; question: string; options: string[] };
+
+/**
+ * VisionAgentPlannerV2: at most N exploring turns in the session's kernel,
+ * each one model call shown its earlier turns (truncated) and the pictures it
+ * just made; a failing cell is auto-fixed at most 3 times; then a summary call
+ * turns the exploration into a PlanContext for the coder.
+ */
+export class PlannerAgent implements Agent {
+  readonly name = "planner" as const;
+  private readonly turns: PlannerTurnRecord[] = [];
+  private turnsUsed = 0;
+  private fixes = 0;
+  private pending: Pending | null = null;
+  private finalizing = false;
+
+  constructor(
+    private readonly inputs: PlannerInputs,
+    private readonly prepareImage: PrepareImage,
+  ) {}
+
+  private get lastFailed(): boolean {
+    const last = this.turns.at(-1);
+    return last?.kind === "code" && /----- error -----/.test(last.observation.text);
+  }
+
+  async step(ctx: StepContext): Promise<StepResult> {
+    if (this.finalizing || this.turnsUsed >= this.inputs.maxTurns) return this.summarize(ctx);
+    const fixing = this.lastFailed && this.fixes < MAX_FIX_ATTEMPTS;
+    if (!this.lastFailed) this.fixes = 0;
+    const context = await buildPlannerMessages(
+      { system: PLANNER_SYSTEM, task: { text: this.inputs.task, uploads: this.inputs.uploads }, turns: this.turns, maxTurns: this.inputs.maxTurns - this.turnsUsed + this.turns.length },
+      this.prepareImage,
+    );
+    const messages = fixing
+      ? [...context.messages, { role: "user" as const, content: PLANNER_FIX_NOTE(this.fixes + 1, MAX_FIX_ATTEMPTS) }]
+      : context.messages;
+    const res = await ctx.model.callTool("planner", {
+      system: context.system,
+      messages,
+      tools: fixing ? plannerFixTools : plannerTools,
+      signal: ctx.signal,
+      onText: ctx.onText,
+    });
+    const args = res.args as { thinking: string; code?: string; question?: string; options?: string[] };
+    if (res.name === "execute_python") {
+      if (fixing) this.fixes++;
+      else this.turnsUsed++;
+      this.pending = { kind: "code", thinking: args.thinking, code: args.code!, isFix: fixing };
+      return { action: { action: "run_ipython", args: { code: args.code!, thought: args.thinking } }, usage: res.usage };
+    }
+    if (res.name === "ask_user") {
+      this.turnsUsed++;
+      const options = args.options ?? [];
+      this.pending = { kind: "ask", thinking: args.thinking, question: args.question!, options };
+      return {
+        action: { action: "interaction", args: { kind: "question", prompt: args.question!, options, thought: args.thinking } },
+        usage: res.usage,
+      };
+    }
+    // finalize_plan: write the summary in the same step.
+    this.finalizing = true;
+    const summary = await this.summarize(ctx);
+    return { ...summary, usage: addUsage(res.usage, summary.usage) };
+  }
+
+  private async summarize(ctx: StepContext): Promise<StepResult> {
+    const context = await buildPlannerMessages(
+      { system: SUMMARY_SYSTEM, task: { text: this.inputs.task, uploads: this.inputs.uploads }, turns: this.turns, maxTurns: this.turns.length },
+      this.prepareImage,
+    );
+    const res = await ctx.model.callTool("planner", {
+      system: SUMMARY_SYSTEM,
+      messages: [...context.messages, { role: "user", content: "Now call submit_plan." }],
+      tools: summaryTools,
+      signal: ctx.signal,
+      onText: ctx.onText,
+    });
+    const plan = res.args as { plan: string; instructions: string[]; code: string };
+    return {
+      action: { action: "finish", args: { outputs: { plan: plan.plan, instructions: plan.instructions, code: plan.code }, final_thought: "Plan ready." } },
+      usage: res.usage ?? NO_USAGE,
+    };
+  }
+
+  /** Turns the observation of the last action into a turn record the next call sees. */
+  observeWith(event: ArgusEvent, images: ImageRef[], viewed: string[]): void {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = null;
+    if (pending.kind === "code" && "observation" in event) {
+      this.turns.push({
+        turn: this.turns.length + 1,
+        kind: "code",
+        thinking: pending.thinking,
+        code: pending.code,
+        observation: { text: event.content, images, viewed },
+        fixAttempts: pending.isFix ? this.fixes : 0,
+      });
+    } else if (pending.kind === "ask" && "action" in event && event.action === "message") {
+      this.turns.push({
+        turn: this.turns.length + 1,
+        kind: "ask",
+        thinking: pending.thinking,
+        question: pending.question,
+        options: pending.options,
+        observation: { text: `The person answered: ${event.args.content}`, images: [], viewed: [] },
+      });
+    }
+  }
+
+  observe(event: ArgusEvent): void {
+    this.observeWith(event, [], []);
+  }
+
+  get exploredTurns(): number {
+    return this.turnsUsed;
+  }
+}

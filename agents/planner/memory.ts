@@ -1,0 +1,357 @@
+/**
+ * Planner memory: what the planner model is sent on each turn.
+ *
+ * The original planner replays its whole transcript on every call: every 50 KB print and every
+ * image it ever made go out again each turn, so a run's cost grows with the square of its length.
+ * Argus sends a bounded window that keeps what the next decision depends on.
+ *
+ * Rules
+ * 1. The system prompt is passed through untouched (the agent owns its wording).
+ * 2. Message 1 (user) holds the person's task, the uploads listed by label and size, and
+ *    "Turn 1 of N". Before the first turn the uploads are attached as images (at most K; the rest
+ *    become text stubs), so the planner sees them without spending a turn on view_image. After
+ *    turn 1 they are stubs only: the planner has seen them, and message 1 stays byte-identical from
+ *    then on. An upload whose fileId the newest turn passed to view_image is attached again, with
+ *    that turn's images.
+ * 3. Each past turn is an assistant message, the tool call rendered as tagged text
+ *    (`<thinking>…</thinking>` + `<execute_python>…</execute_python>` or `<ask_user>…</ask_user>`),
+ *    then a user message "Observation (turn k):" with what came back. Text, not tool-call and
+ *    tool-result messages, because most OpenAI-compatible endpoints cannot put images in a tool
+ *    result, and plain text replays the same way on every provider.
+ * 4. Observation text is cut by `truncateMiddle`: the newest to `lastObservationChars`, older ones
+ *    to `olderObservationChars`. Code, thinking and questions are kept (the model refers to its own
+ *    variables) up to PAST_TURN_FIELD_CHARS in older turns, `lastObservationChars` in the newest.
+ * 5. Images: only the newest turn's are attached, at most K — the ones it passed to view_image
+ *    first (the planner asked to see those), then the ones the cell displayed. Every other image in
+ *    the history is a one-line stub naming its label and size; the newest observation says how
+ *    many of its images were left out. Attached images carry a label line, and the size they are
+ *    shown at when downscaled, so pixel coordinates are not misread.
+ * 6. The last user message ends with the turn budget: "You have R turns left." (R counts the turn
+ *    being decided), and on the last turn an instruction to finalize.
+ * 7. Deterministic and free of I/O apart from `prepareImage`. Between consecutive calls, the
+ *    messages of all turns but the two newest are byte-identical, so provider prefix caches hit.
+ */
+import type { ImagePart, ModelMessage, TextPart } from "ai";
+
+export interface ImageRef {
+  fileId: string;
+  label: string;
+  width: number;
+  height: number;
+}
+
+export interface PlannerTurnRecord {
+  /** 1-based. */
+  turn: number;
+  kind: "code" | "ask";
+  thinking: string;
+  /** kind "code": the code that ran. */
+  code?: string;
+  /** kind "ask". */
+  question?: string;
+  options?: string[];
+  observation: {
+    /** The full text, untruncated; this module does the cutting. */
+    text: string;
+    /** Images the cell displayed and the ones it viewed, in order. */
+    images: ImageRef[];
+    /** fileIds passed to view_image (may name an upload or an earlier image). */
+    viewed: string[];
+  };
+  /** How many auto-fixes this turn needed (informational, not rendered). */
+  fixAttempts?: number;
+}
+
+export interface ContextLimits {
+  /** Cap for the newest observation: whole up to the cap, else head + tail. */
+  lastObservationChars: number;
+  /** Cap for every older observation. */
+  olderObservationChars: number;
+  /** K: images attached to one request. */
+  maxImagesPerTurn: number;
+  /** Long edge of an attached image, in pixels. */
+  maxImageEdge: number;
+}
+
+export const DEFAULT_CONTEXT_LIMITS: ContextLimits = {
+  lastObservationChars: 20_000,
+  olderObservationChars: 2_000,
+  maxImagesPerTurn: 4,
+  maxImageEdge: 1568,
+};
+
+/** Cap on thinking, code and question of an older turn: long enough for any real cell. */
+export const PAST_TURN_FIELD_CHARS = 4_000;
+
+export interface PlannerContextInput {
+  system: string;
+  task: { text: string; uploads: ImageRef[] };
+  turns: PlannerTurnRecord[];
+  maxTurns: number;
+  limits?: Partial<ContextLimits>;
+}
+
+/** Downscales and encodes one image for the model; production passes lib/llm's implementation. */
+export type PrepareImage = (ref: ImageRef, maxEdge: number) => Promise<{ type: "image"; image: Uint8Array; mediaType: string }>;
+
+export interface ContextStats {
+  /** Characters of text sent, system prompt included. */
+  chars: number;
+  /** Image parts attached. */
+  images: number;
+  /** Images mentioned by a stub instead of attached. */
+  imageStubs: number;
+  /** Observations that were cut by truncateMiddle. */
+  truncatedObservations: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Truncation
+
+const omittedMarker = (n: number) => `[... ${n} characters omitted ...]`;
+
+/** How far a cut may move to land on a line break (cleaner output, negligible loss). */
+const SNAP_WINDOW = 200;
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+/**
+ * Keeps the head (about 40%) and the tail (about 60%: errors and final results print last) of
+ * `text`, joined by a marker line "[... N characters omitted ...]" where N is exact. The result is
+ * at most `maxChars` long; when even the marker does not fit, the marker alone is returned.
+ * Cuts move to a nearby line break when there is one, and never split a surrogate pair.
+ */
+export function truncateMiddle(text: string, maxChars: number): string {
+  if (!Number.isFinite(maxChars) || maxChars < 0) throw new RangeError(`maxChars must be a non-negative number, got ${maxChars}`);
+  if (text.length <= maxChars) return text;
+  // Reserve room for the marker as if every character were omitted (its widest form) + 2 newlines.
+  const keep = Math.floor(maxChars) - omittedMarker(text.length).length - 2;
+  if (keep <= 0) return omittedMarker(text.length);
+  const headLen = Math.floor(keep * 0.4);
+  const tailLen = keep - headLen;
+  const head = snapHeadEnd(text, headLen);
+  const tail = snapTailStart(text, text.length - tailLen);
+  return `${text.slice(0, head)}\n${omittedMarker(tail - head)}\n${text.slice(tail)}`;
+}
+
+/** End of the head: just before a newline within the window (that newline is omitted). */
+function snapHeadEnd(text: string, end: number): number {
+  const window = Math.min(SNAP_WINDOW, Math.floor(end / 4));
+  const newline = text.lastIndexOf("\n", end);
+  if (newline > 0 && newline >= end - window) return newline;
+  return end > 0 && isHighSurrogate(text.charCodeAt(end - 1)) ? end - 1 : end;
+}
+
+/** Start of the tail: just after a newline within the window. */
+function snapTailStart(text: string, start: number): number {
+  const window = Math.min(SNAP_WINDOW, Math.floor((text.length - start) / 4));
+  const newline = text.indexOf("\n", start - 1);
+  if (newline !== -1 && newline + 1 < text.length && newline + 1 <= start + window) return newline + 1;
+  return isLowSurrogate(text.charCodeAt(start)) ? start + 1 : start;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering (pure)
+
+/** The size an image is shown at once its long edge is capped; never enlarged. */
+export function downscaledSize(width: number, height: number, maxEdge: number): { width: number; height: number } {
+  const scale = Math.min(1, maxEdge / Math.max(width, height, 1));
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
+const size = (ref: ImageRef) => `${ref.width}×${ref.height}`;
+
+/** One line standing in for an image that is not attached. */
+export function imageStub(ref: ImageRef): string {
+  return `[image "${ref.label}" ${size(ref)} — not attached; to see it, call view_image(...) on it]`;
+}
+
+/** The line just before an attached image, so the model can tell pictures apart. */
+function attachedLabel(ref: ImageRef, why: string, maxEdge: number): string {
+  const shown = downscaledSize(ref.width, ref.height, maxEdge);
+  const scaled = shown.width !== ref.width || shown.height !== ref.height;
+  const note = scaled ? `, shown at ${size({ ...ref, ...shown })}; pixel coordinates in code refer to ${size(ref)}` : "";
+  return `[image "${ref.label}" ${size(ref)} — ${why}${note}]`;
+}
+
+/** The planner's tool call as tagged text, the form the history is replayed in. */
+export function renderTurnAction(turn: PlannerTurnRecord, fieldChars: number): string {
+  const thinking = `<thinking>${truncateMiddle(turn.thinking, fieldChars)}</thinking>`;
+  if (turn.kind === "ask") {
+    const options = turn.options?.length ? `\nOptions:\n${turn.options.map((o) => `- ${o}`).join("\n")}` : "";
+    return `${thinking}\n<ask_user>\n${truncateMiddle(turn.question ?? "", fieldChars)}${options}\n</ask_user>`;
+  }
+  return `${thinking}\n<execute_python>\n${truncateMiddle(turn.code ?? "", fieldChars)}\n</execute_python>`;
+}
+
+export function budgetLine(turnsDone: number, maxTurns: number): string {
+  const left = Math.max(0, maxTurns - turnsDone);
+  const current = turnsDone > 0 ? `Turn ${turnsDone + 1} of ${maxTurns}. ` : "";
+  const count = `You have ${left} turn${left === 1 ? "" : "s"} left.`;
+  if (left === 1) return `${current}${count} This is your last turn: call finalize_plan with what you have found.`;
+  return `${current}${count}`;
+}
+
+/** Images the newest turn attaches, in order: viewed first, then displayed; deduplicated. */
+export function newestTurnImages(turn: PlannerTurnRecord, known: ReadonlyMap<string, ImageRef>): { ref: ImageRef; viewed: boolean }[] {
+  const seen = new Set<string>();
+  const out: { ref: ImageRef; viewed: boolean }[] = [];
+  const ownById = new Map(turn.observation.images.map((r) => [r.fileId, r]));
+  for (const id of turn.observation.viewed) {
+    const ref = ownById.get(id) ?? known.get(id);
+    // An id nobody recorded cannot be shown; the agent's records are the source of truth.
+    if (!ref || seen.has(id)) continue;
+    seen.add(id);
+    out.push({ ref, viewed: true });
+  }
+  for (const ref of turn.observation.images) {
+    if (seen.has(ref.fileId)) continue;
+    seen.add(ref.fileId);
+    out.push({ ref, viewed: false });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Assembly
+
+type UserPart = TextPart | ImagePart;
+
+/** Collects text and images; adjacent text lines merge into one part. */
+class PartsBuilder {
+  readonly parts: UserPart[] = [];
+  private lines: string[] = [];
+
+  text(line: string): this {
+    this.lines.push(line);
+    return this;
+  }
+
+  image(part: ImagePart): this {
+    this.flush();
+    this.parts.push(part);
+    return this;
+  }
+
+  build(): UserPart[] {
+    this.flush();
+    return this.parts;
+  }
+
+  private flush(): void {
+    if (this.lines.length > 0) this.parts.push({ type: "text", text: this.lines.join("\n") });
+    this.lines = [];
+  }
+}
+
+function resolveLimits(partial: Partial<ContextLimits> | undefined): ContextLimits {
+  const limits = { ...DEFAULT_CONTEXT_LIMITS, ...partial };
+  for (const [name, value] of Object.entries(limits)) {
+    const min = name === "maxImagesPerTurn" ? 0 : 1;
+    if (!Number.isInteger(value) || value < min) throw new RangeError(`context limit ${name} must be an integer ≥ ${min}, got ${value}`);
+  }
+  return limits;
+}
+
+interface Attachment {
+  ref: ImageRef;
+  why: string;
+}
+
+/**
+ * Adds images: up to `room` attached (label line + image), the rest as stubs, and a note when
+ * some were left out. Returns how many were attached and how many stubbed.
+ */
+async function addImages(
+  b: PartsBuilder,
+  items: Attachment[],
+  room: number,
+  limits: ContextLimits,
+  prepareImage: PrepareImage,
+  what: string,
+): Promise<{ attached: number; stubbed: number }> {
+  const attach = items.slice(0, room);
+  const rest = items.slice(room);
+  const prepared = await Promise.all(attach.map((a) => prepareImage(a.ref, limits.maxImageEdge)));
+  attach.forEach((a, i) => b.text(attachedLabel(a.ref, a.why, limits.maxImageEdge)).image(prepared[i]!));
+  for (const a of rest) b.text(imageStub(a.ref));
+  if (rest.length > 0) {
+    b.text(`[${rest.length} of ${items.length} ${what} left out: at most ${limits.maxImagesPerTurn} images are attached per request]`);
+  }
+  return { attached: attach.length, stubbed: rest.length };
+}
+
+export async function buildPlannerMessages(
+  input: PlannerContextInput,
+  prepareImage: PrepareImage,
+): Promise<{ system: string; messages: ModelMessage[]; stats: ContextStats }> {
+  const limits = resolveLimits(input.limits);
+  const { task, turns, maxTurns } = input;
+  const stats: ContextStats = { chars: input.system.length, images: 0, imageStubs: 0, truncatedObservations: 0 };
+  const messages: ModelMessage[] = [];
+  const budget = budgetLine(turns.length, maxTurns);
+
+  // Message 1: the task.
+  const first = new PartsBuilder().text(task.text);
+  if (task.uploads.length > 0) {
+    first.text("").text(`Uploaded images (${task.uploads.length}):`);
+    if (turns.length === 0) {
+      const items = task.uploads.map((ref) => ({ ref, why: "uploaded" }));
+      const r = await addImages(first, items, limits.maxImagesPerTurn, limits, prepareImage, "uploads");
+      stats.images += r.attached;
+      stats.imageStubs += r.stubbed;
+    } else {
+      for (const ref of task.uploads) first.text(imageStub(ref));
+      stats.imageStubs += task.uploads.length;
+    }
+  }
+  first.text("").text(`Turn 1 of ${maxTurns}.`);
+  if (turns.length === 0) first.text(budget);
+  messages.push({ role: "user", content: first.build() });
+
+  // Every image the history knows, so view_image of an upload or an old picture resolves.
+  const known = new Map<string, ImageRef>();
+  for (const ref of [...task.uploads, ...turns.flatMap((t) => t.observation.images)]) {
+    if (!known.has(ref.fileId)) known.set(ref.fileId, ref);
+  }
+
+  for (const [index, turn] of turns.entries()) {
+    const newest = index === turns.length - 1;
+    const fieldChars = newest ? limits.lastObservationChars : PAST_TURN_FIELD_CHARS;
+    messages.push({ role: "assistant", content: renderTurnAction(turn, fieldChars) });
+
+    const cap = newest ? limits.lastObservationChars : limits.olderObservationChars;
+    // Trailing newlines from print() carry nothing; dropping them keeps the layout tidy.
+    const full = turn.observation.text.trimEnd();
+    if (full.length > cap) stats.truncatedObservations++;
+    const obs = new PartsBuilder().text(`Observation (turn ${turn.turn}):`).text(full.length > 0 ? truncateMiddle(full, cap) : "(no output)");
+
+    if (newest) {
+      const items = newestTurnImages(turn, known).map(({ ref, viewed }) => ({ ref, why: viewed ? "you viewed it" : "displayed by the cell" }));
+      if (items.length > 0) obs.text("");
+      const r = await addImages(obs, items, limits.maxImagesPerTurn, limits, prepareImage, "images from this turn");
+      stats.images += r.attached;
+      stats.imageStubs += r.stubbed;
+      obs.text("").text(budget);
+    } else {
+      if (turn.observation.images.length > 0) obs.text("");
+      for (const ref of turn.observation.images) obs.text(imageStub(ref));
+      stats.imageStubs += turn.observation.images.length;
+    }
+    messages.push({ role: "user", content: obs.build() });
+  }
+
+  stats.chars += countChars(messages);
+  return { system: input.system, messages, stats };
+}
+
+/** Characters of text in messages (strings and text parts; images are counted separately). */
+export function countChars(messages: readonly ModelMessage[]): number {
+  let n = 0;
+  for (const m of messages) {
+    if (typeof m.content === "string") n += m.content.length;
+    else for (const part of m.content) if (part.type === "text") n += part.text.length;
+  }
+  return n;
+}

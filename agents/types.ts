@@ -1,0 +1,47 @@
+import type { ModelClient } from "@/lib/llm/models";
+import type { ArgusEvent, AgentName } from "@/lib/protocol/events";
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/**
+ * What an agent decides in one step (OpenHands' `agent.step(state) → action`).
+ * The controller persists it as an event and carries it out.
+ */
+export type AgentAction =
+  | { action: "message"; args: { content: string } }
+  | { action: "run_ipython"; args: { code: string; thought: string } }
+  | { action: "interaction"; args: { kind: "question"; prompt: string; options: string[]; thought: string } }
+  | { action: "delegate"; args: { agent: AgentName; inputs: Record<string, unknown>; thought: string } }
+  | { action: "finish"; args: { outputs: Record<string, unknown>; final_thought: string } }
+  | { action: "reject"; args: { outputs: Record<string, unknown>; thought: string } };
+
+export interface StepResult {
+  action: AgentAction;
+  /** Tokens this step spent (one or more model calls), for the run's metrics. */
+  usage: TokenUsage;
+}
+
+export interface StepContext {
+  sessionId: string;
+  runId: string;
+  signal: AbortSignal;
+  model: ModelClient;
+  /** Streams the model's text while it is being written (live display). */
+  onText?: (text: string) => void;
+}
+
+export interface Agent {
+  readonly name: AgentName;
+  step(ctx: StepContext): Promise<StepResult>;
+  /** Receives the observation that answers this agent's last action. */
+  observe(event: ArgusEvent): void | Promise<void>;
+}
+
+export const NO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+
+export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  return { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens };
+}

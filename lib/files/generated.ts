@@ -1,0 +1,71 @@
+import { randomUUID } from "node:crypto";
+import sharp from "sharp";
+import { insertFile } from "@/lib/db/files";
+import type { Execution } from "@/lib/protocol/contexts";
+import type { SessionDeps } from "@/lib/sessions/service";
+import { fileUrl } from "./store-upload";
+
+export interface StoredImage {
+  fileId: string;
+  url: string;
+  label: string;
+  width: number;
+  height: number;
+  viewed: boolean;
+}
+
+/**
+ * Stores the pictures a cell produced as the session's generated files, so the
+ * chat shows them by URL (never base64 over the socket) and the planner can be
+ * shown them again by id.
+ */
+export async function storeExecutionImages(
+  deps: Pick<SessionDeps, "db" | "blobs">,
+  sessionId: string,
+  execution: Execution,
+  labelPrefix: string,
+): Promise<StoredImage[]> {
+  const stored: StoredImage[] = [];
+  let n = 0;
+  for (const result of execution.results) {
+    const b64 = result.data["image/png"] ?? result.data["image/jpeg"];
+    if (!b64) continue;
+    n++;
+    const mime = result.data["image/png"] ? "image/png" : "image/jpeg";
+    const bytes = Buffer.from(b64, "base64");
+    let width = 0;
+    let height = 0;
+    let thumb: Buffer | null = null;
+    try {
+      const meta = await sharp(bytes).metadata();
+      width = meta.width ?? 0;
+      height = meta.height ?? 0;
+      thumb = await sharp(bytes).resize(256, 256, { fit: "inside", withoutEnlargement: true }).webp().toBuffer();
+    } catch {
+      continue; // not a decodable picture: nothing to show
+    }
+    const original = await deps.blobs.put(bytes);
+    const thumbBlob = await deps.blobs.put(thumb);
+    const title = /<argus image: [^>]*?\s([^>]+)>/.exec(result.data["text/plain"] ?? "")?.[1];
+    const label = `${labelPrefix}: ${result.viewed ? "view_image" : "display"} ${n}${title ? ` "${title}"` : ""}`;
+    const fileId = randomUUID();
+    insertFile(deps.db, {
+      id: fileId,
+      sessionId,
+      origin: "generated",
+      name: `${labelPrefix.replace(/\W+/g, "-")}-${n}.${mime === "image/png" ? "png" : "jpg"}`,
+      kind: "image",
+      mime,
+      size: bytes.length,
+      sha256: original.sha256,
+      width,
+      height,
+      durationSec: null,
+      thumbSha256: thumbBlob.sha256,
+      thumbMime: "image/webp",
+      createdAt: new Date().toISOString(),
+    });
+    stored.push({ fileId, url: fileUrl(fileId), label, width, height, viewed: result.viewed });
+  }
+  return stored;
+}

@@ -1,0 +1,241 @@
+/**
+ * The one way Argus talks to a model: any OpenAI-compatible Chat Completions endpoint (OpenAI,
+ * Ollama, vLLM, LM Studio) through the AI SDK, streamed so the chat shows text as it is written.
+ *
+ * Three calls, by what the agent needs:
+ * - `chat`: one reply (text and/or tool calls), retried on transient failures;
+ * - `callTool`: exactly one valid tool call, with bad output fed back to the model (DESIGN §4);
+ * - `text`: a plain answer, for the vqa and suggestion roles.
+ */
+import { createOpenAICompatible, type OpenAICompatibleProvider } from "@ai-sdk/openai-compatible";
+import { streamText, type ModelMessage } from "ai";
+import type { ModelRole } from "@/lib/config";
+import { effectiveBaseUrl, notConfiguredMessage, type ModelSettings } from "./endpoint";
+import { classifyModelError, ModelError, type ModelCallContext } from "./errors";
+import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from "./retry";
+import { collectReply, type ChatReply } from "./stream-reply";
+import { checkToolReply, repairMessages } from "./tool-call";
+import { toSdkTools, type ToolSpecs } from "./tool-schema";
+import { sumUsage, type Usage } from "./usage";
+
+export type { ChatReply, ToolCall } from "./stream-reply";
+export type { ToolSpec, ToolSpecs } from "./tool-schema";
+export type { ModelSettings } from "./endpoint";
+export type { Usage } from "./usage";
+
+/** A reply this long is runaway output, not an answer (e.g. a model repeating itself). */
+export const DEFAULT_MAX_RESPONSE_CHARS = 100_000;
+export const DEFAULT_MAX_REPAIRS = 2;
+
+export interface ModelClientOptions extends Partial<RetryPolicy> {
+  maxResponseChars?: number;
+  /** Jitter source; tests pass a constant. */
+  random?: () => number;
+}
+
+/** Why a call is starting over; text streamed through `onText` so far belongs to the dropped reply. */
+export interface RestartInfo {
+  reason: "retry" | "repair";
+  /** The attempt that was dropped (1-based, counted per reason). */
+  attempt: number;
+  /** What went wrong, for a log line or a "retrying…" hint. */
+  message: string;
+}
+
+export interface ChatRequest {
+  system?: string;
+  messages: ModelMessage[];
+  tools?: ToolSpecs;
+  signal: AbortSignal;
+  /** Receives text deltas live, as the model writes them. */
+  onText?: (delta: string) => void;
+  onRestart?: (info: RestartInfo) => void;
+  maxResponseChars?: number;
+}
+
+export interface ToolCallRequest extends ChatRequest {
+  tools: ToolSpecs;
+  /** Corrections sent back to the model before giving up (so maxRepairs + 1 replies at most). */
+  maxRepairs?: number;
+}
+
+export interface ToolCallResult<T> {
+  name: string;
+  /** Validated by (and typed as the output of) that tool's zod schema. */
+  args: T;
+  /** Text the model wrote alongside the call (often its reasoning), possibly empty. */
+  text: string;
+  /** Summed over every reply, including the unusable ones. */
+  usage: Usage;
+  /** Replies it took: 1 when the first was good. */
+  attempts: number;
+}
+
+export type TextRequest = Omit<ChatRequest, "tools">;
+
+export interface TextResult {
+  text: string;
+  usage: Usage;
+  finishReason: string;
+  /** The reply passed maxResponseChars and was cut there. */
+  truncated: boolean;
+}
+
+export class ModelClient {
+  readonly baseUrl: string;
+  private readonly settings: ModelSettings;
+  private readonly policy: RetryPolicy;
+  private readonly maxResponseChars: number;
+  private readonly random?: () => number;
+  private readonly provider: OpenAICompatibleProvider;
+
+  constructor(settings: ModelSettings, options: ModelClientOptions = {}) {
+    this.settings = settings;
+    this.baseUrl = effectiveBaseUrl(settings);
+    const { maxResponseChars, random, ...policy } = options;
+    this.policy = {
+      ...DEFAULT_RETRY_POLICY,
+      ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
+      ...(settings.maxRetries === undefined ? {} : { maxRetries: settings.maxRetries }),
+      ...definedOnly(policy),
+    };
+    this.maxResponseChars = maxResponseChars ?? DEFAULT_MAX_RESPONSE_CHARS;
+    this.random = random;
+    // Chat Completions (not the Responses API), which every local server implements.
+    this.provider = createOpenAICompatible({
+      name: "argus",
+      baseURL: this.baseUrl,
+      ...(settings.apiKey === null ? {} : { apiKey: settings.apiKey }),
+      includeUsage: true,
+    });
+  }
+
+  /** The model name a role uses, or null when none is configured. */
+  modelFor(role: ModelRole): string | null {
+    return this.settings.byRole[role];
+  }
+
+  /** Whether `role` can be called; the message says what to set when not. */
+  status(role: ModelRole): { ok: true } | { ok: false; message: string } {
+    const message = notConfiguredMessage(this.settings, role);
+    return message === undefined ? { ok: true } : { ok: false, message };
+  }
+
+  /** One reply, streamed, retried on transient failures. Tool calls are reported, never run. */
+  async chat(role: ModelRole, request: ChatRequest): Promise<ChatReply> {
+    const ctx = this.context(role);
+    const maxResponseChars = request.maxResponseChars ?? this.maxResponseChars;
+    const tools = request.tools === undefined ? undefined : toSdkTools(request.tools);
+    return withRetries(
+      async ({ signal, touch }) => {
+        // A runaway reply is cut by aborting its request; that is not a cancel or a timeout.
+        const overflow = new AbortController();
+        const abortSignal = AbortSignal.any([signal, overflow.signal]);
+        const result = streamText({
+          model: this.provider.chatModel(ctx.model),
+          system: request.system,
+          messages: request.messages,
+          ...(tools === undefined ? {} : { tools, toolChoice: "required" as const }),
+          maxRetries: 0,
+          abortSignal,
+          // Raw chunks carry OpenAI's `delta.refusal`, which the provider does not map.
+          includeRawChunks: true,
+          // Errors arrive as stream parts and are classified there; the default logs them.
+          onError: () => {},
+        });
+        return collectReply(result.fullStream, {
+          onText: request.onText,
+          touch,
+          maxResponseChars,
+          onOverflow: () => overflow.abort(),
+          abortReason: () => signal.reason,
+        });
+      },
+      {
+        signal: request.signal,
+        policy: this.policy,
+        classify: (error, attempts) => classifyModelError(error, { ...ctx, attempts }),
+        onRetry: ({ attempt, error }) => request.onRestart?.({ reason: "retry", attempt, message: error.message }),
+        random: this.random,
+      },
+    );
+  }
+
+  /**
+   * Exactly one call of one of `tools`, with arguments valid for its schema. An unusable reply
+   * is shown back to the model with a correction, at most `maxRepairs` times; then `bad_output`.
+   */
+  async callTool<T = unknown>(role: ModelRole, request: ToolCallRequest): Promise<ToolCallResult<T>> {
+    const maxRepairs = request.maxRepairs ?? DEFAULT_MAX_REPAIRS;
+    const maxResponseChars = request.maxResponseChars ?? this.maxResponseChars;
+    const messages = [...request.messages];
+    const usages: Usage[] = [];
+    for (let attempt = 1; ; attempt++) {
+      const reply = await this.chat(role, { ...request, messages, maxResponseChars }).catch((error: unknown) => {
+        throw withUsage(error, usages);
+      });
+      usages.push(reply.usage);
+      const verdict = checkToolReply(reply, request.tools, maxResponseChars);
+      if (verdict.ok) {
+        return { name: verdict.name, args: verdict.args as T, text: reply.text, usage: sumUsage(...usages), attempts: attempt };
+      }
+      if (attempt > maxRepairs) {
+        const model = this.modelFor(role);
+        throw new ModelError(
+          "bad_output",
+          `The ${role} model (${model}) gave an unusable reply ${attempt} ${attempt === 1 ? "time" : "times in a row"}; the last time, ${verdict.problem}.`,
+          { role, model, attempts: attempt, usage: sumUsage(...usages) },
+        );
+      }
+      request.onRestart?.({ reason: "repair", attempt, message: verdict.problem });
+      messages.push(...repairMessages(reply, verdict));
+    }
+  }
+
+  /** A plain-text answer (vqa, suggestion). A runaway reply is cut at maxResponseChars. */
+  async text(role: ModelRole, request: TextRequest): Promise<TextResult> {
+    const reply = await this.chat(role, request);
+    const limit = request.maxResponseChars ?? this.maxResponseChars;
+    const text = reply.text || reply.refusal || "";
+    return {
+      text: reply.truncated ? text.slice(0, limit) : text,
+      usage: reply.usage,
+      finishReason: reply.finishReason,
+      truncated: reply.truncated,
+    };
+  }
+
+  private context(role: ModelRole): ModelCallContext {
+    const problem = notConfiguredMessage(this.settings, role);
+    const model = this.settings.byRole[role];
+    if (problem !== undefined || model === null) {
+      throw new ModelError("not_configured", problem ?? `No model is configured for the ${role}.`, { role, model });
+    }
+    return {
+      role,
+      model,
+      baseUrl: this.baseUrl,
+      hasApiKey: this.settings.apiKey !== null,
+      timeoutMs: this.policy.timeoutMs,
+    };
+  }
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** A transport failure mid-repair still spent the earlier replies' tokens; keep them on the error. */
+function withUsage(error: unknown, usages: Usage[]): unknown {
+  if (!(error instanceof ModelError) || usages.length === 0) return error;
+  return new ModelError(error.kind, error.message, {
+    role: error.role,
+    model: error.model,
+    httpStatus: error.httpStatus,
+    retryable: error.retryable,
+    retryAfterMs: error.retryAfterMs,
+    attempts: error.attempts,
+    usage: sumUsage(...usages),
+    cause: error.cause,
+  });
+}

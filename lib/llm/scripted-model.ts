@@ -1,0 +1,236 @@
+/**
+ * The scripted model (DESIGN §7): an OpenAI Chat Completions server on loopback that answers
+ * from a scenario file instead of a model. Tests, and anyone without an API key, point the real
+ * AI SDK client at it, so everything above the HTTP boundary runs exactly as in production.
+ *
+ * Routes: POST /v1/chat/completions, GET /v1/models, and for tests in another process
+ * GET /__requests, GET /__state, POST /__reset. Anything else is a 404.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { faultLabel, performFault } from "./scripted-faults";
+import { delay, isOpen, openAIError, readBody, sendJson, startSse, writeSse } from "./scripted-http";
+import { TurnQueue } from "./scripted-queue";
+import { countImages, offeredToolNames, parseChatRequest, redactImages, type ChatMessage } from "./scripted-request";
+import { buildAnswer, completionBody, streamChunks } from "./scripted-response";
+import { loadScenario, parseScenario, type Scenario } from "./scripted-scenario";
+
+export { ScenarioSchema, ScenarioError, loadScenario, parseScenario } from "./scripted-scenario";
+export type { Scenario, Turn, Expect, Fault } from "./scripted-scenario";
+
+export interface LoggedRequest {
+  /** Position in the log, from 0. */
+  index: number;
+  /** ISO time the request arrived. */
+  at: string;
+  /** null when the body was not a chat completion request. */
+  model: string | null;
+  stream: boolean;
+  /** The turn (counted from 1) that answered, including with a fault; null when none did. */
+  matchedTurn: number | null;
+  /** HTTP status sent; 0 when the connection was dropped before a status line. */
+  status: number;
+  /** Why the request was refused (mismatch, bad body, bad key). */
+  error?: string;
+  /** The fault performed, e.g. "429", "close", "stall 3000ms". */
+  fault?: string;
+  /** Whether an Authorization header was sent at all. */
+  authorization: boolean;
+  /** The request's messages with image parts replaced by `{type: "image_url", bytes}`. */
+  messages: ChatMessage[];
+  tools?: string[];
+  images: number;
+}
+
+export interface ScriptedModelOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** When set, requests without `Authorization: Bearer <requireKey>` get 401 invalid_api_key. */
+  requireKey?: string;
+  /** One line per request: model, matched turn or the error. */
+  log?: (line: string) => void;
+}
+
+export interface ScriptedModel {
+  /** Base URL ending in /v1, e.g. http://127.0.0.1:PORT/v1. */
+  url: string;
+  port: number;
+  scenario: Scenario;
+  /** Live request log; emptied by reset(). */
+  requests: LoggedRequest[];
+  remaining(): Record<string, number>;
+  /** Rewind: every turn unused, fault counts and tool-call ids restarted, the log emptied. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const MISMATCH_CODE = "scripted_model_mismatch";
+
+export async function startScriptedModel(
+  scenarioOrPath: Scenario | string,
+  opts: ScriptedModelOptions = {},
+): Promise<ScriptedModel> {
+  const scenario =
+    typeof scenarioOrPath === "string" ? loadScenario(scenarioOrPath) : parseScenario(scenarioOrPath);
+  const queue = new TurnQueue(scenario);
+  const requests: LoggedRequest[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const log = opts.log ?? (() => {});
+  let callCounter = 0;
+  let completionCounter = 0;
+
+  const state = () => ({ scenario: scenario.name, used: queue.used(), remaining: queue.remaining() });
+
+  function reset(): void {
+    queue.reset();
+    requests.length = 0;
+    callCounter = 0;
+    completionCounter = 0;
+  }
+
+  function logLine(entry: LoggedRequest): void {
+    const who = `#${entry.index} ${entry.model ?? "(no model)"}${entry.stream ? " stream" : ""}`;
+    const turn = entry.matchedTurn === null ? "" : ` turn ${entry.matchedTurn}`;
+    const fault = entry.fault === undefined ? "" : ` fault ${entry.fault}`;
+    const error = entry.error === undefined ? "" : ` ${entry.error}`;
+    log(`${who} ->${turn}${fault} ${entry.status}${error}`);
+  }
+
+  async function chatCompletions(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const entry: LoggedRequest = {
+      index: requests.length,
+      at: new Date().toISOString(),
+      model: null,
+      stream: false,
+      matchedTurn: null,
+      status: 0,
+      authorization: req.headers.authorization !== undefined,
+      messages: [],
+      images: 0,
+    };
+    requests.push(entry);
+    const refuse = (status: number, message: string, type: string, code: string): void => {
+      entry.status = status;
+      entry.error = message;
+      sendJson(res, status, openAIError(message, type, code));
+    };
+
+    try {
+      // Read the body even when refusing, so the client never sees a reset mid-upload.
+      const text = await readBody(req);
+      if (opts.requireKey !== undefined && req.headers.authorization !== `Bearer ${opts.requireKey}`) {
+        const sent = entry.authorization ? "a different key" : "no Authorization header";
+        return refuse(401, `Incorrect API key provided (scripted model requires a key; got ${sent})`, "invalid_request_error", "invalid_api_key");
+      }
+
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        return refuse(400, `request body is not JSON: ${reason}`, "invalid_request_error", "invalid_json");
+      }
+      const parsed = parseChatRequest(body);
+      if (!parsed.ok) return refuse(400, parsed.error, "invalid_request_error", "invalid_request");
+      const request = parsed.request;
+      entry.model = request.model;
+      entry.stream = request.stream === true;
+      entry.messages = redactImages(request.messages);
+      entry.images = countImages(request);
+      if (request.tools != null) entry.tools = offeredToolNames(request);
+
+      const decision = queue.take(request);
+      if (decision.kind === "mismatch") return refuse(400, decision.message, "invalid_request_error", MISMATCH_CODE);
+      entry.matchedTurn = decision.turnNumber;
+
+      const headers = { "x-scripted-turn": String(decision.turnNumber) };
+      const includeUsage = request.stream_options?.include_usage === true;
+      // Built lazily: a `times` fault should not burn tool-call ids it never sends.
+      const answerFor = () =>
+        buildAnswer(decision.turn, request, {
+          completionId: `chatcmpl-scripted-${++completionCounter}`,
+          nextCallId: () => `call_${++callCounter}`,
+        });
+
+      if (decision.kind === "fault") {
+        entry.fault = faultLabel(decision.fault);
+        const chunks = () => streamChunks(answerFor(), includeUsage).map((chunk) => JSON.stringify(chunk));
+        entry.status = await performFault(decision.fault, { res, stream: entry.stream, chunks, headers, timers });
+        return;
+      }
+
+      if (decision.delayMs > 0) {
+        entry.fault = `slow ${decision.delayMs}ms`;
+        await delay(decision.delayMs, timers);
+      }
+      if (!isOpen(res)) return;
+      const answer = answerFor();
+      entry.status = 200;
+      if (!entry.stream) return sendJson(res, 200, completionBody(answer), headers);
+      startSse(res, headers);
+      for (const chunk of streamChunks(answer, includeUsage)) await writeSse(res, JSON.stringify(chunk));
+      await writeSse(res, "[DONE]");
+      res.end();
+    } finally {
+      logLine(entry);
+    }
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? "/", "http://scripted").pathname;
+    const key = `${req.method ?? "GET"} ${path}`;
+    switch (key) {
+      case "POST /v1/chat/completions":
+        return chatCompletions(req, res);
+      case "GET /v1/models": {
+        const data = queue.models().map((id) => ({ id, object: "model", created: 0, owned_by: "argus-scripted" }));
+        return sendJson(res, 200, { object: "list", data });
+      }
+      case "GET /__requests":
+        return sendJson(res, 200, requests);
+      case "GET /__state":
+        return sendJson(res, 200, state());
+      case "POST /__reset":
+        reset();
+        return sendJson(res, 200, state());
+      default:
+        return sendJson(res, 404, openAIError(`scripted model has no route ${key}`, "invalid_request_error", "not_found"));
+    }
+  }
+
+  const server = createServer((req, res) => {
+    route(req, res).catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      if (!res.headersSent) sendJson(res, 500, openAIError(`scripted model failed: ${message}`, "server_error", null));
+      else res.destroy();
+    });
+  });
+
+  const host = opts.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://${host}:${port}/v1`,
+    port,
+    scenario,
+    requests,
+    remaining: () => queue.remaining(),
+    reset,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Stalled and keep-alive connections would otherwise hold close() open.
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * The scenario file the scripted model answers from (DESIGN §7). Every object is strict so a
+ * typo such as `toolcalls` fails when the file is loaded, naming the field, instead of
+ * silently producing a turn that answers with nothing.
+ */
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+
+const OneOrMany = z.union([z.string(), z.array(z.string())]);
+
+export const ExpectSchema = z.strictObject({
+  /** Every string must appear somewhere in the request's message text. */
+  contains: OneOrMany.optional(),
+  /** No string may appear anywhere in the request's message text. */
+  notContains: OneOrMany.optional(),
+  /** At least this many image parts across all messages. */
+  images: z.int().min(0).optional(),
+  /** At most this many image parts across all messages. */
+  maxImages: z.int().min(0).optional(),
+  /** These tool names must be offered in `tools`. */
+  toolNames: z.array(z.string()).optional(),
+});
+
+/** `times`: answer with the fault this many times, then give the turn's normal answer. */
+const Times = z.int().min(1).optional();
+
+export const FaultSchema = z.discriminatedUnion("type", [
+  z.strictObject({
+    type: z.literal("status").optional(),
+    status: z.literal([429, 500, 503, 401, 404, 400]),
+    message: z.string().optional(),
+    /** Seconds, sent as Retry-After; fractions are allowed so tests stay fast. */
+    retryAfter: z.number().min(0).optional(),
+    code: z.string().optional(),
+    times: Times,
+  }),
+  /** Destroy the socket after the first chunk (streaming) or before any response. */
+  z.strictObject({ type: z.literal("close"), times: Times }),
+  /** 200 with a body that is neither valid JSON nor valid chunk JSON. */
+  z.strictObject({ type: z.literal("garbage"), times: Times }),
+  /**
+   * Hang for `ms` and then drop the connection without answering, so only a client timeout
+   * ends the call. `midStream`: for streaming requests, send the first chunks before hanging.
+   */
+  z.strictObject({
+    type: z.literal("stall"),
+    ms: z.int().min(0),
+    midStream: z.boolean().optional(),
+    times: Times,
+  }),
+  /** Wait `ms`, then answer normally (and consume the turn). */
+  z.strictObject({ type: z.literal("slow"), ms: z.int().min(0) }),
+]);
+
+export const ToolCallSchema = z.strictObject({
+  name: z.string().min(1),
+  /** Sent as JSON.stringify(args); a string is sent verbatim so tests can send broken JSON. */
+  args: z.unknown(),
+});
+
+export const TurnSchema = z.strictObject({
+  model: z.string().min(1),
+  text: z.string().optional(),
+  /** Appended after `text`: big outputs without a big scenario file. */
+  textRepeat: z.strictObject({ chunk: z.string(), times: z.int().min(0) }).optional(),
+  toolCalls: z.array(ToolCallSchema).optional(),
+  expect: ExpectSchema.optional(),
+  fault: FaultSchema.optional(),
+  usage: z
+    .strictObject({
+      prompt_tokens: z.int().min(0).optional(),
+      completion_tokens: z.int().min(0).optional(),
+    })
+    .optional(),
+  finishReason: z.enum(["stop", "tool_calls", "length", "content_filter"]).optional(),
+  refusal: z.string().optional(),
+});
+
+export const ScenarioSchema = z.strictObject({
+  name: z.string().min(1),
+  turns: z.array(TurnSchema).min(1),
+});
+
+export type Scenario = z.infer<typeof ScenarioSchema>;
+export type Turn = z.infer<typeof TurnSchema>;
+export type Expect = z.infer<typeof ExpectSchema>;
+export type Fault = z.infer<typeof FaultSchema>;
+
+/** A scenario that cannot be read or does not validate; `field` is the first bad path. */
+export class ScenarioError extends Error {
+  readonly source: string;
+  readonly field?: string;
+
+  constructor(source: string, message: string, field?: string) {
+    super(message);
+    this.name = "ScenarioError";
+    this.source = source;
+    this.field = field;
+  }
+}
+
+/** `["turns", 2, "fault", "status"]` → `turns[2].fault.status`, the way a person reads JSON. */
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out === "" ? String(key) : `.${String(key)}`;
+  }
+  return out === "" ? "(top level)" : out;
+}
+
+/** Turn numbers in messages count from 1; point at the turn as well as the JSON path. */
+function turnHint(path: readonly PropertyKey[]): string {
+  return path[0] === "turns" && typeof path[1] === "number" ? ` (turn ${path[1] + 1})` : "";
+}
+
+/** Validate an already-parsed scenario; `source` names it in errors (a file path or "inline"). */
+export function parseScenario(value: unknown, source = "inline scenario"): Scenario {
+  const result = ScenarioSchema.safeParse(value);
+  if (result.success) return result.data;
+  // An unknown key is reported on its parent; name the key itself, since that is the typo.
+  const issues = result.error.issues.map((issue) => ({
+    path: issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0] ?? ""] : issue.path,
+    message: issue.message,
+  }));
+  const lines = issues.map(({ path, message }) => `${formatPath(path)}${turnHint(path)}: ${message}`);
+  const field = issues[0] === undefined ? undefined : formatPath(issues[0].path);
+  return throwScenario(source, `invalid scenario ${source}: ${lines.join("; ")}`, field);
+}
+
+function throwScenario(source: string, message: string, field?: string): never {
+  throw new ScenarioError(source, message, field);
+}
+
+/** Read and validate a scenario file; every failure names the file (and the field, if any). */
+export function loadScenario(path: string): Scenario {
+  let raw: string;
+  try {
+    raw = readFileSync(path, "utf8");
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return throwScenario(path, `cannot read scenario file ${path}: ${reason}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return throwScenario(path, `scenario file ${path} is not valid JSON: ${reason}`);
+  }
+  return parseScenario(json, `file ${path}`);
+}

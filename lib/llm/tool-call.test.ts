@@ -1,0 +1,151 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { ChatReply, ToolCall } from "./stream-reply";
+import { checkToolReply, clip, describeIssues, repairMessages, type ToolVerdict } from "./tool-call";
+import type { ToolSpecs } from "./tool-schema";
+
+const tools: ToolSpecs = {
+  execute_python: { description: "run", schema: z.object({ thinking: z.string(), code: z.string().min(1) }) },
+  ask_user: {
+    description: "ask",
+    schema: z.object({ thinking: z.string(), question: z.string(), options: z.array(z.string()).default([]) }),
+  },
+  finalize_plan: { description: "done", schema: z.object({ thinking: z.string() }) },
+};
+
+const call = (name: string, raw: string, id = "call_1"): ToolCall => {
+  let args: unknown;
+  try {
+    args = JSON.parse(raw);
+  } catch {
+    args = undefined;
+  }
+  return { id, name, args, raw };
+};
+
+const reply = (over: Partial<ChatReply>): ChatReply => ({
+  text: "",
+  toolCalls: [],
+  usage: { inputTokens: 1, outputTokens: 1 },
+  finishReason: "tool-calls",
+  truncated: false,
+  ...over,
+});
+
+const bad = (v: ToolVerdict) => {
+  if (v.ok) throw new Error("expected a bad verdict");
+  return v;
+};
+
+describe("checkToolReply", () => {
+  it("accepts one valid call and returns the schema's output (defaults applied)", () => {
+    const v = checkToolReply(reply({ toolCalls: [call("ask_user", '{"thinking":"t","question":"Which coin?"}')] }), tools, 100);
+    expect(v).toEqual({ ok: true, name: "ask_user", args: { thinking: "t", question: "Which coin?", options: [] } });
+  });
+
+  it("plain text: asks for exactly one of the tools, by name", () => {
+    const v = bad(checkToolReply(reply({ text: "There are 3 coins.", finishReason: "stop" }), tools, 100));
+    expect(v.correction).toBe("Your reply did not call a tool. Call exactly one of: execute_python, ask_user, finalize_plan.");
+    expect(v.problem).toBe("the reply was plain text instead of a tool call");
+  });
+
+  it("empty reply", () => {
+    const v = bad(checkToolReply(reply({ finishReason: "stop" }), tools, 100));
+    expect(v.correction).toMatch(/^Your reply was empty\. Call exactly one of/);
+  });
+
+  it("two calls: neither is run", () => {
+    const v = bad(
+      checkToolReply(
+        reply({ toolCalls: [call("finalize_plan", '{"thinking":"a"}', "c1"), call("execute_python", '{"thinking":"b","code":"1"}', "c2")] }),
+        tools,
+        100,
+      ),
+    );
+    expect(v.correction).toMatch(/^Your reply called 2 tools \(finalize_plan, execute_python\); none of them was run\. Call exactly one tool per reply\./);
+    expect(Object.keys(v.toolErrors)).toEqual(["c1", "c2"]);
+  });
+
+  it("unknown tool", () => {
+    const v = bad(checkToolReply(reply({ toolCalls: [call("run_code", '{"code":"1"}')] }), tools, 100));
+    expect(v.correction).toBe("There is no tool named 'run_code'. Call exactly one of: execute_python, ask_user, finalize_plan.");
+    expect(v.toolErrors.call_1).toBe(v.correction);
+  });
+
+  it("arguments that are not JSON", () => {
+    const v = bad(checkToolReply(reply({ toolCalls: [call("execute_python", '{"thinking": "t", "code": print(1)}')] }), tools, 100));
+    expect(v.correction).toMatch(/^The arguments of execute_python were not valid JSON \(.+\)\. Call execute_python again/);
+  });
+
+  it("arguments that fail the schema name the field", () => {
+    const v = bad(checkToolReply(reply({ toolCalls: [call("execute_python", '{"thinking":"t"}')] }), tools, 100));
+    expect(v.correction).toMatch(/^The arguments of execute_python are invalid: `code`: .*expected string.*\. Call execute_python again with corrected arguments\.$/);
+    expect(v.problem).toMatch(/^the arguments of execute_python were invalid: `code`/);
+  });
+
+  it("refusals, by text or by content filter", () => {
+    const said = bad(checkToolReply(reply({ refusal: "I can't help with that." }), tools, 100));
+    expect(said.problem).toBe('the model refused or its reply was filtered ("I can\'t help with that.")');
+    const filtered = bad(checkToolReply(reply({ finishReason: "content-filter" }), tools, 100));
+    expect(filtered.correction).toMatch(/refusal or was blocked by a content filter/);
+  });
+
+  it("a reply cut off for size", () => {
+    const v = bad(checkToolReply(reply({ text: "x".repeat(150), truncated: true }), tools, 100));
+    expect(v.problem).toBe("the reply was longer than 100 characters and was cut off");
+    expect(v.correction).toMatch(/^Your reply was far too long \(over 100 characters\)/);
+  });
+});
+
+describe("describeIssues", () => {
+  it("names nested fields and caps the list", () => {
+    const schema = z.object({ a: z.string(), b: z.number(), items: z.array(z.object({ x: z.string() })), d: z.boolean() });
+    const result = schema.safeParse({ items: [{ x: 1 }] });
+    expect(result.success).toBe(false);
+    const text = describeIssues(result.error!.issues);
+    expect(text).toMatch(/^`a`: .*; `b`: .*; `items\[0\]\.x`: .* \(and 1 more\)$/);
+  });
+});
+
+describe("repairMessages", () => {
+  it("echoes text replies as an assistant message, then the correction", () => {
+    const r = reply({ text: "Three coins.", finishReason: "stop" });
+    const v = bad(checkToolReply(r, tools, 100));
+    expect(repairMessages(r, v)).toEqual([
+      { role: "assistant", content: "Three coins." },
+      { role: "user", content: v.correction },
+    ]);
+  });
+
+  it("does not echo an empty reply", () => {
+    const r = reply({ finishReason: "stop" });
+    expect(repairMessages(r, bad(checkToolReply(r, tools, 100)))).toHaveLength(1);
+  });
+
+  it("echoes tool calls as calls, each answered by its error", () => {
+    const r = reply({ text: "Running.", toolCalls: [call("execute_python", '{"thinking":"t"}')] });
+    const v = bad(checkToolReply(r, tools, 100));
+    const [assistant, tool, user] = repairMessages(r, v);
+    expect(assistant).toEqual({
+      role: "assistant",
+      content: [
+        { type: "text", text: "Running." },
+        { type: "tool-call", toolCallId: "call_1", toolName: "execute_python", input: { thinking: "t" } },
+      ],
+    });
+    expect(tool).toEqual({
+      role: "tool",
+      content: [
+        { type: "tool-result", toolCallId: "call_1", toolName: "execute_python", output: { type: "error-text", value: v.correction } },
+      ],
+    });
+    expect(user).toEqual({ role: "user", content: v.correction });
+  });
+
+  it("clips a huge reply before echoing it", () => {
+    const r = reply({ text: "y".repeat(5_000), truncated: true });
+    const [assistant] = repairMessages(r, bad(checkToolReply(r, tools, 4_000)));
+    expect(assistant).toEqual({ role: "assistant", content: clip("y".repeat(5_000)) });
+    expect((assistant as { content: string }).content).toMatch(/\[… 3000 more characters cut\]$/);
+  });
+});

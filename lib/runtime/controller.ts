@@ -1,0 +1,233 @@
+import { CoderAgent, type CoderInputs } from "@/agents/coder/agent";
+import type { ImageRef, PrepareImage } from "@/agents/planner/memory";
+import { PlannerAgent } from "@/agents/planner/agent";
+import type { Agent, StepResult } from "@/agents/types";
+import { storeExecutionImages } from "@/lib/files/generated";
+import { executionText } from "@/lib/kernels/execution-text";
+import type { ModelClient } from "@/lib/llm/models";
+import { toLlmMetrics } from "@/lib/llm/usage";
+import type { Execution } from "@/lib/protocol/contexts";
+import type { ArgusEvent, ArgusEventInput, AgentName } from "@/lib/protocol/events";
+import type { RunLimits } from "@/lib/protocol/state";
+import type { ArgusCore } from "@/lib/server/argus-core";
+import { detectStuck } from "./stuck-detector";
+
+export interface ControllerOptions {
+  sessionId: string;
+  runId: string;
+  signal: AbortSignal;
+  limits: RunLimits;
+  plannerMaxTurns: number;
+  /** Resolves with the person's answer to the interaction event `seq`. */
+  waitForAnswer: (seq: number) => Promise<ArgusEvent>;
+  /** Image uploads the planner sees on its first turn. */
+  uploads: ImageRef[];
+  /** Names of the files in the session's workspace (for the coder's test). */
+  files: string[];
+}
+
+class RunStopped extends Error {
+  constructor(readonly state: "stopped" | "error", readonly reason: string) {
+    super(reason);
+  }
+}
+
+interface Frame {
+  agent: Agent;
+}
+
+/**
+ * The OpenHands-shaped loop: the agent on top of the delegation stack steps
+ * (one decision, usually one model call), the action is persisted, then
+ * carried out, and its observation is persisted and handed back. Delegation
+ * pushes a frame (conversation → coder → planner); finishing pops it and the
+ * parent observes the outputs. One AbortSignal reaches every model call and
+ * every cell; budgets and stuck detection end the run with a readable reason.
+ */
+export class Controller {
+  private readonly stack: Frame[] = [];
+  private readonly startedAt = Date.now();
+  private firstSeq = 0;
+
+  constructor(
+    private readonly core: ArgusCore,
+    private readonly model: ModelClient,
+    private readonly prepareImage: PrepareImage,
+    private readonly o: ControllerOptions,
+  ) {}
+
+  private append(event: ArgusEventInput): ArgusEvent {
+    return this.core.events.append(this.o.sessionId, { ...event, runId: this.o.runId } as ArgusEventInput).event;
+  }
+
+  private setState(agentState: string, reason = ""): void {
+    this.append({
+      source: "environment",
+      agent: "system",
+      observation: "agent_state_changed",
+      content: "",
+      extras: { agent_state: agentState, reason },
+    } as ArgusEventInput);
+  }
+
+  async run(root: Agent, firstSeq: number): Promise<void> {
+    this.firstSeq = firstSeq;
+    this.stack.push({ agent: root });
+    this.setState("running");
+    try {
+      while (this.stack.length > 0) {
+        this.checkBudgets();
+        const frame = this.stack.at(-1)!;
+        const result = await this.step(frame);
+        const action = this.append({
+          source: "agent",
+          agent: frame.agent.name,
+          action: result.action.action,
+          args: result.action.args,
+          llm_metrics: toLlmMetrics(result.usage),
+        } as ArgusEventInput);
+        await this.carryOut(frame, action, result);
+      }
+      this.setState("finished");
+    } catch (error) {
+      this.end(error);
+    }
+  }
+
+  private async step(frame: Frame): Promise<StepResult> {
+    if (this.o.signal.aborted) throw new RunStopped("stopped", "Stopped by you.");
+    return frame.agent.step({ sessionId: this.o.sessionId, runId: this.o.runId, signal: this.o.signal, model: this.model });
+  }
+
+  private async carryOut(frame: Frame, action: ArgusEvent, result: StepResult): Promise<void> {
+    const a = result.action;
+    switch (a.action) {
+      case "message":
+        return;
+      case "run_ipython":
+        return this.runCell(frame, action, a.args.code);
+      case "interaction": {
+        this.setState("awaiting_user_input");
+        const answer = await this.o.waitForAnswer(action.id!);
+        this.setState("running");
+        await frame.agent.observe(answer);
+        return;
+      }
+      case "delegate":
+        this.stack.push({ agent: this.createAgent(a.args.agent, a.args.inputs) });
+        return;
+      case "finish":
+      case "reject": {
+        this.stack.pop();
+        const parent = this.stack.at(-1);
+        if (!parent) return;
+        const outputs = a.args.outputs;
+        const content =
+          typeof outputs.summary === "string"
+            ? outputs.summary
+            : typeof outputs.plan === "string"
+              ? `Plan: ${outputs.plan}`
+              : `${frame.agent.name} finished.`;
+        const observation = this.append({
+          source: "environment",
+          agent: parent.agent.name,
+          cause: action.id,
+          observation: "delegate",
+          content,
+          extras: { outputs },
+        } as ArgusEventInput);
+        await parent.agent.observe(observation);
+        return;
+      }
+    }
+  }
+
+  private createAgent(name: AgentName, inputs: Record<string, unknown>): Agent {
+    if (name === "planner") {
+      return new PlannerAgent({ task: String(inputs.task ?? ""), uploads: this.o.uploads, maxTurns: this.o.plannerMaxTurns }, this.prepareImage);
+    }
+    if (name === "coder") return new CoderAgent({ ...(inputs as object), files: this.o.files } as CoderInputs);
+    throw new Error(`no agent named ${name}`);
+  }
+
+  private async runCell(frame: Frame, action: ArgusEvent, code: string): Promise<void> {
+    const kernels = this.core.kernels;
+    let execution: Execution;
+    if (!kernels) {
+      execution = { results: [], stdout: "", stderr: "", error: { name: "Unavailable", value: "Jupyter is off, so code cannot run.", traceback: "Jupyter is off, so code cannot run." } };
+    } else if (frame.agent.name === "coder") {
+      // The coder tests in a fresh kernel, never the planner's notebook.
+      execution = await kernels.isolated(this.o.sessionId, async (kernel) => {
+        const outcome = await kernel.execute(code, { signal: this.o.signal, timeoutMs: this.core.config.kernels.cellTimeoutMs });
+        return outcome.execution;
+      });
+    } else {
+      execution = await kernels.execute(this.o.sessionId, code, { signal: this.o.signal });
+    }
+    if (this.o.signal.aborted) throw new RunStopped("stopped", "Stopped by you.");
+    const images = await storeExecutionImages(this.core, this.o.sessionId, execution, `turn ${action.id}`);
+    const observation = this.append({
+      source: "environment",
+      agent: frame.agent.name,
+      cause: action.id,
+      observation: "run_ipython",
+      content: executionText(execution),
+      extras: { code, image_urls: images.length ? images.map((i) => i.url) : null },
+    } as ArgusEventInput);
+    const refs: ImageRef[] = images.map((i) => ({ fileId: i.fileId, label: i.label, width: i.width, height: i.height }));
+    if (frame.agent instanceof PlannerAgent) {
+      frame.agent.observeWith(observation, refs, images.filter((i) => i.viewed).map((i) => i.fileId));
+    } else {
+      await frame.agent.observe(observation);
+    }
+  }
+
+  private checkBudgets(): void {
+    const state = this.core.events.runState(this.o.sessionId, this.o.runId);
+    const { maxIterations, maxTokens, maxWallClockMs } = this.o.limits;
+    if (state.iteration.global >= maxIterations) {
+      throw new RunStopped("stopped", `The run stopped after ${maxIterations} steps, its limit. Ask again to continue.`);
+    }
+    const tokens = state.metrics.totals.inputTokens + state.metrics.totals.outputTokens;
+    if (tokens >= maxTokens) {
+      throw new RunStopped("stopped", `The run stopped after using ${tokens} tokens (limit ${maxTokens}).`);
+    }
+    const elapsed = Date.now() - this.startedAt;
+    if (elapsed >= maxWallClockMs) {
+      throw new RunStopped("stopped", `The run stopped after ${Math.round(elapsed / 1000)} s, its time limit.`);
+    }
+    const events = this.core.events.eventsAfter(this.o.sessionId, this.firstSeq - 1).filter((e) => e.runId === this.o.runId);
+    const stuck = detectStuck(events, { headless: false });
+    if (stuck) {
+      throw new RunStopped("error", `The agents were repeating themselves (${stuck.loopType.replace(/_/g, " ")}, ${stuck.repeatTimes} times), so the run was stopped. Try rephrasing the request.`);
+    }
+  }
+
+  /** Ends the run: a readable error in the chat, and the run's final state. */
+  private end(error: unknown): void {
+    if (error instanceof RunStopped) {
+      if (error.state === "error") this.errorObservation(error.reason, "RUN_STOPPED");
+      else if (error.reason !== "Stopped by you.") this.errorObservation(error.reason, "BUDGET");
+      this.setState(error.state, error.reason);
+      return;
+    }
+    const cancelled = this.o.signal.aborted || (error as { kind?: string }).kind === "cancelled";
+    if (cancelled) {
+      this.setState("stopped", "Stopped by you.");
+      return;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    this.errorObservation(message, (error as { kind?: string }).kind ?? "ERROR");
+    this.setState("error", message);
+  }
+
+  private errorObservation(message: string, errorId: string): void {
+    this.append({
+      source: "environment",
+      agent: "system",
+      observation: "error",
+      content: message,
+      extras: { error_id: errorId },
+    } as ArgusEventInput);
+  }
+}

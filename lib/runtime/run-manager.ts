@@ -1,0 +1,171 @@
+import { randomUUID } from "node:crypto";
+import { ConversationAgent } from "@/agents/conversation/agent";
+import type { ImageRef, PrepareImage } from "@/agents/planner/memory";
+import { filesOfSession, getFile } from "@/lib/db/files";
+import { setTitleIfEmpty, type SessionRow } from "@/lib/db/sessions";
+import { ArgusError } from "@/lib/errors";
+import { fileUrl } from "@/lib/files/store-upload";
+import { imagePart } from "@/lib/llm/images";
+import type { ModelClient } from "@/lib/llm/models";
+import type { AgentMessage, StreamedMessage } from "@/lib/protocol/agent-message";
+import type { PostMessage } from "@/lib/protocol/api";
+import type { ArgusEvent, ArgusEventInput } from "@/lib/protocol/events";
+import type { RunLimits } from "@/lib/protocol/state";
+import type { ArgusCore } from "@/lib/server/argus-core";
+import { pendingInteraction } from "./pending-interaction";
+import { Controller } from "./controller";
+import { toAgentMessage } from "./projection";
+
+interface ActiveRun {
+  runId: string;
+  abort: AbortController;
+  /** Set while the run waits for the person's answer to interaction `seq`. */
+  waiting: { seq: number; resolve: (answer: ArgusEvent) => void; reject: (e: Error) => void } | null;
+}
+
+export interface RunSettings {
+  limits: RunLimits;
+  plannerMaxTurns: number;
+}
+
+/** The seed's update_callback: every AgentMessage of every session, in order. */
+export type UpdateCallback = (sessionId: string, message: StreamedMessage) => void;
+
+/**
+ * Starts, resumes and stops runs. At most one run is active per session; a
+ * message that arrives while the run waits for the person resumes that same
+ * run (the kernel stayed alive meanwhile).
+ */
+export class RunManager {
+  private readonly active = new Map<string, ActiveRun>();
+  private subscriberCount = 0;
+
+  constructor(
+    private readonly core: ArgusCore,
+    private readonly model: ModelClient | null,
+    private readonly settings: RunSettings,
+  ) {}
+
+  isActive(sessionId: string): boolean {
+    return this.active.has(sessionId);
+  }
+
+  /** Registers an update_callback; returns a function that removes it. */
+  subscribe(callback: UpdateCallback): () => void {
+    return this.core.events.subscribe(`update_callback:${++this.subscriberCount}`, ({ sessionId, message }) => {
+      if (message) callback(sessionId, message);
+    });
+  }
+
+  post(session: SessionRow, body: PostMessage): { runId: string; resumed: boolean } {
+    const run = this.active.get(session.id);
+    const media = (body.media ?? []).map(fileUrl);
+    const args = { content: body.content, ...(media.length ? { image_urls: media } : {}) };
+
+    if (run?.waiting) {
+      // An answer, whether sent as interaction_response or typed as plain text.
+      const { seq, resolve } = run.waiting;
+      run.waiting = null;
+      const answer = this.core.events.append(session.id, {
+        source: "user",
+        agent: "user",
+        runId: run.runId,
+        cause: seq,
+        action: "message",
+        args,
+      } as ArgusEventInput).event;
+      resolve(answer);
+      return { runId: run.runId, resumed: true };
+    }
+    if (body.role === "interaction_response") {
+      throw new ArgusError("conflict:message", "There is no question waiting for an answer in this session.");
+    }
+    if (run) throw new ArgusError("conflict:message", "A run is already in progress in this session; wait for it or stop it.");
+    if (!this.model) {
+      throw new ArgusError(
+        "unavailable:message",
+        "No model is configured: set OPENAI_API_KEY (or OPENAI_BASE_URL) and ARGUS_MODEL, then restart Argus.",
+      );
+    }
+
+    const runId = randomUUID();
+    const first = this.core.events.append(session.id, { source: "user", agent: "user", runId, action: "message", args } as ArgusEventInput).event;
+    setTitleIfEmpty(this.core.db, session.id, titleFrom(body.content));
+    const active: ActiveRun = { runId, abort: new AbortController(), waiting: null };
+    this.active.set(session.id, active);
+    void this.execute(session.id, active, first, body.media ?? []).finally(() => {
+      if (this.active.get(session.id) === active) this.active.delete(session.id);
+    });
+    return { runId, resumed: false };
+  }
+
+  /** Stops the active run: its model call is aborted and its cell interrupted. */
+  cancel(sessionId: string): { runId: string } {
+    const run = this.active.get(sessionId);
+    if (!run) throw new ArgusError("conflict:session", "There is no active run to stop.");
+    run.abort.abort();
+    run.waiting?.reject(new Error("cancelled"));
+    run.waiting = null;
+    return { runId: run.runId };
+  }
+
+  private async execute(sessionId: string, run: ActiveRun, first: ArgusEvent, media: string[]): Promise<void> {
+    const events = this.core.events.eventsAfter(sessionId, 0);
+    const history = events.map(toAgentMessage).filter((m): m is AgentMessage => m !== null);
+    const uploads = filesOfSession(this.core.db, sessionId).filter((f) => f.origin === "upload");
+    const chosen = media.length ? uploads.filter((f) => media.includes(f.id)) : uploads;
+    const uploadRefs: ImageRef[] = chosen
+      .filter((f) => f.kind === "image")
+      .map((f) => ({ fileId: f.id, label: `${f.name} (upload)`, width: f.width ?? 0, height: f.height ?? 0 }));
+    const controller = new Controller(this.core, this.model!, this.prepareImage, {
+      sessionId,
+      runId: run.runId,
+      signal: run.abort.signal,
+      limits: this.settings.limits,
+      plannerMaxTurns: this.settings.plannerMaxTurns,
+      uploads: uploadRefs,
+      files: uploads.map((f) => f.name),
+      waitForAnswer: (seq) =>
+        new Promise<ArgusEvent>((resolve, reject) => {
+          if (run.abort.signal.aborted) return reject(new Error("cancelled"));
+          run.waiting = { seq, resolve, reject };
+        }),
+    });
+    const root = new ConversationAgent({
+      history,
+      request: { text: "action" in first && first.action === "message" ? first.args.content : "", uploads: chosen.map((f) => f.id) },
+      lastCode: lastCode(events),
+    });
+    await controller.run(root, first.id!);
+  }
+
+  /** Loads an image the planner should see, downscaled for the model. */
+  private readonly prepareImage: PrepareImage = async (ref, maxEdge) => {
+    const file = getFile(this.core.db, ref.fileId);
+    if (!file) throw new Error(`image ${ref.label} is gone`);
+    const { type, image, mediaType } = await imagePart(await this.core.blobs.read(file.sha256), { maxEdge });
+    return { type, image, mediaType };
+  };
+
+  /** The question the session still owes an answer to (for the transcript view). */
+  pending(sessionId: string) {
+    return pendingInteraction(this.core.events.eventsAfter(sessionId, 0));
+  }
+}
+
+function titleFrom(content: string): string {
+  const line = content.trim().split("\n")[0] ?? "";
+  return line.length > 60 ? `${line.slice(0, 57)}…` : line || "Images";
+}
+
+/** The code the coder produced last in this session (for edit_code). */
+function lastCode(events: readonly ArgusEvent[]): { code: string; test: string } | null {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if ("action" in e && e.action === "finish" && e.agent === "coder") {
+      const out = e.args.outputs as { code?: unknown; test?: unknown };
+      if (typeof out.code === "string") return { code: out.code, test: typeof out.test === "string" ? out.test : "" };
+    }
+  }
+  return null;
+}

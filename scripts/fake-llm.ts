@@ -1,0 +1,65 @@
+/**
+ * `npm run fake-llm -- <scenario.json> [--port N] [--require-key K]`: serve a scenario as an
+ * OpenAI-compatible model on loopback, so Argus can be tried (or tested from another process)
+ * without an API key. Point OPENAI_BASE_URL at the printed URL and set ARGUS_MODEL_<ROLE> to
+ * the model names the scenario uses.
+ */
+import { parseArgs } from "node:util";
+import { ScenarioError, startScriptedModel } from "@/lib/llm/scripted-model";
+
+const USAGE = "usage: tsx scripts/fake-llm.ts <scenario.json> [--port N] [--require-key K]";
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: { port: { type: "string" }, "require-key": { type: "string" }, help: { type: "boolean", short: "h" } },
+    });
+  } catch (error) {
+    fail(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true) {
+    console.log(USAGE);
+    return;
+  }
+  const file = positionals[0];
+  if (file === undefined || positionals.length > 1) fail(USAGE);
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be 0-65535, got ${values.port}`);
+
+  let server;
+  try {
+    server = await startScriptedModel(file, {
+      port,
+      requireKey: values["require-key"],
+      log: (line) => console.log(line),
+    });
+  } catch (error) {
+    if (error instanceof ScenarioError) fail(error.message);
+    throw error;
+  }
+
+  const remaining = server.remaining();
+  const turns = Object.values(remaining).reduce((sum, count) => sum + count, 0);
+  console.log(
+    `scripted model ${JSON.stringify(server.scenario.name)} listening on ${server.url} (${turns} turns for: ${Object.keys(remaining).join(", ")})`,
+  );
+
+  const stop = (): void => {
+    void server.close().then(() => process.exit(0));
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exit(1);
+});

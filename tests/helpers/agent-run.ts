@@ -1,0 +1,101 @@
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { io as connect, type Socket } from "socket.io-client";
+import { loadScenario, startScriptedModel, type ScriptedModel } from "@/lib/llm/scripted-model";
+import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import type { RunStateWire } from "@/lib/runtime/state-wire";
+import { api, startArgus, type RunningServer } from "./argus-server";
+import { tempDir } from "./temp-dir";
+
+export const ROLE_MODELS = {
+  ARGUS_MODEL_CONVERSATION: "conversation",
+  ARGUS_MODEL_PLANNER: "planner",
+  ARGUS_MODEL_CODER: "coder",
+  ARGUS_MODEL_VQA: "vqa",
+  ARGUS_MODEL_JUDGE: "judge",
+};
+
+/** scikit-image's coins photo as PNG bytes (the acceptance scenario's input). */
+export function coinsPng(): Buffer {
+  const run = spawnSync(
+    "/usr/bin/python3",
+    ["-c", "import io, sys; from PIL import Image; from skimage import data; b = io.BytesIO(); Image.fromarray(data.coins()).save(b, 'PNG'); sys.stdout.buffer.write(b.getvalue())"],
+    { maxBuffer: 10 * 1024 * 1024 },
+  );
+  if (run.status !== 0) throw new Error(run.stderr.toString());
+  return run.stdout;
+}
+
+export interface AgentWorld {
+  model: ScriptedModel;
+  server: RunningServer;
+  call: ReturnType<typeof api>;
+  close: () => Promise<void>;
+}
+
+/** The scripted model (in this process) and a real Argus server pointed at it. */
+export async function startAgentWorld(scenarioFile: string, env: Record<string, string> = {}): Promise<AgentWorld> {
+  const scratch = tempDir("argus-agents-");
+  const model = await startScriptedModel(loadScenario(path.resolve(scenarioFile)));
+  const server = await startArgus({
+    dataDir: scratch.dir,
+    env: { ARGUS_JUPYTER: "auto", ARGUS_KERNEL_POOL: "1", OPENAI_BASE_URL: model.url, OPENAI_API_KEY: "scripted", ...ROLE_MODELS, ...env },
+  });
+  return {
+    model,
+    server,
+    call: api(server.url),
+    close: async () => {
+      await server.kill();
+      await model.close();
+      scratch.cleanup();
+    },
+  };
+}
+
+export interface Watch {
+  socket: Socket;
+  messages: StreamedMessage[];
+  states: RunStateWire[];
+  /** Resolves when the run reaches one of these agent states. */
+  until: (states: string[], timeoutMs?: number) => Promise<RunStateWire>;
+}
+
+export async function watchSession(url: string, session: { id: string; token: string }): Promise<Watch> {
+  const socket = connect(url, { auth: { sessionId: session.id, token: session.token }, transports: ["websocket"], forceNew: true });
+  const messages: StreamedMessage[] = [];
+  const states: RunStateWire[] = [];
+  socket.on("message", (m: StreamedMessage) => messages.push(m));
+  socket.on("state", (s: RunStateWire) => states.push(s));
+  await new Promise<void>((resolve, reject) => {
+    socket.once("connect", () => resolve());
+    socket.once("connect_error", reject);
+  });
+  return {
+    socket,
+    messages,
+    states,
+    until: async (wanted, timeoutMs = 90_000) => {
+      const start = states.length;
+      const end = Date.now() + timeoutMs;
+      for (;;) {
+        const hit = states.slice(start).find((s) => wanted.includes(s.agentState));
+        if (hit) return hit;
+        if (Date.now() > end) throw new Error(`run did not reach ${wanted.join("/")}; states: ${states.map((s) => s.agentState).join(",")}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+  };
+}
+
+export async function uploadFile(world: AgentWorld, session: { id: string; token: string }, bytes: Uint8Array, name: string) {
+  const form = new FormData();
+  form.set("file", new Blob([bytes as BlobPart]), name);
+  const res = await world.call("POST", `/api/sessions/${session.id}/uploads`, { token: session.token, raw: form });
+  if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${res.text}`);
+  return res.json as { id: string; url: string };
+}
+
+export const scenarioPath = (name: string) => path.join(import.meta.dirname, "..", "..", "e2e", "scenarios", name);
+export const readScenario = (name: string) => JSON.parse(readFileSync(scenarioPath(name), "utf8")) as { turns: unknown[] };

@@ -90,6 +90,12 @@ export class KernelHandle {
       collector.fail("KernelDied", `${this.lostReason}.`);
       return { execution: collector.result(), executionCount: null, kernelLost: this.lostReason };
     }
+    if (options.signal?.aborted) {
+      // Never send a cell that was cancelled while it waited: an interrupt could
+      // reach the kernel before the cell starts and be lost.
+      collector.fail("Cancelled", "The run was cancelled before this cell started.");
+      return { execution: collector.result(), executionCount: null, kernelLost: null };
+    }
     this.busy = true;
     this.lastUsed = Date.now();
     const bridgeAbort = new AbortController();

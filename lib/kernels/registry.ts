@@ -168,7 +168,12 @@ export class KernelRegistry {
 
   /** Runs a cell in the session's kernel and records it for the notebook export. */
   async execute(sessionId: string, code: string, options: Partial<ExecuteOptions> = {}): Promise<Execution> {
-    const { kernel } = await this.acquire(sessionId);
+    // A cancel must not wait for a cold kernel start; the kernel still attaches.
+    const acquired = await untilAborted(this.acquire(sessionId), options.signal);
+    if (!acquired) {
+      return { results: [], stdout: "", stderr: "", error: { name: "Cancelled", value: "The run was cancelled before this cell started.", traceback: "Cancelled" } };
+    }
+    const { kernel } = acquired;
     const outcome = await kernel.execute(code, { timeoutMs: this.o.cellTimeoutMs, ...options });
     this.o.onCell?.(sessionId, { kernelId: kernel.id, code, execution: outcome.execution, executionCount: outcome.executionCount });
     if (outcome.kernelLost && this.sessions.get(sessionId) === kernel) {
@@ -251,4 +256,24 @@ export class KernelRegistry {
     await Promise.all(all.map((k) => k.shutdown()));
     this.manager?.dispose();
   }
+}
+
+/** Resolves with the promise's value, or null as soon as the signal aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | null> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.resolve(null);
+  return new Promise<T | null>((resolve, reject) => {
+    const onAbort = () => resolve(null);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
 }

@@ -78,7 +78,7 @@ export async function performFault(fault: ActiveFault, ctx: FaultContext): Promi
         for (const chunk of ctx.chunks().slice(0, 2)) await writeSse(res, chunk);
         status = 200;
       }
-      await delay(fault.ms, ctx.timers);
+      await delay(fault.ms, ctx.timers, res);
       // Never answer: a stall exists to make the client's timeout fire.
       if (isOpen(res)) res.socket?.destroy();
       return status;

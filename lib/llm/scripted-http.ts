@@ -70,12 +70,20 @@ export function writeSse(res: ServerResponse, data: string): Promise<void> {
   });
 }
 
-export function delay(ms: number, timers: Set<NodeJS.Timeout>): Promise<void> {
+/**
+ * Wait `ms`, or less if the client hangs up first (so the log line and the timer go with it).
+ * Timers live in `timers` so closing the server cancels every pending wait.
+ */
+export function delay(ms: number, timers: Set<NodeJS.Timeout>, res?: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => {
+    const finish = (): void => {
+      clearTimeout(timer);
       timers.delete(timer);
+      res?.off("close", finish);
       resolve();
-    }, ms);
+    };
+    const timer = setTimeout(finish, ms);
     timers.add(timer);
+    res?.once("close", finish);
   });
 }

@@ -162,7 +162,7 @@ export async function startScriptedModel(
 
       if (decision.delayMs > 0) {
         entry.fault = `slow ${decision.delayMs}ms`;
-        await delay(decision.delayMs, timers);
+        await delay(decision.delayMs, timers, res);
       }
       if (!isOpen(res)) return;
       const answer = answerFor();

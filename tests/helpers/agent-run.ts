@@ -58,8 +58,12 @@ export interface Watch {
   socket: Socket;
   messages: StreamedMessage[];
   states: RunStateWire[];
-  /** Resolves when the run reaches one of these agent states. */
-  until: (states: string[], timeoutMs?: number) => Promise<RunStateWire>;
+  /**
+   * Resolves when a run reaches one of these agent states: the given run, or
+   * else the newest run. Looks at every state received, so a run that ended
+   * before the call is still seen.
+   */
+  until: (states: string[], timeoutMs?: number, runId?: string) => Promise<RunStateWire>;
 }
 
 export async function watchSession(url: string, session: { id: string; token: string }): Promise<Watch> {
@@ -76,11 +80,11 @@ export async function watchSession(url: string, session: { id: string; token: st
     socket,
     messages,
     states,
-    until: async (wanted, timeoutMs = 90_000) => {
-      const start = states.length;
+    until: async (wanted, timeoutMs = 90_000, runId) => {
       const end = Date.now() + timeoutMs;
       for (;;) {
-        const hit = states.slice(start).find((s) => wanted.includes(s.agentState));
+        const target = runId ?? lastRunId(messages);
+        const hit = states.find((s) => s.runId === target && wanted.includes(s.agentState));
         if (hit) return hit;
         if (Date.now() > end) throw new Error(`run did not reach ${wanted.join("/")}; states: ${states.map((s) => s.agentState).join(",")}`);
         await new Promise((r) => setTimeout(r, 50));
@@ -99,3 +103,9 @@ export async function uploadFile(world: AgentWorld, session: { id: string; token
 
 export const scenarioPath = (name: string) => path.join(import.meta.dirname, "..", "..", "e2e", "scenarios", name);
 export const readScenario = (name: string) => JSON.parse(readFileSync(scenarioPath(name), "utf8")) as { turns: unknown[] };
+
+/** The run of the newest user message seen on the socket. */
+function lastRunId(messages: readonly StreamedMessage[]): string | null {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.role === "user" && messages[i]!.runId) return messages[i]!.runId;
+  return null;
+}

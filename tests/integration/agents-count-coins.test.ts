@@ -24,7 +24,7 @@ describe("scenario: count coins (HTTP + Socket.io + real kernels + scripted mode
     });
     expect(posted.status).toBe(202);
     const runId = posted.json.runId as string;
-    const end = await watch.until(["finished", "error", "stopped"]);
+    const end = await watch.until(["finished", "error", "stopped"], 90_000, runId);
     expect(end.agentState, JSON.stringify(watch.messages.filter((m) => m.role === "error_observation"))).toBe("finished");
 
     const mine = watch.messages.filter((m) => m.runId === runId);
@@ -78,7 +78,7 @@ describe("scenario: count coins (HTTP + Socket.io + real kernels + scripted mode
       body: { role: "user", content: "Can the function also return each coin's area?" },
     });
     expect(edit.status).toBe(202);
-    const editEnd = await watch.until(["finished", "error", "stopped"]);
+    const editEnd = await watch.until(["finished", "error", "stopped"], 90_000, edit.json.runId);
     expect(editEnd.agentState).toBe("finished");
     const editRoles = watch.messages.filter((m) => m.runId === edit.json.runId).map((m) => m.role);
     expect(editRoles).not.toContain("planner");

@@ -41,3 +41,18 @@ describe("budgets and loops end a run cleanly", () => {
     expect(mine.find((m) => m.role === "error_observation")!.content).toMatch(/time limit/);
   });
 });
+
+describe("repairing code", () => {
+  it("auto-fixes a failing planner cell and debugs the coder's failing test, then succeeds", async () => {
+    const { end, mine, w } = await runScenario("autofix-debug.json");
+    expect(end.agentState).toBe("finished");
+    expect(end.tokens.input).toBeGreaterThan(0);
+    expect(end.tokens.output).toBeGreaterThan(0);
+    const observations = mine.filter((m) => m.role === "observation").map((m) => m.content);
+    expect(observations[0]).toMatch(/NameError/);
+    expect(observations[1]).toMatch(/42/);
+    expect(observations.at(-1)).toMatch(/42/);
+    expect(mine.filter((m) => m.role === "coder").at(-1)!.content).toMatch(/return 42/);
+    expect(w.model.requests.every((r) => r.status === 200)).toBe(true);
+  });
+});

@@ -107,7 +107,7 @@ describe("sessions over HTTP", () => {
     expect((await argus.call("GET", "/api/health")).status).toBe(200);
   });
 
-  it("answers messages with 503 until the agent runtime exists, after validating them", async () => {
+  it("validates messages, then answers 503 saying what to set when no model is configured", async () => {
     const s = await newSession();
     const other = await newSession();
     const foreign = await argus.call("POST", `/api/sessions/${s.id}/messages`, {
@@ -118,7 +118,9 @@ describe("sessions over HTTP", () => {
     expect(foreign.json.error.field).toBe("media.0");
     const res = await argus.call("POST", `/api/sessions/${s.id}/messages`, { token: s.token, body: { role: "user", content: "hi" } });
     expect(res.status).toBe(503);
-    expect(res.json.error.message).toMatch(/no agent runtime yet/i);
+    expect(res.json.error.message).toMatch(/No model is configured: set OPENAI_API_KEY.*ARGUS_MODEL/);
+    // Nothing was started or stored for a message that could not be answered.
+    expect((await argus.call("GET", `/api/sessions/${s.id}`, { token: s.token })).json.messages).toEqual([]);
     expect((await argus.call("POST", `/api/sessions/${s.id}/cancel`, { token: s.token })).status).toBe(409);
     expect((await argus.call("POST", `/api/sessions/${s.id}/cancel`, { token: other.token })).status).toBe(403);
   });

@@ -1,11 +1,31 @@
 import { defineConfig } from "@playwright/test";
 
-const PORT = Number(process.env.ARGUS_E2E_PORT ?? 3217);
+/** Ports of the three servers the browser tests run against (see webServer below). */
+export const E2E = {
+  scriptedModel: Number(process.env.ARGUS_E2E_MODEL_PORT ?? 4311),
+  argus: Number(process.env.ARGUS_E2E_PORT ?? 3217),
+  argusNoModel: Number(process.env.ARGUS_E2E_NO_MODEL_PORT ?? 3218),
+};
 const dataDir = `test-data/e2e-${process.pid}`;
+const ROLE_MODELS = {
+  ARGUS_MODEL_CONVERSATION: "conversation",
+  ARGUS_MODEL_PLANNER: "planner",
+  ARGUS_MODEL_CODER: "coder",
+  ARGUS_MODEL_VQA: "vqa",
+  ARGUS_MODEL_JUDGE: "judge",
+};
+const argusEnv = {
+  NODE_ENV: "production",
+  NEXT_TELEMETRY_DISABLED: "1",
+  HOST: "127.0.0.1",
+  ARGUS_KERNEL_POOL: "1",
+};
 
 /**
  * Browser tests run in Debian's Chromium (never a downloaded browser) against
- * the production build served by server.ts, exactly as `npm start` serves it.
+ * the production build served by server.ts, exactly as `npm start` serves it,
+ * with the scripted model as the only stand-in. Each spec loads its scenario
+ * into the running scripted model (POST /__scenario).
  */
 export default defineConfig({
   testDir: "e2e",
@@ -13,10 +33,11 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  timeout: 60_000,
+  timeout: 90_000,
+  expect: { timeout: 30_000 },
   reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
+    baseURL: `http://127.0.0.1:${E2E.argus}`,
     screenshot: "on",
     trace: "retain-on-failure",
     launchOptions: {
@@ -32,19 +53,37 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: `rm -rf ${dataDir} && node --import tsx server.ts`,
-    url: `http://127.0.0.1:${PORT}/api/health`,
-    reuseExistingServer: false,
-    // SIGTERM lets the server stop its jupyter-server and kernels cleanly.
-    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
-    timeout: 120_000,
-    env: {
-      NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      ARGUS_DATA_DIR: dataDir,
+  webServer: [
+    {
+      command: `node --import tsx scripts/fake-llm.ts e2e/scenarios/hello.json --port ${E2E.scriptedModel}`,
+      url: `http://127.0.0.1:${E2E.scriptedModel}/__state`,
+      reuseExistingServer: false,
+      timeout: 30_000,
     },
-  },
+    {
+      command: `rm -rf ${dataDir} && node --import tsx server.ts`,
+      url: `http://127.0.0.1:${E2E.argus}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      // SIGTERM lets the server stop its jupyter-server and kernels cleanly.
+      gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
+      env: {
+        ...argusEnv,
+        PORT: String(E2E.argus),
+        ARGUS_DATA_DIR: dataDir,
+        OPENAI_BASE_URL: `http://127.0.0.1:${E2E.scriptedModel}/v1`,
+        OPENAI_API_KEY: "scripted",
+        ARGUS_MODEL_MAX_RETRIES: "0",
+        ...ROLE_MODELS,
+      },
+    },
+    {
+      command: `rm -rf ${dataDir}-nomodel && node --import tsx server.ts`,
+      url: `http://127.0.0.1:${E2E.argusNoModel}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
+      env: { ...argusEnv, PORT: String(E2E.argusNoModel), ARGUS_DATA_DIR: `${dataDir}-nomodel`, ARGUS_JUPYTER: "off" },
+    },
+  ],
 });

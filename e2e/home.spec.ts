@@ -1,12 +1,14 @@
 import { expect, test } from "@playwright/test";
 
-test("the home page shows Argus, its health and the no-model banner", async ({ page }) => {
-  await page.goto("/");
-  await expect(page.getByRole("heading", { name: "Argus" })).toBeVisible();
+test("the status page shows Argus's health", async ({ page }) => {
+  await page.goto("/status");
+  await expect(page.getByRole("heading", { name: "Argus status" })).toBeVisible();
   await expect(page.getByTestId("health-db")).toHaveText("up");
   await expect(page.getByTestId("health-jupyter")).toHaveText("up");
-  await expect(page.getByRole("status")).toContainText("OPENAI_API_KEY");
-  await page.screenshot({ path: "test-results/playwright-artifacts/home.png", fullPage: true });
+  await expect(page.getByTestId("health-model")).toHaveText("configured");
+  await expect(page.getByTestId("health-isolation")).toHaveText("bubblewrap");
+  await expect(page.getByText("No model is configured")).toHaveCount(0);
+  await page.screenshot({ path: "test-results/playwright-artifacts/status.png", fullPage: true });
 });
 
 test("a session created from the page's origin opens with the browser cookie", async ({ page }) => {

@@ -651,3 +651,23 @@ describe("compatibility with @ai-sdk/openai-compatible and ai@6", () => {
     expect(server.requests).toHaveLength(6);
   });
 });
+
+describe("POST /__scenario", () => {
+  it("swaps in another scenario for a running server, and refuses an invalid one", async () => {
+    const server = await startScriptedModel({ name: "first", turns: [{ model: "a", text: "one" }] });
+    try {
+      const base = server.url.replace(/\/v1$/, "");
+      const ok = await fetch(`${base}/__scenario`, { method: "POST", body: JSON.stringify({ name: "second", turns: [{ model: "b", text: "two" }] }) });
+      expect(ok.status).toBe(200);
+      expect(((await ok.json()) as { scenario: string }).scenario).toBe("second");
+      expect(server.scenario.name).toBe("second");
+      const res = await fetch(`${server.url}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "b", messages: [{ role: "user", content: "hi" }] }) });
+      expect(((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe("two");
+      const bad = await fetch(`${base}/__scenario`, { method: "POST", body: JSON.stringify({ name: "x", turns: [{ modell: "b" }] }) });
+      expect(bad.status).toBe(400);
+      expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/invalid scenario/);
+    } finally {
+      await server.close();
+    }
+  });
+});

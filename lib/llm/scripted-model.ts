@@ -4,7 +4,8 @@
  * AI SDK client at it, so everything above the HTTP boundary runs exactly as in production.
  *
  * Routes: POST /v1/chat/completions, GET /v1/models, and for tests in another process
- * GET /__requests, GET /__state, POST /__reset. Anything else is a 404.
+ * GET /__requests, GET /__state, POST /__reset, POST /__scenario (swap in another scenario, for
+ * browser tests that share one running server). Anything else is a 404.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -62,6 +63,8 @@ export interface ScriptedModel {
   remaining(): Record<string, number>;
   /** Rewind: every turn unused, fault counts and tool-call ids restarted, the log emptied. */
   reset(): void;
+  /** Replace the scenario (validated) and rewind. */
+  load(scenario: Scenario | unknown): void;
   close(): Promise<void>;
 }
 
@@ -71,9 +74,9 @@ export async function startScriptedModel(
   scenarioOrPath: Scenario | string,
   opts: ScriptedModelOptions = {},
 ): Promise<ScriptedModel> {
-  const scenario =
+  let scenario =
     typeof scenarioOrPath === "string" ? loadScenario(scenarioOrPath) : parseScenario(scenarioOrPath);
-  const queue = new TurnQueue(scenario);
+  let queue = new TurnQueue(scenario);
   const requests: LoggedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const log = opts.log ?? (() => {});
@@ -87,6 +90,12 @@ export async function startScriptedModel(
     requests.length = 0;
     callCounter = 0;
     completionCounter = 0;
+  }
+
+  function load(next: unknown): void {
+    scenario = parseScenario(next);
+    queue = new TurnQueue(scenario);
+    reset();
   }
 
   function logLine(entry: LoggedRequest): void {
@@ -194,6 +203,15 @@ export async function startScriptedModel(
       case "POST /__reset":
         reset();
         return sendJson(res, 200, state());
+      case "POST /__scenario": {
+        try {
+          load(JSON.parse(await readBody(req)));
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          return sendJson(res, 400, openAIError(`invalid scenario: ${message}`, "invalid_request_error", "invalid_scenario"));
+        }
+        return sendJson(res, 200, state());
+      }
       default:
         return sendJson(res, 404, openAIError(`scripted model has no route ${key}`, "invalid_request_error", "not_found"));
     }
@@ -220,10 +238,13 @@ export async function startScriptedModel(
   return {
     url: `http://${host}:${port}/v1`,
     port,
-    scenario,
+    get scenario() {
+      return scenario;
+    },
     requests,
     remaining: () => queue.remaining(),
     reset,
+    load,
     close: () =>
       new Promise<void>((resolve, reject) => {
         for (const timer of timers) clearTimeout(timer);

@@ -1,5 +1,6 @@
 import { ArgusError } from "@/lib/errors";
-import { storeUpload } from "@/lib/files/store-upload";
+import { filesOfSession } from "@/lib/db/files";
+import { storeUpload, uploadView } from "@/lib/files/store-upload";
 import { getArgus } from "@/lib/server/context";
 import { credentialsOf, json, readCapped, route } from "@/lib/server/http";
 import { authorizeSession } from "@/lib/sessions/service";
@@ -38,4 +39,12 @@ export const POST = route(async (req: Request, { params }: Ctx) => {
   const filename = "name" in file && typeof file.name === "string" ? file.name : "";
   const view = await storeUpload(core, session, { bytes: new Uint8Array(await file.arrayBuffer()), filename });
   return json(view, { status: 201 });
+});
+
+/** The session's uploads (not the pictures its code generated), oldest first. */
+export const GET = route(async (req: Request, { params }: Ctx) => {
+  const core = getArgus();
+  const session = authorizeSession(core, (await params).id, credentialsOf(req));
+  const uploads = filesOfSession(core.db, session.id).filter((f) => f.origin === "upload").map(uploadView);
+  return json({ uploads });
 });

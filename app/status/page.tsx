@@ -1,0 +1,20 @@
+import { HealthList } from "@/components/health-list";
+import { ModelBanner } from "@/components/model-banner";
+import { getArgus } from "@/lib/server/context";
+
+export const dynamic = "force-dynamic";
+
+/** Diagnostics: what is up, and how kernels are contained. */
+export default async function Status() {
+  const health = await getArgus().health();
+  return (
+    <main className="mx-auto flex max-w-2xl flex-col gap-6 p-8">
+      <h1 className="text-3xl font-semibold tracking-tight">Argus status</h1>
+      <ModelBanner configured={health.model === "configured"} />
+      <HealthList health={health} />
+      <a href="/" className="text-sky-600 underline">
+        Back to the chat
+      </a>
+    </main>
+  );
+}

@@ -1,0 +1,96 @@
+"use client";
+
+import { useCallback, useState } from "react";
+import { api, ApiError } from "@/lib/client/api";
+import type { UploadView } from "@/lib/files/store-upload";
+
+export interface Attachment {
+  key: string;
+  file: File;
+  preview: string;
+  status: "uploading" | "ready" | "failed";
+  upload?: UploadView;
+  error?: string;
+}
+
+/**
+ * What the person can do in a session: attach files (uploaded at once, so
+ * sending is quick), send a message or an answer, stop the run, retry. Errors
+ * come back as readable text; what was typed is never thrown away on failure.
+ */
+export function useChatActions(ensureSession: () => Promise<string>, onUploaded: (u: UploadView) => void) {
+  const [attachments, setAttachments] = useState<Attachment[]>([]);
+  const [error, setError] = useState<string | null>(null);
+
+  const attach = useCallback(
+    async (files: File[]) => {
+      const sessionId = await ensureSession().catch((e: unknown) => {
+        setError(e instanceof Error ? e.message : String(e));
+        return null;
+      });
+      if (!sessionId) return;
+      for (const file of files) {
+        const key = `${file.name}-${file.size}-${Math.random().toString(36).slice(2)}`;
+        const item: Attachment = { key, file, preview: URL.createObjectURL(file), status: "uploading" };
+        setAttachments((a) => [...a, item]);
+        try {
+          const upload = await api.upload(sessionId, file);
+          onUploaded(upload);
+          setAttachments((a) => a.map((x) => (x.key === key ? { ...x, status: "ready", upload } : x)));
+        } catch (e) {
+          const message = e instanceof ApiError ? e.message : "The upload failed.";
+          setAttachments((a) => a.map((x) => (x.key === key ? { ...x, status: "failed", error: message } : x)));
+        }
+      }
+    },
+    [ensureSession, onUploaded],
+  );
+
+  const refuse = useCallback((file: File, reason: string) => {
+    const key = `${file.name}-refused-${Math.random().toString(36).slice(2)}`;
+    setAttachments((a) => [...a, { key, file, preview: "", status: "failed", error: reason }]);
+  }, []);
+
+  const remove = useCallback((key: string) => {
+    setAttachments((a) => {
+      const gone = a.find((x) => x.key === key);
+      if (gone?.preview) URL.revokeObjectURL(gone.preview);
+      return a.filter((x) => x.key !== key);
+    });
+  }, []);
+
+  /** Sends text (and the ready attachments); resolves true when the server accepted it. */
+  const send = useCallback(
+    async (content: string, role: "user" | "interaction_response" = "user"): Promise<boolean> => {
+      setError(null);
+      const ready = attachments.filter((a) => a.status === "ready" && a.upload);
+      if (attachments.some((a) => a.status === "uploading")) {
+        setError("Wait for the uploads to finish, then send.");
+        return false;
+      }
+      try {
+        const sessionId = await ensureSession();
+        await api.send(sessionId, { role, content, ...(ready.length && role === "user" ? { media: ready.map((a) => a.upload!.id) } : {}) });
+        if (role === "user") {
+          for (const a of attachments) if (a.preview) URL.revokeObjectURL(a.preview);
+          setAttachments([]);
+        }
+        return true;
+      } catch (e) {
+        setError(e instanceof ApiError ? e.message : "The message could not be sent.");
+        return false;
+      }
+    },
+    [attachments, ensureSession],
+  );
+
+  const stop = useCallback(async () => {
+    try {
+      await api.cancel(await ensureSession());
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : "The run could not be stopped.");
+    }
+  }, [ensureSession]);
+
+  return { attachments, attach, refuse, remove, send, stop, error, setError };
+}

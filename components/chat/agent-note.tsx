@@ -1,0 +1,18 @@
+import type { StreamedMessage } from "@/lib/protocol/agent-message";
+
+export interface AgentNoteProps {
+  /** A planner or coder message that is not a code step, plan or final code (task lists, tool notices). */
+  message: StreamedMessage;
+}
+
+const SPEAKER: Partial<Record<StreamedMessage["role"], string>> = { planner: "Planner", coder: "Coder" };
+
+/** A short progress note from an agent, as plain text (task lists keep their line layout). */
+export function AgentNote({ message }: AgentNoteProps) {
+  return (
+    <article data-testid={`message-${message.role}`} data-seq={message.seq} className="max-w-full text-sm text-zinc-700 dark:text-zinc-300">
+      <span className="font-semibold">{SPEAKER[message.role] ?? message.role}: </span>
+      <span className="whitespace-pre-wrap break-words">{message.content}</span>
+    </article>
+  );
+}

@@ -1,0 +1,28 @@
+import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import { MarkdownText } from "./markdown-text";
+import { MediaThumbnail } from "./media-thumbnail";
+
+export interface ConversationMessageProps {
+  /** A `conversation` or `assistant` message (Markdown). */
+  message: StreamedMessage;
+}
+
+/** The conversation agent's reply, rendered as Markdown, left-aligned under a speaker label. */
+export function ConversationMessage({ message }: ConversationMessageProps) {
+  const media = message.media ?? [];
+  return (
+    <article data-testid={`message-${message.role}`} data-seq={message.seq} aria-label="Argus" className="max-w-full">
+      <p className="mb-1 text-xs font-semibold tracking-wide text-zinc-500 uppercase dark:text-zinc-400">Argus</p>
+      <MarkdownText text={message.content} />
+      {media.length > 0 && (
+        <ul className="mt-2 flex flex-wrap gap-2" aria-label="Files">
+          {media.map((url, i) => (
+            <li key={`${i}:${url}`}>
+              <MediaThumbnail url={url} label={`File ${i + 1}`} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </article>
+  );
+}

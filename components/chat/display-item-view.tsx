@@ -1,0 +1,105 @@
+"use client";
+
+import { memo } from "react";
+import type { DisplayItem } from "@/lib/client/message-parts";
+import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import { AgentNote } from "./agent-note";
+import { ConversationMessage } from "./conversation-message";
+import { ErrorCard } from "./error-card";
+import { FinalCodeBlock } from "./final-code-block";
+import { InteractionCard } from "./interaction-card";
+import { ObservationMessage } from "./observation-message";
+import { PlanBlock } from "./plan-block";
+import { StepBlock } from "./step-block";
+import { UserMessage } from "./user-message";
+
+export interface DisplayItemViewProps {
+  item: DisplayItem;
+  /** For interactions: this is the one the run waits on. */
+  pending: boolean;
+  /** The newest item in the list. */
+  latest: boolean;
+  /** For steps: open on first render. */
+  defaultOpen: boolean;
+  onAnswer(text: string): void;
+  onRetry(): void;
+}
+
+function View({ item, pending, latest, defaultOpen, onAnswer, onRetry }: DisplayItemViewProps) {
+  switch (item.kind) {
+    case "turn":
+      return <StepBlock agent={item.agent} index={item.index} step={item.step} observation={item.observation} defaultOpen={defaultOpen} latest={latest} />;
+    case "plan":
+      return <PlanBlock message={item.message} />;
+    case "final_code":
+      return <FinalCodeBlock message={item.message} />;
+    case "interaction":
+      return <InteractionCard message={item.message} response={item.response} responseInline={item.responseInline} pending={pending} onAnswer={onAnswer} />;
+    case "error":
+      return <ErrorCard message={item.message} retryable={item.retryable} onRetry={onRetry} />;
+    case "message": {
+      const m = item.message;
+      switch (m.role) {
+        case "user":
+        case "interaction_response":
+          return <UserMessage message={m} />;
+        case "conversation":
+        case "assistant":
+          return <ConversationMessage message={m} />;
+        case "planner":
+        case "coder":
+          return <AgentNote message={m} />;
+        case "observation":
+        case "final_observation":
+          return <ObservationMessage message={m} />;
+        default:
+          // Roles routed elsewhere by groupMessages; render as a note rather than drop it.
+          return <AgentNote message={m} />;
+      }
+    }
+  }
+}
+
+/** A message never changes under its seq, so seq + content + media identify it even if the store re-creates objects. */
+function sameMessage(a: StreamedMessage | null, b: StreamedMessage | null): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  return a.seq === b.seq && a.role === b.role && a.content === b.content && (a.media ?? []).join("\n") === (b.media ?? []).join("\n");
+}
+
+function sameItem(a: DisplayItem, b: DisplayItem): boolean {
+  if (a === b) return true;
+  if (a.kind !== b.kind || a.key !== b.key) return false;
+  switch (a.kind) {
+    case "turn": {
+      const o = b as typeof a;
+      return a.index === o.index && sameMessage(a.step, o.step) && sameMessage(a.observation, o.observation);
+    }
+    case "interaction": {
+      const o = b as typeof a;
+      return a.responseInline === o.responseInline && sameMessage(a.message, o.message) && sameMessage(a.response, o.response);
+    }
+    case "error": {
+      const o = b as typeof a;
+      return a.retryable === o.retryable && sameMessage(a.message, o.message);
+    }
+    default:
+      return sameMessage(a.message, (b as typeof a).message);
+  }
+}
+
+/**
+ * One list entry. Memoised on content, because groupMessages rebuilds every
+ * item whenever a message streams in, and re-highlighting and re-parsing the
+ * whole history per message would make long runs sluggish.
+ */
+export const DisplayItemView = memo(
+  View,
+  (prev, next) =>
+    prev.pending === next.pending &&
+    prev.latest === next.latest &&
+    prev.defaultOpen === next.defaultOpen &&
+    prev.onAnswer === next.onAnswer &&
+    prev.onRetry === next.onRetry &&
+    sameItem(prev.item, next.item),
+);

@@ -1,0 +1,91 @@
+"use client";
+
+import { useMemo, useState } from "react";
+import { describeAnswer, parseInteraction, parseToolReview } from "@/lib/client/message-parts";
+import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import { QuestionForm } from "./question-form";
+import { ToolReviewCard } from "./tool-review-card";
+
+export interface InteractionCardProps {
+  /** An `interaction` message (`<interaction>{kind, prompt, options, payload}</interaction>`). */
+  message: StreamedMessage;
+  /** The interaction_response that answered it, if any. */
+  response: StreamedMessage | null;
+  /**
+   * The card stands for the response message in the transcript (data-seq,
+   * message-interaction_response). False when the response is also listed on
+   * its own further down; default true.
+   */
+  responseInline?: boolean;
+  /** This is the question the run is waiting on (seq === pendingSeq): the only enabled card. */
+  pending: boolean;
+  /** May return a promise; if it rejects or resolves to false the card re-enables so the person can try again. */
+  onAnswer(text: string): void;
+}
+
+/**
+ * A question from the planner (or a tool review). Answering disables it at
+ * once, before the server echoes the answer back, so a double click cannot
+ * send two answers; once the answer arrives it reads "You answered: …".
+ */
+export function InteractionCard({ message, response, responseInline = true, pending, onAnswer }: InteractionCardProps) {
+  const parsed = useMemo(() => parseInteraction(message.content), [message.content]);
+  const review = useMemo(() => (parsed?.kind === "tool_review" ? parseToolReview(parsed.payload) : null), [parsed]);
+  const [sent, setSent] = useState<string | null>(null);
+
+  const answer = (text: string) => {
+    setSent(text);
+    const result: unknown = onAnswer(text);
+    // A promise resolving to false (or rejecting) means it was not sent: allow another try.
+    if (result instanceof Promise) result.then((ok: unknown) => ok === false && setSent(null), () => setSent(null));
+  };
+
+  const answered = response?.content ?? null;
+  const disabled = !pending || answered !== null || sent !== null;
+  const prompt = parsed ? parsed.prompt : "";
+
+  return (
+    <article data-testid={`message-${message.role}`} data-seq={message.seq} className="max-w-full">
+      <section
+        data-testid="interaction-card"
+        data-kind={parsed?.kind ?? "unknown"}
+        data-state={answered !== null ? "answered" : pending ? "pending" : "inactive"}
+        aria-label={review ? "Tool review" : "Question from the planner"}
+        className={`rounded-lg border p-3 ${
+          pending && answered === null
+            ? "border-blue-400 bg-blue-50 dark:border-blue-600 dark:bg-blue-950/40"
+            : "border-zinc-200 bg-white dark:border-zinc-700 dark:bg-zinc-900"
+        }`}
+      >
+        <h3 className="text-xs font-semibold tracking-wide text-zinc-600 uppercase dark:text-zinc-400">
+          {review ? "Tool review" : "Question"}
+          {pending && answered === null && <span className="ml-2 normal-case">· waiting for your answer</span>}
+        </h3>
+        {parsed ? (
+          prompt && <p className="mt-1 whitespace-pre-wrap break-words">{prompt}</p>
+        ) : (
+          // Unreadable question: show what arrived; a typed answer still works.
+          <p className="mt-1 text-sm whitespace-pre-wrap break-words">{message.content}</p>
+        )}
+        {review ? (
+          <ToolReviewCard review={review} disabled={disabled} answer={answered ?? sent} onChoose={answer} />
+        ) : (
+          <QuestionForm options={parsed?.options ?? []} disabled={disabled} chosen={answered ?? sent} onSubmit={answer} />
+        )}
+        {answered !== null ? (
+          <p
+            {...(responseInline && response ? { "data-testid": `message-${response.role}`, "data-seq": response.seq } : {})}
+            className="mt-3 text-sm font-medium whitespace-pre-wrap break-words">
+            You answered: {describeAnswer(answered)}
+          </p>
+        ) : sent !== null ? (
+          <p role="status" className="mt-3 text-sm text-zinc-600 dark:text-zinc-400">
+            Sending your answer: {describeAnswer(sent)}
+          </p>
+        ) : (
+          !pending && <p className="mt-3 text-xs text-zinc-500 dark:text-zinc-400">This question is no longer waiting for an answer.</p>
+        )}
+      </section>
+    </article>
+  );
+}

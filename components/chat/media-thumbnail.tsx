@@ -1,0 +1,36 @@
+"use client";
+
+import { useState } from "react";
+import { isSafeImageUrl } from "@/lib/client/message-parts";
+
+/** `/api/files/<id>` → its thumbnail variant, keeping any existing query. */
+export function thumbUrl(url: string): string {
+  return `${url}${url.includes("?") ? "&" : "?"}variant=thumb`;
+}
+
+export interface MediaThumbnailProps {
+  url: string;
+  /** Alt text; also the fallback label when the file has no thumbnail (a video, say). */
+  label: string;
+}
+
+/** A thumbnail that links to the full file; falls back to a text link when no thumbnail exists. */
+export function MediaThumbnail({ url, label }: MediaThumbnailProps) {
+  const [broken, setBroken] = useState(false);
+  if (!isSafeImageUrl(url)) return null;
+  return (
+    <a
+      href={url}
+      target="_blank"
+      rel="noopener noreferrer"
+      aria-label={`${label} (open full size)`}
+      className="block overflow-hidden rounded-md border border-zinc-300 bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-zinc-600 dark:bg-zinc-800"
+    >
+      {broken ? (
+        <span className="flex h-20 w-20 items-center justify-center p-1 text-center text-xs underline">{label}</span>
+      ) : (
+        <img src={thumbUrl(url)} alt={label} loading="lazy" onError={() => setBroken(true)} className="h-20 w-20 object-cover" />
+      )}
+    </a>
+  );
+}

@@ -1,0 +1,87 @@
+"use client";
+
+import { useCallback, useLayoutEffect, useMemo, useRef } from "react";
+import { groupMessages, type DisplayItem } from "@/lib/client/message-parts";
+import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import { DisplayItemView } from "./display-item-view";
+import { useStickToBottom } from "./use-stick-to-bottom";
+
+export interface MessageListProps {
+  messages: StreamedMessage[];
+  /** seq of the interaction the run is waiting on; only that card is enabled. */
+  pendingSeq?: number;
+  /** The person answered an interaction. May return a promise (a rejection re-enables the card). */
+  onAnswer(text: string): void;
+  /** Retry after the latest error. May return a promise (the button stays disabled until it settles). */
+  onRetry(): void;
+  className?: string;
+}
+
+/**
+ * The chat transcript: groups wire messages into display items and keeps the
+ * view pinned to the newest one while the person is at the bottom. It is its
+ * own scroll container, so give it a bounded height (e.g. flex-1 min-h-0).
+ */
+export function MessageList({ messages, pendingSeq, onAnswer, onRetry, className = "" }: MessageListProps) {
+  const items = useMemo(() => groupMessages(messages), [messages]);
+
+  // Stable callbacks, so the memoised items do not all re-render when the
+  // parent passes fresh closures on each render.
+  const answerRef = useRef(onAnswer);
+  const retryRef = useRef(onRetry);
+  useLayoutEffect(() => {
+    answerRef.current = onAnswer;
+    retryRef.current = onRetry;
+  });
+  const answer = useCallback((text: string) => answerRef.current(text), []);
+  const retry = useCallback(() => retryRef.current(), []);
+
+  // Steps already in the transcript when it first shows (history) start
+  // collapsed except the newest; steps that stream in later start open.
+  const history = useRef<{ keys: Set<string>; lastTurn: string | null } | null>(null);
+  if (history.current === null && items.length > 0) {
+    history.current = { keys: new Set(items.map((i) => i.key)), lastTurn: items.findLast((i) => i.kind === "turn")?.key ?? null };
+  }
+  const defaultOpen = (item: DisplayItem) => {
+    const h = history.current;
+    return !h || !h.keys.has(item.key) || h.lastTurn === item.key;
+  };
+
+  const { scrollRef, contentRef, atBottom, jumpToLatest } = useStickToBottom(items);
+
+  return (
+    <div className={`relative flex h-full min-h-0 flex-1 flex-col ${className}`}>
+      <div
+        ref={scrollRef}
+        role="log"
+        aria-label="Conversation"
+        tabIndex={0}
+        className="min-h-0 flex-1 overflow-y-auto overscroll-contain focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600"
+      >
+        <div ref={contentRef} className="mx-auto flex w-full max-w-3xl flex-col gap-4 px-4 py-4">
+          {items.map((item, i) => (
+            <DisplayItemView
+              key={item.key}
+              item={item}
+              pending={item.kind === "interaction" && item.message.seq === pendingSeq}
+              latest={i === items.length - 1}
+              defaultOpen={defaultOpen(item)}
+              onAnswer={answer}
+              onRetry={retry}
+            />
+          ))}
+        </div>
+      </div>
+      {!atBottom && (
+        <button
+          type="button"
+          data-testid="jump-to-latest"
+          onClick={jumpToLatest}
+          className="absolute bottom-4 left-1/2 -translate-x-1/2 rounded-full border border-zinc-300 bg-white px-4 py-1.5 text-sm font-medium text-zinc-800 shadow-md hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-zinc-600 dark:bg-zinc-800 dark:text-zinc-100 dark:hover:bg-zinc-700"
+        >
+          Jump to latest <span aria-hidden="true">↓</span>
+        </button>
+      )}
+    </div>
+  );
+}

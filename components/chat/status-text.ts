@@ -1,0 +1,63 @@
+/**
+ * What the status line says, as a pure function of the run state so the
+ * wording is unit-tested rather than scattered through JSX.
+ */
+import type { RunStateWire } from "@/lib/runtime/state-wire";
+
+/** 950 → "950", 1234 → "1.2k", 12_345 → "12k", 1_234_567 → "1.2M". */
+export function formatTokens(n: number): string {
+  if (!Number.isFinite(n) || n < 0) return "0";
+  if (n < 1000) return String(Math.round(n));
+  const [value, unit] = n < 999_500 ? [n / 1000, "k"] : [n / 1_000_000, "M"];
+  const digits = value < 10 ? 1 : 0;
+  return `${Number(value.toFixed(digits))}${unit}`;
+}
+
+const AGENT_LABEL: Record<RunStateWire["agent"], string> = {
+  conversation: "Argus",
+  planner: "Planner",
+  coder: "Coder",
+  user: "Argus",
+  system: "Argus",
+};
+
+const ENDED: Partial<Record<RunStateWire["agentState"], string>> = {
+  stopped: "Stopped",
+  finished: "Done",
+  rejected: "Could not complete the task",
+  error: "Stopped by an error",
+  interrupted: "Interrupted",
+  paused: "Paused",
+};
+
+export type StatusTone = "idle" | "busy" | "waiting" | "ended" | "offline";
+
+export interface StatusText {
+  text: string;
+  tone: StatusTone;
+}
+
+/** The status line's text: connection first (nothing else is trustworthy offline), then the run. */
+export function statusText(state: RunStateWire | null, connected: boolean): StatusText {
+  if (!connected) return { text: "Reconnecting…", tone: "offline" };
+  if (!state) return { text: "Ready", tone: "idle" };
+  const total = state.tokens.input + state.tokens.output;
+  const tokens = total > 0 ? `${formatTokens(total)} tokens` : null;
+  switch (state.agentState) {
+    case "loading":
+      return { text: "Starting…", tone: "busy" };
+    case "running": {
+      const parts = [`${AGENT_LABEL[state.agent]} is working`];
+      // Turns count planner steps, so they only mean something while the planner works.
+      if (state.agent === "planner" && state.turn > 0) parts.push(`turn ${state.turn} of ${state.maxTurns}`);
+      if (tokens) parts.push(tokens);
+      return { text: parts.join(" · "), tone: "busy" };
+    }
+    case "awaiting_user_input":
+      return { text: "Waiting for your answer", tone: "waiting" };
+    default: {
+      const label = ENDED[state.agentState] ?? state.agentState;
+      return { text: tokens ? `${label} · ${tokens}` : label, tone: "ended" };
+    }
+  }
+}

@@ -1,0 +1,30 @@
+import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import { MediaThumbnail } from "./media-thumbnail";
+
+export interface UserMessageProps {
+  /** A `user` message, or an `interaction_response` that no question claimed. */
+  message: StreamedMessage;
+}
+
+/** The person's own message: a right-aligned bubble with line breaks kept and attachment thumbnails. */
+export function UserMessage({ message }: UserMessageProps) {
+  const media = message.media ?? [];
+  return (
+    <article data-testid={`message-${message.role}`} data-seq={message.seq} aria-label="You" className="flex flex-col items-end gap-1">
+      {media.length > 0 && (
+        <ul className="flex flex-wrap justify-end gap-2" aria-label="Attachments">
+          {media.map((url, i) => (
+            <li key={`${i}:${url}`}>
+              <MediaThumbnail url={url} label={`Attachment ${i + 1}`} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {message.content && (
+        <div className="max-w-[85%] rounded-2xl rounded-br-sm bg-blue-600 px-4 py-2 whitespace-pre-wrap break-words text-white dark:bg-blue-700">
+          {message.content}
+        </div>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,42 @@
+"use client";
+
+import { useId } from "react";
+import { pyFileName, type FinalCode } from "@/lib/client/preview-data";
+import { CopyTextButton } from "./copy-text-button";
+import { DownloadPyButton } from "./download-py-button";
+import { EmptyState } from "./empty-state";
+import { HighlightedCode } from "./highlighted-code";
+
+/** The coder's deliverable: the function and its test, to copy or download. */
+export function CodeTab({ final }: { final: FinalCode | null }) {
+  const id = useId();
+  if (!final) return <EmptyState>No code yet — ask a vision question.</EmptyState>;
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="font-mono text-sm text-zinc-700 dark:text-zinc-300">{pyFileName(final.code)}</p>
+        <DownloadPyButton final={final} />
+      </div>
+      <section aria-labelledby={`${id}-code`} className="flex flex-col gap-2">
+        <div className="flex items-center justify-between">
+          <h3 id={`${id}-code`} className="text-sm font-semibold text-zinc-800 dark:text-zinc-100">
+            Function
+          </h3>
+          <CopyTextButton text={final.code} label="Copy code" />
+        </div>
+        <HighlightedCode code={final.code} label="Final code" className="max-h-[50vh]" />
+      </section>
+      {final.test && (
+        <section aria-labelledby={`${id}-test`} className="flex flex-col gap-2">
+          <div className="flex items-center justify-between">
+            <h3 id={`${id}-test`} className="text-sm font-semibold text-zinc-800 dark:text-zinc-100">
+              Test
+            </h3>
+            <CopyTextButton text={final.test} label="Copy test" />
+          </div>
+          <HighlightedCode code={final.test} label="Test code" className="max-h-[30vh]" />
+        </section>
+      )}
+    </div>
+  );
+}

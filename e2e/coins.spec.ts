@@ -1,0 +1,40 @@
+import { expect, test } from "@playwright/test";
+import { ask, coinsFile, expectCleanTranscript, modelRequests, shot, useScenario } from "./support";
+
+test("upload the coins photo, watch the planner, get 24, the code, the overlay, the .py and the .ipynb", async ({ page }) => {
+  await useScenario("count-coins.json");
+  await page.goto("/");
+  await page.getByTestId("file-input").setInputFiles(coinsFile());
+  await expect(page.getByTestId("attachment-chip")).toContainText("Ready");
+  await shot(page, "coins-attached");
+  await ask(page, "How many coins are on the table?");
+
+  // The planner's turn streams in with the picture its code made, inline.
+  const step = page.getByTestId("step-block").first();
+  await expect(step).toBeVisible();
+  await expect(step.locator("img").first()).toBeVisible();
+  await expect(page.getByTestId("message-conversation").last()).toContainText("24 coins", { timeout: 60_000 });
+  await expectCleanTranscript(page);
+  await shot(page, "coins-answered");
+  expect((await modelRequests()).filter((r) => r.model === "planner")[1]!.images).toBeGreaterThanOrEqual(1);
+
+  // Code tab: the final function, downloadable as .py.
+  await page.getByTestId("tab-code").click();
+  await expect(page.getByText("def count_coins").first()).toBeVisible();
+  const py = page.waitForEvent("download");
+  await page.getByTestId("download-py").click();
+  expect((await py).suggestedFilename()).toBe("count_coins.py");
+
+  // Result tab: the overlay.
+  await page.getByTestId("tab-result").click();
+  await expect(page.getByTestId("result-image")).toBeVisible();
+  await shot(page, "coins-result");
+
+  // Notebook tab: the planner's cell, downloadable as .ipynb.
+  await page.getByTestId("tab-notebook").click();
+  await expect(page.getByTestId("notebook-cell").first()).toContainText("watershed");
+  const ipynb = page.waitForEvent("download");
+  await page.getByTestId("download-ipynb").click();
+  expect((await ipynb).suggestedFilename()).toMatch(/\.ipynb$/);
+  await shot(page, "coins-notebook");
+});

@@ -1,0 +1,29 @@
+import { expect, test } from "@playwright/test";
+import { ask, expectCleanTranscript, useScenario } from "./support";
+
+test("reloading mid-run shows the whole transcript and keeps streaming", async ({ page }) => {
+  await useScenario("slow-run.json");
+  await page.goto("/");
+  await ask(page, "take your time");
+  await expect(page.getByTestId("step-block").first()).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId("message-user")).toContainText("take your time");
+  await expect(page.getByTestId("message-conversation").last()).toContainText("All three steps done", { timeout: 60_000 });
+  await expectCleanTranscript(page);
+});
+
+test("going offline and online mid-run loses and doubles nothing", async ({ page, context }) => {
+  await useScenario("slow-run.json");
+  await page.goto("/");
+  await ask(page, "take your time");
+  await expect(page.getByTestId("step-block").first()).toBeVisible();
+  await context.setOffline(true);
+  await page.waitForTimeout(2500);
+  await context.setOffline(false);
+  await expect(page.getByTestId("message-conversation").last()).toContainText("All three steps done", { timeout: 60_000 });
+  await expectCleanTranscript(page);
+  const shown = await page.locator("[data-seq]").count();
+  const id = new URL(page.url()).searchParams.get("s")!;
+  const transcript = (await (await page.request.get(`/api/sessions/${id}`)).json()) as { messages: unknown[] };
+  expect(shown).toBe(transcript.messages.length);
+});

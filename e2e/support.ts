@@ -1,0 +1,55 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { expect, type Page } from "@playwright/test";
+
+const MODEL_PORT = Number(process.env.ARGUS_E2E_MODEL_PORT ?? 4311);
+const modelBase = `http://127.0.0.1:${MODEL_PORT}`;
+export const ARTIFACTS = "test-results/playwright-artifacts";
+
+/** Loads a scenario from e2e/scenarios into the running scripted model. */
+export async function useScenario(name: string): Promise<void> {
+  const body = readFileSync(path.join("e2e", "scenarios", name), "utf8");
+  const res = await fetch(`${modelBase}/__scenario`, { method: "POST", body });
+  if (!res.ok) throw new Error(`could not load scenario ${name}: ${await res.text()}`);
+}
+
+/** Requests the scripted model received (for asserting what reached the model). */
+export async function modelRequests(): Promise<{ model: string; images: number; status: number }[]> {
+  return (await (await fetch(`${modelBase}/__requests`)).json()) as { model: string; images: number; status: number }[];
+}
+
+/** scikit-image's coins photo, written once as a PNG file for the file chooser. */
+export function coinsFile(): string {
+  const file = path.resolve("test-results", "fixtures", "coins.png");
+  mkdirSync(path.dirname(file), { recursive: true });
+  const run = spawnSync("/usr/bin/python3", ["-c", `from PIL import Image; from skimage import data; Image.fromarray(data.coins()).save(${JSON.stringify(file)})`]);
+  if (run.status !== 0) throw new Error(run.stderr.toString());
+  return file;
+}
+
+export function textFile(name: string, content: string): string {
+  const file = path.resolve("test-results", "fixtures", name);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, content);
+  return file;
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** Sends a message through the composer as a person would. */
+export async function ask(page: Page, text: string): Promise<void> {
+  const box = page.getByTestId("composer-text");
+  await box.fill(text);
+  await box.press("Enter");
+}
+
+/** Every seq shown once, in order: no lost or doubled messages. */
+export async function expectCleanTranscript(page: Page): Promise<void> {
+  const seqs = await page.locator("[data-seq]").evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-seq"))));
+  expect(seqs.length).toBeGreaterThan(0);
+  expect(new Set(seqs).size).toBe(seqs.length);
+  expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+}

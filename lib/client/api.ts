@@ -1,0 +1,69 @@
+import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import type { UploadView } from "@/lib/files/store-upload";
+import type { PendingInteraction } from "@/lib/runtime/pending-interaction";
+
+/** A refusal from the server, with its readable message (shown to the person as is). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+async function request<T>(method: string, url: string, body?: unknown, raw?: BodyInit): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method,
+      headers: body === undefined ? undefined : { "content-type": "application/json" },
+      body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+      credentials: "same-origin",
+    });
+  } catch {
+    throw new ApiError(0, "unavailable:network", "The server can't be reached. Check the connection; nothing you typed is lost.");
+  }
+  if (res.status === 204) return undefined as T;
+  const data = (await res.json().catch(() => null)) as { error?: { code: string; message: string; field?: string } } | null;
+  if (!res.ok) {
+    const e = data?.error;
+    throw new ApiError(res.status, e?.code ?? "internal:api", e?.message ?? `The server answered ${res.status}.`, e?.field);
+  }
+  return data as T;
+}
+
+export interface SessionSummary {
+  id: string;
+  title: string | null;
+  state: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SessionDetail {
+  id: string;
+  title: string | null;
+  state: string;
+  messages: StreamedMessage[];
+  pendingInteraction?: PendingInteraction;
+}
+
+export const api = {
+  listSessions: () => request<{ sessions: SessionSummary[] }>("GET", "/api/sessions").then((r) => r.sessions),
+  createSession: () => request<{ id: string }>("POST", "/api/sessions"),
+  getSession: (id: string) => request<SessionDetail>("GET", `/api/sessions/${id}`),
+  renameSession: (id: string, title: string) => request("PATCH", `/api/sessions/${id}`, { title }),
+  deleteSession: (id: string) => request("DELETE", `/api/sessions/${id}`),
+  uploads: (id: string) => request<{ uploads: UploadView[] }>("GET", `/api/sessions/${id}/uploads`).then((r) => r.uploads),
+  upload: (id: string, file: File) => {
+    const form = new FormData();
+    form.set("file", file, file.name);
+    return request<UploadView>("POST", `/api/sessions/${id}/uploads`, undefined, form);
+  },
+  send: (id: string, body: { role: "user" | "interaction_response"; content: string; media?: string[] }) =>
+    request<{ runId: string; resumed: boolean }>("POST", `/api/sessions/${id}/messages`, body),
+  cancel: (id: string) => request<{ runId: string }>("POST", `/api/sessions/${id}/cancel`),
+};

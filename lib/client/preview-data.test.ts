@@ -1,0 +1,214 @@
+import { describe, expect, it } from "vitest";
+import type { UploadView } from "@/lib/files/store-upload";
+import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import {
+  finalCode,
+  parseFinalCode,
+  parseNotebook,
+  pyFileContent,
+  pyFileName,
+  resultImage,
+  sessionImages,
+  stripAnsi,
+} from "./preview-data";
+
+let seq = 0;
+function msg(role: StreamedMessage["role"], content: string, media?: string[], runId = "r1"): StreamedMessage {
+  seq += 1;
+  return { seq, runId, ts: "2025-01-01T00:00:00Z", role, content, ...(media ? { media } : {}) };
+}
+const cell = (role: "planner" | "coder", code = "print(1)") => msg(role, `<execute_python>\n${code}\n</execute_python>`);
+const displayed = (n: number) => `----- images -----\n${n} image(s) displayed`;
+const viewed = (n: number, v: number) => `----- images -----\n${n} image(s) displayed, ${v} passed to view_image`;
+
+function upload(id: string, name: string, kind: "image" | "video" = "image"): UploadView {
+  return {
+    id,
+    name,
+    kind,
+    mime: kind === "image" ? "image/png" : "video/mp4",
+    size: 10,
+    width: 640,
+    height: 480,
+    durationSec: kind === "video" ? 3 : null,
+    url: `/api/files/${id}`,
+    thumbnailUrl: `/api/files/${id}?variant=thumb`,
+  };
+}
+
+describe("finalCode", () => {
+  it("takes the coder's last final message", () => {
+    const messages = [
+      msg("coder", "<final_code>def a():\n    pass</final_code>\n<final_test>a()</final_test>"),
+      msg("planner", "<final_code>not the coder</final_code>"),
+      msg("coder", "<final_code>\ndef count_coins(path):\n    return 3\n</final_code>\n<final_test>\nprint(count_coins('coins.png'))\n</final_test>"),
+      msg("assistant", "There are 3 coins."),
+    ];
+    expect(finalCode(messages)).toEqual({
+      code: "def count_coins(path):\n    return 3",
+      test: "print(count_coins('coins.png'))",
+    });
+  });
+
+  it("is null before the coder has finished, or when its code is empty", () => {
+    expect(finalCode([msg("user", "how many coins?"), cell("coder")])).toBeNull();
+    expect(finalCode([msg("coder", "<final_code></final_code>\n<final_test></final_test>")])).toBeNull();
+  });
+
+  it("keeps tag-like text inside the code and strips a markdown fence", () => {
+    const p = parseFinalCode('<final_code>```python\ns = "</final_code>"\n```</final_code>\n<final_test>print(s)</final_test>');
+    expect(p).toEqual({ code: 's = "</final_code>"', test: "print(s)" });
+    expect(parseFinalCode("<final_code>x = 1</final_code>")).toEqual({ code: "x = 1", test: "" });
+    expect(parseFinalCode("no tags")).toBeNull();
+  });
+});
+
+describe("pyFileName and pyFileContent", () => {
+  it("names the file after the first top-level function", () => {
+    expect(pyFileName("import cv2\n\ndef count_coins(path):\n    def helper(x):\n        pass")).toBe("count_coins.py");
+    expect(pyFileName("class A:\n    def method(self):\n        pass")).toBe("method.py");
+    expect(pyFileName("x = 1")).toBe("argus_code.py");
+  });
+
+  it("puts the test after the function", () => {
+    expect(pyFileContent({ code: "def f():\n    return 1", test: "print(f())" })).toBe(
+      "def f():\n    return 1\n\n# --- test ---\nprint(f())\n",
+    );
+    expect(pyFileContent({ code: "def f(): pass", test: " " })).toBe("def f(): pass\n");
+  });
+});
+
+describe("resultImage", () => {
+  it("prefers the last picture passed to view_image", () => {
+    const messages = [
+      cell("planner"),
+      msg("observation", viewed(2, 1), ["/api/files/a", "/api/files/b"]),
+      cell("planner"),
+      msg("observation", displayed(1), ["/api/files/c"]),
+    ];
+    const r = resultImage(messages);
+    expect(r?.url).toBe("/api/files/b");
+    expect(r?.caption).toMatch(/view_image \(turn \d+\)/);
+  });
+
+  it("falls back to the last picture the planner displayed", () => {
+    const messages = [cell("planner"), msg("observation", displayed(1), ["/api/files/a"]), cell("planner"), msg("observation", displayed(2), ["/api/files/b", "/api/files/c"])];
+    expect(resultImage(messages)?.url).toBe("/api/files/c");
+    expect(resultImage(messages)?.caption).toMatch(/displayed/);
+  });
+
+  it("ignores the coder's test pictures and text-only observations", () => {
+    const messages = [
+      cell("planner"),
+      msg("observation", displayed(1), ["/api/files/plan"]),
+      cell("coder"),
+      msg("observation", viewed(1, 1), ["/api/files/test"]),
+      cell("planner"),
+      msg("observation", "----- stdout -----\n3"),
+    ];
+    expect(resultImage(messages)?.url).toBe("/api/files/plan");
+  });
+
+  it("answers for the latest run, not an older run's viewed picture", () => {
+    const messages = [
+      msg("planner", "<execute_python>a</execute_python>", undefined, "r1"),
+      msg("observation", viewed(1, 1), ["/api/files/old"], "r1"),
+      msg("planner", "<execute_python>b</execute_python>", undefined, "r2"),
+      msg("observation", displayed(1), ["/api/files/new"], "r2"),
+    ];
+    expect(resultImage(messages)?.url).toBe("/api/files/new");
+  });
+
+  it("is null without pictures", () => {
+    expect(resultImage([])).toBeNull();
+    expect(resultImage([msg("user", "hi", ["/api/files/up"])])).toBeNull();
+  });
+});
+
+describe("sessionImages", () => {
+  it("lists uploads first, then generated pictures, each once", () => {
+    const uploads = [upload("u1", "coins.png"), upload("v1", "clip.mp4", "video")];
+    const plan = cell("planner");
+    const test = cell("coder");
+    const messages = [
+      msg("user", "count", ["/api/files/u1"]),
+      plan,
+      msg("observation", displayed(2), ["/api/files/g1", "/api/files/u1"]),
+      msg("observation", displayed(1), ["/api/files/g1?x=1"]),
+      test,
+      msg("observation", displayed(1), ["/api/files/g2"]),
+    ];
+    const items = sessionImages(uploads, messages);
+    expect(items.map((i) => [i.url, i.origin, i.kind])).toEqual([
+      ["/api/files/u1", "upload", "image"],
+      ["/api/files/v1", "upload", "video"],
+      ["/api/files/g1", "generated", "image"],
+      ["/api/files/g2", "generated", "image"],
+    ]);
+    expect(items[0]).toMatchObject({ name: "coins.png", width: 640, height: 480, thumbnailUrl: "/api/files/u1?variant=thumb" });
+    expect(items[2]!.name).toBe(`image 1 from turn ${plan.seq}`);
+    expect(items[3]!.name).toBe(`image 1 from the coder's test, turn ${test.seq}`);
+    expect(items[2]!.width).toBeUndefined();
+    expect(items[2]!.thumbnailUrl).toBe("/api/files/g1?variant=thumb");
+  });
+
+  it("is empty for an empty session", () => {
+    expect(sessionImages([], [])).toEqual([]);
+  });
+});
+
+describe("parseNotebook", () => {
+  const png = "iVBORw0KGgo=";
+  const doc = {
+    nbformat: 4,
+    nbformat_minor: 5,
+    cells: [
+      {
+        cell_type: "code",
+        id: "cell-1",
+        execution_count: 1,
+        source: ["import cv2\n", "print('hi')"],
+        outputs: [
+          { output_type: "stream", name: "stdout", text: "hi\n" },
+          { output_type: "display_data", data: { "image/png": `${png}\n`, "text/plain": "<argus image: 640x480 coins>" }, metadata: {} },
+          { output_type: "execute_result", data: { "text/plain": "42" }, metadata: {}, execution_count: 1 },
+          { output_type: "error", ename: "NameError", evalue: "x", traceback: ["\u001b[0;31mNameError\u001b[0m", "line 2"] },
+          { output_type: "display_data", data: { "image/png": "<script>", "text/plain": "fig" } },
+          { output_type: "mystery" },
+        ],
+      },
+      { cell_type: "markdown", id: "reset-1", metadata: {}, source: "*The kernel was restarted here*" },
+      { cell_type: "code", source: "x", outputs: [{ output_type: "stream", name: "stderr", text: ["warn", "ing"] }] },
+    ],
+  };
+
+  it("turns cells and outputs into what the tab renders", () => {
+    const cells = parseNotebook(doc)!;
+    expect(cells).toHaveLength(3);
+    expect(cells[0]).toEqual({
+      kind: "code",
+      id: "cell-1",
+      executionCount: 1,
+      source: "import cv2\nprint('hi')",
+      outputs: [
+        { kind: "stream", name: "stdout", text: "hi\n" },
+        { kind: "image", src: `data:image/png;base64,${png}`, alt: "coins" },
+        { kind: "text", text: "42" },
+        { kind: "error", ename: "NameError", evalue: "x", traceback: "NameError\nline 2" },
+        { kind: "text", text: "fig" },
+      ],
+    });
+    expect(cells[1]).toEqual({ kind: "markdown", id: "reset-1", source: "*The kernel was restarted here*" });
+    expect(cells[2]).toMatchObject({ id: "cell-2", executionCount: null, outputs: [{ kind: "stream", name: "stderr", text: "warning" }] });
+  });
+
+  it("rejects what isn't a notebook", () => {
+    expect(parseNotebook(null)).toBeNull();
+    expect(parseNotebook({ cells: "no" })).toBeNull();
+    expect(parseNotebook({ cells: [] })).toEqual([]);
+  });
+
+  it("strips terminal colours", () => {
+    expect(stripAnsi("\u001b[1;32mok\u001b[0m")).toBe("ok");
+  });
+});

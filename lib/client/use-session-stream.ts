@@ -1,0 +1,65 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import { io, type Socket } from "socket.io-client";
+import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import type { SyncAck } from "@/lib/protocol/socket";
+import type { RunStateWire } from "@/lib/runtime/state-wire";
+import { lastSeq, mergeMessages } from "./merge-messages";
+
+export interface SessionStream {
+  messages: StreamedMessage[];
+  state: RunStateWire | null;
+  connected: boolean;
+  /** Adds messages fetched another way (the initial GET). */
+  absorb: (messages: StreamedMessage[]) => void;
+}
+
+/**
+ * Live messages of one session over Socket.io. On every (re)connect the page
+ * asks `sync` for what it missed since the last seq it holds and merges by seq,
+ * so a dropped connection or a reload loses nothing and shows nothing twice.
+ */
+export function useSessionStream(sessionId: string | null): SessionStream {
+  const [messages, setMessages] = useState<StreamedMessage[]>([]);
+  const [state, setState] = useState<RunStateWire | null>(null);
+  const [connected, setConnected] = useState(false);
+  const held = useRef<StreamedMessage[]>([]);
+
+  const absorb = (incoming: StreamedMessage[]) => {
+    setMessages((current) => {
+      const next = mergeMessages(current, incoming);
+      held.current = next;
+      return next;
+    });
+  };
+
+  useEffect(() => {
+    setMessages([]);
+    held.current = [];
+    setState(null);
+    if (!sessionId) return;
+    // The browser cookie authenticates the socket; the session id picks the room.
+    const socket: Socket = io({ auth: { sessionId }, transports: ["websocket", "polling"] });
+    const catchUp = () => {
+      socket.emit("sync", { afterSeq: lastSeq(held.current) }, (ack: SyncAck) => {
+        if (!ack.ok) return;
+        absorb(ack.messages);
+        if (ack.state) setState(ack.state);
+      });
+    };
+    socket.on("connect", () => {
+      setConnected(true);
+      catchUp();
+    });
+    socket.on("disconnect", () => setConnected(false));
+    socket.on("connect_error", () => setConnected(false));
+    socket.on("message", (m: StreamedMessage) => absorb([m]));
+    socket.on("state", (s: RunStateWire) => setState(s));
+    return () => {
+      socket.disconnect();
+    };
+  }, [sessionId]);
+
+  return { messages, state, connected, absorb };
+}

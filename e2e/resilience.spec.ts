@@ -18,8 +18,13 @@ test("going offline and online mid-run loses and doubles nothing", async ({ page
   await ask(page, "take your time");
   await expect(page.getByTestId("step-block").first()).toBeVisible();
   await context.setOffline(true);
-  await page.waitForTimeout(2500);
+  await expect(page.getByTestId("status-line")).toContainText(/reconnecting/i, { timeout: 15_000 });
+  // What the person types while offline stays put.
+  await page.getByTestId("composer-text").fill("typed while offline");
+  await page.waitForTimeout(1500);
   await context.setOffline(false);
+  await expect(page.getByTestId("status-line")).not.toContainText(/reconnecting/i, { timeout: 15_000 });
+  await expect(page.getByTestId("composer-text")).toHaveValue("typed while offline");
   await expect(page.getByTestId("message-conversation").last()).toContainText("All three steps done", { timeout: 60_000 });
   await expectCleanTranscript(page);
   const shown = await page.locator("[data-seq]").count();

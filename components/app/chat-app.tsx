@@ -115,7 +115,7 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
   };
 
   return (
-    <div className="flex h-dvh flex-col">
+    <div className="flex h-dvh flex-col overflow-hidden">
       {!modelConfigured && (
         <div className="p-2">
           <ModelBanner configured={false} />
@@ -194,7 +194,7 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
         </main>
         <aside
           aria-label="Preview"
-          className={`${panel === "preview" ? "absolute inset-0 z-20 bg-white dark:bg-zinc-950" : "hidden"} border-l border-zinc-200 md:static md:block md:w-[42%] md:max-w-2xl dark:border-zinc-800`}
+          className={`${panel === "preview" ? "absolute inset-0 z-20 overflow-y-auto bg-white dark:bg-zinc-950" : "hidden"} border-l border-zinc-200 md:static md:block md:w-[42%] md:max-w-2xl md:overflow-y-auto dark:border-zinc-800`}
         >
           {panel === "preview" && (
             <button type="button" className="m-2 rounded border px-2 py-1 text-sm md:hidden" onClick={() => setPanel("none")}>

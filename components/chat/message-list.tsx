@@ -1,10 +1,12 @@
 "use client";
 
-import { useCallback, useLayoutEffect, useMemo, useRef } from "react";
+import { useCallback, useDeferredValue, useLayoutEffect, useMemo, useRef } from "react";
 import { groupMessages, type DisplayItem } from "@/lib/client/message-parts";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import { DisplayItemView } from "./display-item-view";
 import { useStickToBottom } from "./use-stick-to-bottom";
+
+const NO_ITEMS: DisplayItem[] = [];
 
 export interface MessageListProps {
   messages: StreamedMessage[];
@@ -23,7 +25,11 @@ export interface MessageListProps {
  * own scroll container, so give it a bounded height (e.g. flex-1 min-h-0).
  */
 export function MessageList({ messages, pendingSeq, onAnswer, onRetry, className = "" }: MessageListProps) {
-  const items = useMemo(() => groupMessages(messages), [messages]);
+  const grouped = useMemo(() => groupMessages(messages), [messages]);
+  // Rendered as a transition, which React time-slices: a 300-message history
+  // paints in small chunks instead of one long main-thread task, and typing
+  // stays responsive while it does.
+  const items = useDeferredValue(grouped, NO_ITEMS);
 
   // Stable callbacks, so the memoised items do not all re-render when the
   // parent passes fresh closures on each render.

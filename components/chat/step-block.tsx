@@ -27,6 +27,10 @@ function title(agent: StepAgent, index: number): string {
 /** One planner or coder turn: thinking, the highlighted code, and what the kernel answered. Collapsible. */
 export function StepBlock({ agent, index, step, observation, defaultOpen = true, latest = false }: StepBlockProps) {
   const [open, setOpen] = useState(defaultOpen);
+  // A long transcript loads with most steps collapsed: their code is not
+  // highlighted nor their output laid out until someone opens them (then they
+  // stay mounted, so reopening is instant).
+  const [opened, setOpened] = useState(defaultOpen);
   const bodyId = useId();
   const parsed = useMemo(() => parseStep(step.content), [step.content]);
   const failed = useMemo(() => (observation ? parseObservation(observation.content).error !== "" : false), [observation]);
@@ -46,7 +50,10 @@ export function StepBlock({ agent, index, step, observation, defaultOpen = true,
             type="button"
             aria-expanded={open}
             aria-controls={bodyId}
-            onClick={() => setOpen((o) => !o)}
+            onClick={() => {
+              setOpened(true);
+              setOpen((o) => !o);
+            }}
             className="flex w-full items-center gap-2 rounded-lg px-3 py-2 text-left text-sm hover:bg-zinc-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600 dark:hover:bg-zinc-800"
           >
             <span aria-hidden="true" className={`inline-block text-xs transition-transform motion-reduce:transition-none ${open ? "rotate-90" : ""}`}>
@@ -65,10 +72,14 @@ export function StepBlock({ agent, index, step, observation, defaultOpen = true,
             </span>
           </button>
         </h3>
+        {!opened && observation && (
+          // The observation is still one element of the transcript while collapsed.
+          <div hidden data-testid={`message-${observation.role}`} data-seq={observation.seq} />
+        )}
         <div id={bodyId} hidden={!open} className="border-t border-zinc-200 px-3 pb-3 dark:border-zinc-700">
-          {parsed.thinking && <p className="mt-2 text-sm whitespace-pre-wrap break-words text-zinc-700 dark:text-zinc-300">{parsed.thinking}</p>}
-          {parsed.code && <CodeBlock code={parsed.code} title="Python" copyWhat="code" />}
-          {observation ? (
+          {opened && parsed.thinking && <p className="mt-2 text-sm whitespace-pre-wrap break-words text-zinc-700 dark:text-zinc-300">{parsed.thinking}</p>}
+          {opened && parsed.code && <CodeBlock code={parsed.code} title="Python" copyWhat="code" />}
+          {!opened ? null : observation ? (
             <div data-testid={`message-${observation.role}`} data-seq={observation.seq}>
               <ObservationView text={observation.content} media={observation.media} />
             </div>

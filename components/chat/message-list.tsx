@@ -6,8 +6,6 @@ import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import { DisplayItemView } from "./display-item-view";
 import { useStickToBottom } from "./use-stick-to-bottom";
 
-const NO_ITEMS: DisplayItem[] = [];
-
 export interface MessageListProps {
   messages: StreamedMessage[];
   /** seq of the interaction the run is waiting on; only that card is enabled. */
@@ -26,10 +24,10 @@ export interface MessageListProps {
  */
 export function MessageList({ messages, pendingSeq, onAnswer, onRetry, className = "" }: MessageListProps) {
   const grouped = useMemo(() => groupMessages(messages), [messages]);
-  // Rendered as a transition, which React time-slices: a 300-message history
-  // paints in small chunks instead of one long main-thread task, and typing
-  // stays responsive while it does.
-  const items = useDeferredValue(grouped, NO_ITEMS);
+  // Updates render as a transition, which React time-slices: a 300-message
+  // history (which arrives as an update, the list mounts empty) paints in small
+  // chunks instead of one long main-thread task, and typing stays responsive.
+  const items = useDeferredValue(grouped);
 
   // Stable callbacks, so the memoised items do not all re-render when the
   // parent passes fresh closures on each render.

@@ -1,0 +1,1 @@
+"""Argus vision tools (catalogue)."""

@@ -104,6 +104,26 @@ export class KernelHandle {
       collector.push(msg as unknown as Parameters<ExecutionCollector["push"]>[0]);
       if (KernelMessage.isStreamMsg(msg)) options.onStream?.(msg.content.name, msg.content.text);
     };
+    // The per-cell timeout measures the kernel's own work: while a bridge call
+    // waits on the server (a model, or a person reviewing tools) it is paused.
+    type Ending = { kind: "done" } | { kind: "lost" } | { kind: "stop"; why: "timeout" | "cancel" };
+    let stopTimer: NodeJS.Timeout | undefined;
+    let timeLeft = options.timeoutMs;
+    let timerStarted = Date.now();
+    let bridgeCalls = 0;
+    let fireTimeout: (() => void) | null = null;
+    const armTimer = () => {
+      timerStarted = Date.now();
+      stopTimer = setTimeout(() => fireTimeout?.(), timeLeft);
+    };
+    const pauseTimer = () => {
+      if (bridgeCalls++ > 0) return;
+      clearTimeout(stopTimer);
+      timeLeft = Math.max(0, timeLeft - (Date.now() - timerStarted));
+    };
+    const resumeTimer = () => {
+      if (--bridgeCalls === 0) armTimer();
+    };
     future.onStdin = (msg) => {
       if (!KernelMessage.isInputRequestMsg(msg)) return;
       const prompt = msg.content.prompt;
@@ -114,20 +134,22 @@ export class KernelHandle {
         this.connection.sendInputReply({ status: "ok", value: "\u0004" }, msg.header as never);
         return;
       }
-      void answerBridge(prompt, this.options.bridge, { workspace: this.workspace, signal: bridgeAbort.signal }).then((value) => {
-        if (!this.lostReason) this.connection.sendInputReply({ status: "ok", value }, msg.header as never);
-      });
+      pauseTimer();
+      void answerBridge(prompt, this.options.bridge, { workspace: this.workspace, signal: bridgeAbort.signal })
+        .then((value) => {
+          if (!this.lostReason) this.connection.sendInputReply({ status: "ok", value }, msg.header as never);
+        })
+        .finally(resumeTimer);
     };
 
-    type Ending = { kind: "done" } | { kind: "lost" } | { kind: "stop"; why: "timeout" | "cancel" };
-    let stopTimer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const lost = new Promise<Ending>((resolve) => {
       this.onLost = () => resolve({ kind: "lost" });
       if (this.lostReason) resolve({ kind: "lost" });
     });
     const stopped = new Promise<Ending>((resolve) => {
-      stopTimer = setTimeout(() => resolve({ kind: "stop", why: "timeout" }), options.timeoutMs);
+      fireTimeout = () => resolve({ kind: "stop", why: "timeout" });
+      armTimer();
       onAbort = () => resolve({ kind: "stop", why: "cancel" });
       if (options.signal?.aborted) onAbort();
       else options.signal?.addEventListener("abort", onAbort, { once: true });

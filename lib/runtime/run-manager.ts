@@ -99,6 +99,42 @@ export class RunManager {
     return { runId, resumed: false };
   }
 
+  /**
+   * Asks the person something from inside a running step (e.g. tool review
+   * while the planner's cell waits on the bridge): the same interaction card,
+   * the same waiting state, the same run. Resolves with the answer's text.
+   */
+  async ask(sessionId: string, question: { kind: "question" | "tool_review"; prompt: string; options?: string[]; payload?: unknown }): Promise<string> {
+    const run = this.active.get(sessionId);
+    if (!run) throw new Error("there is no active run to ask the person in");
+    const state = (agentState: string) =>
+      this.core.events.append(sessionId, {
+        source: "environment",
+        agent: "system",
+        runId: run.runId,
+        observation: "agent_state_changed",
+        content: "",
+        extras: { agent_state: agentState, reason: "" },
+      } as ArgusEventInput);
+    const asked = this.core.events.append(sessionId, {
+      source: "agent",
+      agent: "planner",
+      runId: run.runId,
+      action: "interaction",
+      args: { kind: question.kind, prompt: question.prompt, options: question.options ?? [], payload: question.payload ?? null, thought: "" },
+    } as ArgusEventInput).event;
+    state("awaiting_user_input");
+    try {
+      const answer = await new Promise<ArgusEvent>((resolve, reject) => {
+        if (run.abort.signal.aborted) return reject(new Error("cancelled"));
+        run.waiting = { seq: asked.id!, resolve, reject };
+      });
+      return "action" in answer && answer.action === "message" ? answer.args.content : "";
+    } finally {
+      if (!run.abort.signal.aborted) state("running");
+    }
+  }
+
   /** Stops the active run: its model call is aborted and its cell interrupted. */
   cancel(sessionId: string): { runId: string } {
     const run = this.active.get(sessionId);

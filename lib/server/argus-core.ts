@@ -19,6 +19,7 @@ import { ModelClient } from "@/lib/llm/models";
 import { DEFAULT_RUN_LIMITS, EventLog } from "@/lib/runtime/event-log";
 import { RunManager } from "@/lib/runtime/run-manager";
 import { modelBridgeMethods } from "@/agents/planner/bridge-tools";
+import { toolChoiceMethods } from "@/agents/planner/tool-choice";
 import type { SessionDeps } from "@/lib/sessions/service";
 import { KeyedMutex } from "./keyed-mutex";
 
@@ -186,5 +187,6 @@ export async function createArgusCore(
     limits: { ...DEFAULT_RUN_LIMITS, maxTurns: config.agents.plannerMaxTurns, maxWallClockMs: config.agents.runMaxMs },
     plannerMaxTurns: config.agents.plannerMaxTurns,
   });
+  if (model) Object.assign(bridge, toolChoiceMethods(core, model));
   return core;
 }

@@ -1,0 +1,137 @@
+import { copyFile, mkdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { storeExecutionImages } from "@/lib/files/generated";
+import type { BridgeMethods } from "@/lib/kernels/bridge";
+import { imagePart } from "@/lib/llm/images";
+import type { ModelClient } from "@/lib/llm/models";
+import type { ArgusCore } from "@/lib/server/argus-core";
+import { buildCandidateRunner, CandidateResultsSchema, RESULTS_MARKER, type CandidateResult } from "./tool-runner";
+
+/** Candidates run at a low threshold, so the person can raise it with the slider. */
+export const REVIEW_THRESHOLD = 0.05;
+const PER_TOOL_SECONDS = 20;
+
+const Params = z.object({
+  task: z.string().min(1).max(2_000),
+  images: z.array(z.string().min(1).max(500)).min(1).max(4),
+  candidates: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).min(1).max(6),
+});
+
+const ReviewAnswer = z.object({ function_name: z.string(), box_threshold: z.number().min(0).max(1) });
+
+const JUDGE_SYSTEM =
+  "You choose the best vision tool for a task. You are given the task, the person's image, and what each candidate tool actually returned on it (run at a low confidence threshold). Pick the tool whose output best matches what the task needs; say what answer you expect.";
+
+export interface ToolChoice {
+  tool: string | null;
+  box_threshold: number | null;
+  reviewed: boolean;
+  thoughts: string;
+  predicted_answer: string;
+  candidates: Record<string, { count: number; error?: string; seconds?: number }>;
+}
+
+/** The session whose workspace made the call; isolated kernels have none. */
+function sessionOf(core: ArgusCore, workspace: string): string | null {
+  return path.dirname(path.resolve(workspace)) === path.resolve(core.config.sessionsDir) ? path.basename(workspace) : null;
+}
+
+function summarise(name: string, r: CandidateResult): string {
+  if (r.error) return `- ${name}: failed (${r.error})`;
+  const top = r.detections.slice(0, 8).map((d) => `${d.label} ${d.score.toFixed(2)}`).join(", ");
+  return `- ${name}: ${r.count} result(s)${top ? ` — ${top}` : ""}${r.summary ? ` — ${r.summary}` : ""}`;
+}
+
+/**
+ * get_tool_for_task over the bridge: run the candidate tools the kernel found
+ * (local retrieval over the catalogue) on the person's image in an isolated
+ * kernel, let the judge model pick, and — with tool review on — let the person
+ * choose the tool and the threshold, looking at every candidate's boxes.
+ */
+export function toolChoiceMethods(core: ArgusCore, model: ModelClient): BridgeMethods {
+  return {
+    async get_tool_for_task(raw, ctx): Promise<ToolChoice> {
+      const { task, images, candidates } = Params.parse(raw);
+      const sessionId = sessionOf(core, ctx.workspace);
+      const kernels = core.kernels;
+      if (!kernels) throw new Error("Jupyter is off, so candidate tools cannot run.");
+
+      const results = await kernels.isolated(sessionId, async (kernel) => {
+        // The pictures the kernel handed over live under .argus/bridge/; copy them in.
+        for (const ref of images) {
+          const target = path.join(kernel.workspace, ref);
+          await mkdir(path.dirname(target), { recursive: true });
+          await copyFile(path.join(ctx.workspace, ref), target);
+        }
+        const code = buildCandidateRunner(candidates, images[0]!, REVIEW_THRESHOLD, PER_TOOL_SECONDS);
+        const { execution } = await kernel.execute(code, { timeoutMs: (PER_TOOL_SECONDS * candidates.length + 30) * 1000, signal: ctx.signal });
+        const line = execution.stdout.split("\n").find((l) => l.startsWith(RESULTS_MARKER));
+        if (!line) throw new Error(`The candidate tools could not be run: ${execution.error?.value ?? execution.stderr.slice(0, 300)}`);
+        return CandidateResultsSchema.parse(JSON.parse(line.slice(RESULTS_MARKER.length)));
+      });
+
+      const usable = candidates.filter((c) => results[c] && !results[c]!.error);
+      const overview = candidates.map((c) => summarise(c, results[c] ?? { count: 0, detections: [], error: "no result" })).join("\n");
+      const counts = Object.fromEntries(candidates.map((c) => [c, { count: results[c]?.count ?? 0, ...(results[c]?.error ? { error: results[c]!.error } : {}), ...(results[c]?.seconds !== undefined ? { seconds: results[c]!.seconds } : {}) }]));
+      if (usable.length === 0) {
+        return { tool: null, box_threshold: null, reviewed: false, thoughts: `No candidate worked on this image:\n${overview}`, predicted_answer: "", candidates: counts };
+      }
+
+      const firstImage = await readFile(path.join(ctx.workspace, images[0]!));
+      const picture = await imagePart(firstImage, { maxEdge: 1568 });
+      const judged = await model.callTool("judge", {
+        system: JUDGE_SYSTEM,
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: `Task: ${task}\n\nCandidates and what they returned:\n${overview}\n\nCall pick_tool.` },
+              { type: "image", image: picture.image, mediaType: picture.mediaType },
+            ],
+          },
+        ],
+        tools: {
+          pick_tool: {
+            description: "Choose the best candidate tool for the task.",
+            schema: z.object({
+              best_tool: z.enum(usable as [string, ...string[]]),
+              thoughts: z.string().min(1).max(4_000),
+              predicted_answer: z.string().max(1_000),
+            }),
+          },
+        },
+        signal: ctx.signal,
+      });
+      const pick = judged.args as { best_tool: string; thoughts: string; predicted_answer: string };
+      const choice: ToolChoice = { tool: pick.best_tool, box_threshold: null, reviewed: false, thoughts: pick.thoughts, predicted_answer: pick.predicted_answer, candidates: counts };
+
+      const session = sessionId ? (core.db.prepare("SELECT settings FROM sessions WHERE id = ?").pluck().get(sessionId) as string | undefined) : undefined;
+      const reviewOn = session !== undefined && (JSON.parse(session) as { toolReview?: boolean }).toolReview !== false;
+      if (!sessionId || !reviewOn || !core.runs.isActive(sessionId)) return choice;
+
+      const [stored] = await storeExecutionImages(core, sessionId, { results: [{ data: { "image/png": (await readFile(path.join(ctx.workspace, images[0]!))).toString("base64") }, isMain: false, viewed: false }], stdout: "", stderr: "", error: null }, "tool review");
+      const answer = await core.runs.ask(sessionId, {
+        kind: "tool_review",
+        prompt: `Which tool finds what you asked for (“${task}”)? The judge suggests ${pick.best_tool}. Slide the confidence until only the right boxes remain, then choose.`,
+        payload: {
+          image: stored?.url,
+          width: stored?.width,
+          height: stored?.height,
+          candidates: usable.map((name) => ({ function_name: name, args: { box_threshold: REVIEW_THRESHOLD }, detections: results[name]!.detections })),
+        },
+      });
+      const parsed = ReviewAnswer.safeParse((() => {
+        try {
+          return JSON.parse(answer) as unknown;
+        } catch {
+          return null;
+        }
+      })());
+      if (!parsed.success || !usable.includes(parsed.data.function_name)) {
+        return { ...choice, thoughts: `${choice.thoughts}\nThe person answered "${answer.slice(0, 200)}" instead of choosing a tool; keeping the judge's pick.` };
+      }
+      return { ...choice, tool: parsed.data.function_name, box_threshold: parsed.data.box_threshold, reviewed: true };
+    },
+  };
+}

@@ -1,0 +1,223 @@
+"""Foreground/background separation and splitting of touching objects.
+
+Internal module for counting.py (and colors.py for the splitting). The steps,
+and why each is there:
+  1. polarity: objects are the Otsu class that touches the image border less
+     (a background surrounds its objects);
+  2. flattening: uneven lighting is removed by subtracting a morphological
+     opening whose size is larger than any object, so a lamp's hot spot or a
+     vignetted corner does not become an "object";
+  3. refinement: pixels clearly above / below the threshold seed a watershed
+     on the gradient, so each object's outline follows its real edge even
+     where its inside is darker (worn coins, cells with nuclei);
+  4. splitting: a connected region that is not one ellipse is cut at the
+     necks of its distance transform (touching discs, coins, cells), then
+     any two neighbouring pieces whose union IS an ellipse are glued back,
+     which undoes cuts caused by dents and holes in a single object.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional, Tuple
+
+import cv2
+import numpy as np
+
+# A region (or a pair of pieces) whose area overlaps its moment ellipse by at
+# least this IoU is one object. Two touching equal discs score ~0.75, a disc
+# with a small disc attached ~0.87, a single dented coin ~0.93.
+ONE_ELLIPSE_IOU = 0.9
+# Peaks of the distance transform must stand this fraction of the region's
+# largest inscribed radius above the neck joining them to become separate objects.
+NECK_DEPTH = 0.1
+
+
+def polarity_of(gray: np.ndarray) -> str:
+    """'bright' when objects are lighter than the background, else 'dark'."""
+    threshold, _ = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    above = gray > threshold
+    border = np.concatenate([above[0], above[-1], above[:, 0], above[:, -1]])
+    border_above = float(border.mean())
+    if abs(border_above - 0.5) > 0.1:
+        return "dark" if border_above > 0.5 else "bright"
+    # The border is mixed: the smaller class is taken as the objects.
+    return "bright" if above.mean() <= 0.5 else "dark"
+
+
+def flatten(bright: np.ndarray, object_size: float) -> np.ndarray:
+    """`bright` minus its background, estimated by a grey opening with a disc
+    of diameter ~1.5x the largest object (computed on a shrunk copy: the
+    background is smooth, and a big opening at full size is slow)."""
+    height, width = bright.shape
+    kernel = int(min(max(15.0, 1.5 * object_size + 5), min(height, width)))
+    scale = min(1.0, 31.0 / kernel)
+    small = bright
+    if scale < 1.0:
+        small = cv2.resize(bright, (max(1, round(width * scale)), max(1, round(height * scale))), interpolation=cv2.INTER_AREA)
+    size = max(3, int(round(kernel * scale)) | 1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    background = cv2.morphologyEx(small, cv2.MORPH_OPEN, disc, borderType=cv2.BORDER_REPLICATE)
+    background = cv2.blur(background, (max(3, size // 2) | 1,) * 2)
+    if scale < 1.0:
+        background = cv2.resize(background, (width, height), interpolation=cv2.INTER_LINEAR)
+    # Subtracting a slightly blurred opening can poke above the image; clip at 0.
+    return cv2.subtract(bright, np.minimum(background, bright))
+
+
+def largest_inscribed_diameter(mask: np.ndarray) -> float:
+    """Diameter of the biggest disc that fits in any component of `mask` (0 if empty)."""
+    if not mask.any():
+        return 0.0
+    distance = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 5)
+    return 2.0 * float(distance.max())
+
+
+def foreground(bright: np.ndarray, threshold: Optional[float]) -> Tuple[np.ndarray, np.ndarray]:
+    """(plain, refined) object masks of an image whose objects are bright.
+
+    plain: pixels above the threshold (Otsu of the flattened image when
+    `threshold` is None). refined: the same objects with outlines moved to the
+    strongest edges (a gradient watershed seeded by sure pixels)."""
+    smooth = cv2.GaussianBlur(bright, (0, 0), 1.0)
+    if threshold is not None:
+        plain = smooth > threshold
+        return plain, plain
+    _, rough = cv2.threshold(smooth, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    flat = flatten(smooth, largest_inscribed_diameter(rough > 0))
+    level, _ = cv2.threshold(flat, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    plain = flat > level
+    if level < 8:  # no real contrast left: nothing stands out from the background
+        return np.zeros_like(plain), np.zeros_like(plain)
+
+    from skimage.segmentation import watershed  # lazy: skimage is slow to import
+
+    seeds = np.zeros(bright.shape, np.int32)
+    seeds[flat < 0.5 * level] = 1
+    seeds[flat > 1.2 * level] = 2
+    gradient = cv2.magnitude(cv2.Sobel(smooth, cv2.CV_32F, 1, 0), cv2.Sobel(smooth, cv2.CV_32F, 0, 1))
+    refined = watershed(gradient, seeds) == 2
+    return plain, refined
+
+
+def fill_holes(mask: np.ndarray) -> np.ndarray:
+    """`mask` with every enclosed hole filled."""
+    from scipy import ndimage
+
+    return ndimage.binary_fill_holes(mask)
+
+
+def split_objects(
+    plain: np.ndarray, refined: np.ndarray, split: bool, min_area: int, max_area: Optional[int]
+) -> List[Tuple[Tuple[slice, slice], np.ndarray]]:
+    """One (slices, boolean crop) per object: the refined, hole-filled mask cut
+    into objects. Objects outside [min_area, max_area] are dropped."""
+    from scipy import ndimage
+
+    filled = fill_holes(refined)
+    labels, count = ndimage.label(filled)
+    objects = []
+    for index, where in enumerate(ndimage.find_objects(labels), start=1):
+        if where is None:
+            continue
+        region = labels[where] == index
+        if region.sum() < min_area:
+            continue
+        whole = (slice(0, region.shape[0]), slice(0, region.shape[1]))
+        pieces = [(whole, region)]
+        if split and ellipse_iou(region) < ONE_ELLIPSE_IOU:
+            pieces = _split_region(region, plain[where] & region)
+        for piece_where, piece in pieces:
+            area = int(piece.sum())
+            if area < min_area or (max_area is not None and area > max_area):
+                continue
+            rows, cols = piece_where
+            full = (
+                slice(where[0].start + rows.start, where[0].start + rows.stop),
+                slice(where[1].start + cols.start, where[1].start + cols.stop),
+            )
+            objects.append((full, piece))
+    return objects
+
+
+def _split_region(region: np.ndarray, core: np.ndarray) -> List[Tuple[Tuple[slice, slice], np.ndarray]]:
+    """Cut a region at the necks of the distance transform of its `core`
+    (the plain threshold mask, whose necks are thinner), then glue back
+    neighbouring pieces whose union is one ellipse."""
+    from scipy import ndimage
+    from skimage.morphology import h_maxima
+    from skimage.segmentation import watershed
+
+    padded_core = np.pad(core, 1)
+    distance = cv2.distanceTransform(padded_core.astype(np.uint8), cv2.DIST_L2, 5)[1:-1, 1:-1]
+    peak = float(distance.max())
+    whole = [((slice(0, region.shape[0]), slice(0, region.shape[1])), region)]
+    if peak < 2:
+        return whole
+    markers, count = ndimage.label(h_maxima(distance, max(1.0, NECK_DEPTH * peak)))
+    if count < 2:
+        return whole
+    pieces = watershed(-distance, markers, mask=region)
+    pieces = _merge_elliptic_pairs(pieces, core)
+    result = []
+    for index, where in enumerate(ndimage.find_objects(pieces), start=1):
+        if where is not None:
+            result.append((where, pieces[where] == index))
+    return result
+
+
+def _merge_elliptic_pairs(pieces: np.ndarray, core: np.ndarray) -> np.ndarray:
+    """Repeatedly merge the two neighbouring pieces whose union fits one
+    ellipse best, while that fit is >= ONE_ELLIPSE_IOU. Neighbours are judged on
+    `core` pixels only, so pieces that meet only across a filled gap between
+    touching objects are not neighbours."""
+    for _ in range(int(pieces.max())):
+        best = None
+        for first, second in _neighbour_pairs(pieces, core):
+            fit = ellipse_iou((pieces == first) | (pieces == second))
+            if fit >= ONE_ELLIPSE_IOU and (best is None or fit > best[0]):
+                best = (fit, first, second)
+        if best is None:
+            break
+        pieces[pieces == best[2]] = best[1]
+    # Renumber 1..n so find_objects gives one slice per piece.
+    _, renumbered = np.unique(pieces, return_inverse=True)
+    return renumbered.reshape(pieces.shape)
+
+
+def _neighbour_pairs(pieces: np.ndarray, core: np.ndarray) -> List[Tuple[int, int]]:
+    inner = np.where(core, pieces, 0)
+    codes = []
+    top = int(inner.max()) + 1
+    for a, b in ((inner[:, :-1], inner[:, 1:]), (inner[:-1, :], inner[1:, :])):
+        touching = (a != b) & (a > 0) & (b > 0)
+        low = np.minimum(a[touching], b[touching]).astype(np.int64)
+        high = np.maximum(a[touching], b[touching]).astype(np.int64)
+        codes.append(low * top + high)
+    unique = np.unique(np.concatenate(codes)) if codes else np.array([], np.int64)
+    return [(int(code // top), int(code % top)) for code in unique]
+
+
+def ellipse_iou(region: np.ndarray) -> float:
+    """IoU between a boolean region and the ellipse with the same centroid and
+    second moments: ~1 for discs and ellipses, lower for clumps and odd shapes."""
+    area = int(region.sum())
+    if area < 12:
+        return 1.0  # too few pixels to tell shapes apart
+    margin = 4
+    padded = np.pad(region.astype(np.uint8), margin)
+    moments = cv2.moments(padded, binaryImage=True)
+    cx, cy = moments["m10"] / moments["m00"], moments["m01"] / moments["m00"]
+    mu20, mu02, mu11 = (moments[key] / moments["m00"] for key in ("mu20", "mu02", "mu11"))
+    spread = np.sqrt(4 * mu11**2 + (mu20 - mu02) ** 2)
+    major = 2.0 * np.sqrt(max((mu20 + mu02 + spread) / 2, 0.0))
+    minor = 2.0 * np.sqrt(max((mu20 + mu02 - spread) / 2, 0.0))
+    angle = 0.5 * np.degrees(np.arctan2(2 * mu11, mu20 - mu02))
+    # Draw on a canvas big enough for the whole ellipse, so none of it is clipped away.
+    extra = int(np.ceil(max(major, minor))) + 2
+    canvas = np.zeros((padded.shape[0] + 2 * extra, padded.shape[1] + 2 * extra), np.uint8)
+    cv2.ellipse(canvas, ((cx + extra, cy + extra), (2 * major, 2 * minor), angle), 1, -1)
+    shape = canvas[extra : extra + padded.shape[0], extra : extra + padded.shape[1]] > 0
+    ellipse_area = int(canvas.sum())
+    inter = int((shape & (padded > 0)).sum())
+    union = ellipse_area + area - inter
+    return inter / union if union else 0.0

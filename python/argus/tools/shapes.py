@@ -1,0 +1,260 @@
+"""Round things: circles (Hough transform) and blobs (Laplacian-of-Gaussian scale space).
+
+Public: detect_circles, detect_blobs.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Dict, List, Optional
+
+import cv2
+import numpy as np
+
+from ._checks import choice, fraction, gray, image_rgb, integer, number, optional_number
+from ._results import by_score, detection
+
+# Circles: the Hough search runs on at most this many pixels (larger images are
+# shrunk and the results scaled back), which keeps a call under a few seconds.
+CIRCLE_WORK_PIXELS = 4_000_000
+# Blobs: the scale space holds one float image per scale, so it is capped lower.
+BLOB_WORK_PIXELS = 3_000_000
+# sigma^2 * Laplacian at a disc's centre, at the best scale, is this fraction of
+# the disc's contrast (measured; independent of radius): turns responses into contrast.
+LOG_RESPONSE_PER_CONTRAST = 0.733
+
+
+def detect_circles(
+    image: Any,
+    box_threshold: float = 0.5,
+    min_radius: Optional[int] = None,
+    max_radius: Optional[int] = None,
+) -> List[Dict[str, Any]]:
+    """Find circular outlines: coins, wheels, plates, pills, round buttons, holes, dish colonies.
+
+    When to use: counting or measuring round objects whose edge is visible,
+    even when they touch each other. Each circle is scored by how much of its
+    circumference has a strong edge pointing at the centre, so partly hidden
+    circles score lower. For round objects without a clear rim (soft spots,
+    cells, stars) use detect_blobs; for irregular objects use count_objects.
+
+    Args:
+        image: a file path, RGB numpy array, PIL image or video frame dict.
+        box_threshold: minimum score in [0, 1] (default 0.5): the fraction of
+            the circumference supported by an edge. Lower it (0.3) for faint or
+            partly covered circles; raise it (0.8) for clean, complete ones.
+        min_radius: smallest radius in pixels (default: 2% of the shorter image
+            side, at least 4 px). Setting both radii to the expected size range
+            is the best way to avoid false circles.
+        max_radius: largest radius in pixels (default: half the shorter side).
+
+    Returns:
+        A list of {"label": "circle", "score": float, "bbox": [x1, y1, x2, y2],
+        "center": [x, y], "radius": float} in pixels, best score first.
+        Circles nested inside a better circle (e.g. the rim of a coin's
+        design) are dropped. Empty list when none is found.
+
+    Example:
+        coins = detect_circles("coins.jpg", min_radius=10, max_radius=60)
+        print(len(coins), sorted(c["radius"] for c in coins))
+    """
+    fn = "detect_circles"
+    threshold = fraction(box_threshold, fn, "box_threshold")
+    low = None if min_radius is None else number(min_radius, fn, "min_radius", 1)
+    high = None if max_radius is None else number(max_radius, fn, "max_radius", 1)
+    if low is not None and high is not None and high < low:
+        raise ValueError(f"{fn}: max_radius ({max_radius}) must be >= min_radius ({min_radius})")
+    pixels = gray(image_rgb(image, fn))
+    height, width = pixels.shape
+    if min(height, width) < 8:
+        return []
+
+    factor = min(1.0, math.sqrt(CIRCLE_WORK_PIXELS / (height * width)))
+    work = pixels if factor == 1.0 else cv2.resize(
+        pixels, (round(width * factor), round(height * factor)), interpolation=cv2.INTER_AREA
+    )
+    short = min(work.shape)
+    low_work = max(3, round((low * factor) if low is not None else max(4 * factor, 0.02 * short)))
+    high_work = max(low_work + 1, round((high * factor) if high is not None else short / 2))
+
+    # Stretch the contrast so the fixed edge threshold suits dim and bright photos alike.
+    work = cv2.normalize(work, None, 0, 255, cv2.NORM_MINMAX)
+    smooth = cv2.GaussianBlur(work, (0, 0), 1.5)
+    found = cv2.HoughCircles(
+        smooth,
+        cv2.HOUGH_GRADIENT_ALT,
+        dp=1.5,
+        minDist=max(2, low_work),
+        param1=300,
+        param2=0.5,  # generous: every candidate is re-scored below
+        minRadius=low_work,
+        maxRadius=high_work,
+    )
+    if found is None:
+        return []
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
+    magnitude = cv2.magnitude(gx, gy)
+    strong = 0.25 * float(np.percentile(magnitude, 95)) + 1e-3
+
+    scored = []
+    for x, y, radius in found.reshape(-1, 3):
+        score = _edge_support(gx, gy, magnitude, strong, float(x), float(y), float(radius))
+        if score >= threshold:
+            scored.append((score, float(x) / factor, float(y) / factor, float(radius) / factor))
+    scored.sort(key=lambda item: -item[0])
+    kept: List[tuple] = []
+    for score, x, y, radius in scored:
+        # A centre inside a better circle: a duplicate, or a ring drawn on that object.
+        if any(math.hypot(x - kx, y - ky) < kr for _, kx, ky, kr in kept):
+            continue
+        kept.append((score, x, y, radius))
+    return [
+        detection(
+            "circle", score, (x - r, y - r, x + r + 1, y + r + 1), width, height,
+            center=[round(x, 1), round(y, 1)], radius=round(r, 1),
+        )
+        for score, x, y, r in kept
+    ]
+
+
+def _edge_support(
+    gx: np.ndarray, gy: np.ndarray, magnitude: np.ndarray, strong: float, x: float, y: float, radius: float
+) -> float:
+    """Fraction of the circle's circumference (best of radius-1, radius, radius+1)
+    where the edge is strong and its gradient points along the radius.
+    Points outside the image count as unsupported."""
+    count = max(32, int(2 * math.pi * radius))
+    angles = np.linspace(0.0, 2 * math.pi, count, endpoint=False)
+    cos, sin = np.cos(angles), np.sin(angles)
+    height, width = magnitude.shape
+    best = 0.0
+    for r in (radius - 1, radius, radius + 1):
+        xs = np.rint(x + r * cos).astype(int)
+        ys = np.rint(y + r * sin).astype(int)
+        inside = (xs >= 0) & (ys >= 0) & (xs < width) & (ys < height)
+        xs, ys = np.clip(xs, 0, width - 1), np.clip(ys, 0, height - 1)
+        m = magnitude[ys, xs]
+        radial = np.abs(gx[ys, xs] * cos + gy[ys, xs] * sin) / (m + 1e-6)
+        supported = inside & (m > strong) & (radial > 0.8)
+        best = max(best, float(supported.mean()))
+    return best
+
+
+def detect_blobs(
+    image: Any,
+    box_threshold: float = 0.15,
+    min_radius: float = 2.0,
+    max_radius: Optional[float] = None,
+    polarity: str = "both",
+    num_scales: int = 10,
+) -> List[Dict[str, Any]]:
+    """Find roundish spots that stand out from their surroundings, at any size (LoG blob detector).
+
+    When to use: counting spots, dots, cells, stars, bubbles, seeds or holes
+    that have no sharp rim, or whose size varies a lot; measuring their sizes.
+    Each blob is scored by its contrast against its surroundings. For sharp
+    circular rims use detect_circles; for objects of arbitrary shape use
+    count_objects.
+
+    Args:
+        image: a file path, RGB numpy array, PIL image or video frame dict.
+        box_threshold: minimum contrast in [0, 1] (default 0.15 = 15% of the
+            full grey range); raise it to keep only clear spots, lower it
+            (0.05) for faint ones. Textured photos give many weak blobs.
+        min_radius: smallest blob radius in pixels (default 2).
+        max_radius: largest blob radius in pixels (default: 1/8 of the shorter side).
+        polarity: "bright" (light spots on a dark background), "dark" (dark
+            spots on a light background) or "both" (default).
+        num_scales: number of sizes tried between min and max radius (default 10).
+
+    Returns:
+        A list of {"label": "blob", "score": float, "bbox": [x1, y1, x2, y2],
+        "center": [x, y], "radius": float, "polarity": "bright" or "dark"},
+        best score first. Overlapping detections of one blob are merged.
+        Images above 3 MP are searched shrunk, so blobs below ~2 px radius at
+        that size are missed there.
+    """
+    fn = "detect_blobs"
+    threshold = fraction(box_threshold, fn, "box_threshold")
+    low = number(min_radius, fn, "min_radius", 0.5)
+    high = optional_number(max_radius, fn, "max_radius", 0.5)
+    if high is not None and high < low:
+        raise ValueError(f"{fn}: max_radius ({max_radius}) must be >= min_radius ({min_radius})")
+    mode = choice(polarity, fn, "polarity", ("bright", "dark", "both"))
+    scales = integer(num_scales, fn, "num_scales", 2, 40)
+    pixels = gray(image_rgb(image, fn))
+    height, width = pixels.shape
+    if high is None:
+        high = max(low, min(height, width) / 8)
+
+    factor = min(1.0, math.sqrt(BLOB_WORK_PIXELS / (height * width)))
+    work = pixels if factor == 1.0 else cv2.resize(
+        pixels, (round(width * factor), round(height * factor)), interpolation=cv2.INTER_AREA
+    )
+    work = work.astype(np.float32)
+    # A disc of radius r responds most at sigma = r / sqrt(2).
+    sigmas = np.geomspace(max(0.5, low * factor / math.sqrt(2)), max(0.6, high * factor / math.sqrt(2)), scales)
+    sigmas = np.unique(np.round(sigmas, 3))
+    responses = np.stack(
+        [cv2.Laplacian(cv2.GaussianBlur(work, (0, 0), float(s)), cv2.CV_32F, ksize=1) * float(s * s) for s in sigmas]
+    )
+    floor = threshold * 255.0 * LOG_RESPONSE_PER_CONTRAST
+    found = []
+    signs = {"bright": (-1.0,), "dark": (1.0,), "both": (-1.0, 1.0)}[mode]
+    for sign in signs:
+        found += _scale_space_peaks(sign * responses, sigmas, max(floor, 1e-3), "bright" if sign < 0 else "dark")
+    del responses
+
+    kept = _merge_duplicates(found)
+    results = []
+    for response, x, y, radius, kind in kept:
+        cx, cy, r = x / factor, y / factor, radius / factor
+        score = min(1.0, response / LOG_RESPONSE_PER_CONTRAST / 255.0)
+        results.append(
+            detection(
+                "blob", score, (cx - r, cy - r, cx + r + 1, cy + r + 1), width, height,
+                center=[round(cx, 1), round(cy, 1)], radius=round(r, 1), polarity=kind,
+            )
+        )
+    return by_score(results)
+
+
+def _merge_duplicates(found: List[tuple]) -> List[tuple]:
+    """Strongest first, drop peaks whose centre is within 0.7 radius of a kept
+    stronger one (the same blob seen at a neighbouring scale or position)."""
+    if not found:
+        return []
+    from scipy.spatial import cKDTree  # lazy: scipy costs ~0.2 s to import
+
+    found = sorted(found, key=lambda item: -item[0])
+    points = np.array([(item[1], item[2]) for item in found])
+    radii = np.array([item[3] for item in found])
+    tree = cKDTree(points)
+    suppressed = np.zeros(len(found), dtype=bool)
+    kept = []
+    reach = 0.7 * float(radii.max())
+    for index, item in enumerate(found):
+        if suppressed[index]:
+            continue
+        kept.append(item)
+        for other in tree.query_ball_point(points[index], reach):
+            if other != index and math.dist(points[index], points[other]) < 0.7 * max(radii[index], radii[other]):
+                suppressed[other] = True
+    return kept
+
+
+def _scale_space_peaks(responses: np.ndarray, sigmas: np.ndarray, floor: float, kind: str) -> List[tuple]:
+    """(response, x, y, radius, kind) at 3x3x3 local maxima of the scale space above `floor`."""
+    kernel = np.ones((3, 3), np.uint8)
+    spatial = np.stack([cv2.dilate(layer, kernel) for layer in responses])
+    neighbourhood = spatial.copy()
+    neighbourhood[1:] = np.maximum(neighbourhood[1:], spatial[:-1])
+    neighbourhood[:-1] = np.maximum(neighbourhood[:-1], spatial[1:])
+    peaks = (responses >= neighbourhood) & (responses > floor)
+    layer, ys, xs = np.nonzero(peaks)
+    values = responses[layer, ys, xs]
+    return [
+        (float(v), float(x), float(y), float(sigmas[k]) * math.sqrt(2), kind)
+        for v, x, y, k in zip(values, xs, ys, layer)
+    ]

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { ConversationAgent } from "@/agents/conversation/agent";
 import type { ImageRef, PrepareImage } from "@/agents/planner/memory";
 import { filesOfSession, getFile } from "@/lib/db/files";
+import { runsInState } from "@/lib/db/runs";
 import { setTitleIfEmpty, type SessionRow } from "@/lib/db/sessions";
 import { ArgusError } from "@/lib/errors";
 import { fileUrl } from "@/lib/files/store-upload";
@@ -45,6 +46,22 @@ export class RunManager {
     private readonly model: ModelClient | null,
     private readonly settings: RunSettings,
   ) {}
+
+  /**
+   * Runs the log says were still going when this process started were cut off
+   * by a stop or a crash (their kernels and model calls died with it): say so
+   * in their chats and mark them interrupted, so the session carries on.
+   */
+  markInterrupted(): number {
+    const stale = runsInState(this.core.db, ["loading", "running", "awaiting_user_input", "paused"]);
+    for (const run of stale) {
+      if (this.active.has(run.sessionId)) continue;
+      const note = "This run was interrupted because the Argus server stopped. Nothing before this point was lost; send your message again to continue.";
+      this.core.events.append(run.sessionId, { source: "environment", agent: "system", runId: run.id, observation: "error", content: note, extras: { error_id: "INTERRUPTED" } } as ArgusEventInput);
+      this.core.events.append(run.sessionId, { source: "environment", agent: "system", runId: run.id, observation: "agent_state_changed", content: "", extras: { agent_state: "interrupted", reason: note } } as ArgusEventInput);
+    }
+    return stale.length;
+  }
 
   isActive(sessionId: string): boolean {
     return this.active.has(sessionId);

@@ -188,5 +188,7 @@ export async function createArgusCore(
     plannerMaxTurns: config.agents.plannerMaxTurns,
   });
   if (model) Object.assign(bridge, toolChoiceMethods(core, model));
+  const interrupted = core.runs.markInterrupted();
+  if (interrupted > 0) log(`[argus] marked ${interrupted} run(s) interrupted by the last stop`);
   return core;
 }

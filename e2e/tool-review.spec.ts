@@ -1,0 +1,27 @@
+import { expect, test } from "@playwright/test";
+import { ask, coinsFile, shot, useScenario } from "./support";
+
+test("tool review: the candidates' boxes over the photo, a live confidence slider, and the chosen tool drives the next cell", async ({ page }) => {
+  await useScenario("tool-review.json");
+  await page.goto("/");
+  await page.getByTestId("file-input").setInputFiles(coinsFile());
+  await expect(page.getByTestId("attachment-chip")).toContainText("Ready");
+  await ask(page, "count the coins");
+
+  const card = page.getByTestId("tool-review-card");
+  await expect(card).toBeVisible({ timeout: 60_000 });
+  await card.getByRole("tab", { name: /detect_circles/ }).click();
+  const boxes = card.getByTestId("box-count");
+  const before = await boxes.textContent();
+  await shot(page, "tool-review-low-threshold");
+  // Raising the threshold filters boxes live, before anything is sent.
+  await card.getByRole("slider").fill("0.99");
+  await expect(boxes).not.toHaveText(before ?? "");
+  await shot(page, "tool-review-threshold-high");
+  await card.getByRole("slider").fill("0.5");
+  await expect(card.getByRole("slider")).toHaveValue("0.5");
+  await card.getByRole("button", { name: "Use this tool" }).click();
+
+  await expect(page.getByTestId("message-observation").filter({ hasText: "detect_circles 0.5" })).toHaveCount(1, { timeout: 60_000 });
+  await expect(page.getByTestId("message-conversation").last()).toContainText("Counted with the tool you picked");
+});

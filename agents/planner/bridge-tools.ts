@@ -29,6 +29,18 @@ const VQA_SYSTEM = "You answer questions about images precisely and briefly. If 
 const SUGGESTION_SYSTEM =
   "You are an expert in classical computer vision (OpenCV, scikit-image, tesseract). Given images and a goal, suggest a concrete approach in a few numbered steps, naming functions and starting parameters.";
 
+const DescribeParams = z.object({ image: z.string().min(1).max(500), focus: z.string().max(2_000).nullable().optional() });
+const ClassifyParams = z.object({
+  image: z.string().min(1).max(500),
+  labels: z.array(z.string().min(1).max(200)).min(2).max(50),
+  multi_label: z.boolean().default(false),
+});
+
+async function imageFrom(workspace: string, relative: string) {
+  const { type, image, mediaType } = await imagePart(await readWorkspaceImage(workspace, relative), { maxEdge: 1568 });
+  return { type, image, mediaType };
+}
+
 /** vqa(prompt, images) and suggestion(prompt, images), called from the planner's Python over the bridge. */
 export function modelBridgeMethods(model: ModelClient): BridgeMethods {
   const ask = (system: string) => async (raw: Record<string, unknown>, ctx: { workspace: string; signal: AbortSignal }) => {
@@ -46,5 +58,42 @@ export function modelBridgeMethods(model: ModelClient): BridgeMethods {
     });
     return res.text;
   };
-  return { vqa: ask(VQA_SYSTEM), suggestion: ask(SUGGESTION_SYSTEM) };
+  return {
+    vqa: ask(VQA_SYSTEM),
+    suggestion: ask(SUGGESTION_SYSTEM),
+    /** describe(image, focus=None): a short description of the picture. */
+    async describe(raw, ctx) {
+      const { image, focus } = DescribeParams.parse(raw);
+      const res = await model.text("vqa", {
+        system: VQA_SYSTEM,
+        messages: [{ role: "user", content: [{ type: "text", text: focus ? `Describe this image, focusing on: ${focus}` : "Describe this image in a few sentences." }, await imageFrom(ctx.workspace, image)] }],
+        signal: ctx.signal,
+      });
+      return res.text;
+    },
+    /** classify(image, labels): a score per label, from a validated tool call rather than free text. */
+    async classify(raw, ctx) {
+      const { image, labels, multi_label } = ClassifyParams.parse(raw);
+      const res = await model.callTool("vqa", {
+        system: VQA_SYSTEM,
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: `Score how well each label fits this image, from 0 to 1${multi_label ? " (several may fit)" : " (exactly one fits best; scores should sum to about 1)"}. Labels: ${labels.join(", ")}. Call give_scores.` },
+              await imageFrom(ctx.workspace, image),
+            ],
+          },
+        ],
+        tools: {
+          give_scores: {
+            description: "Report a score for every label.",
+            schema: z.object({ scores: z.array(z.object({ label: z.enum(labels as [string, ...string[]]), score: z.number().min(0).max(1) })).min(1) }),
+          },
+        },
+        signal: ctx.signal,
+      });
+      return (res.args as { scores: { label: string; score: number }[] }).scores;
+    },
+  };
 }

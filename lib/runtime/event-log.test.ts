@@ -73,3 +73,18 @@ describe("EventLog", () => {
     expect(next.event.id).toBe(4);
   });
 });
+
+describe("EventLog run-state cache", () => {
+  it("keeps only live runs cached, and still answers for ended ones from the log", () => {
+    const { log } = freshLog("cache");
+    const cache = (log as unknown as { runStates: Map<string, unknown> }).runStates;
+    log.append("s", stateChange("running", "live"));
+    log.append("s", stateChange("running", "done"));
+    log.append("s", stateChange("finished", "done"));
+    expect([...cache.keys()]).toEqual(["live"]);
+    expect(log.runState("s", "done").agentState).toBe("finished");
+    expect([...cache.keys()]).toEqual(["live"]);
+    log.forgetRuns(["live", "done"]);
+    expect(cache.size).toBe(0);
+  });
+});

@@ -21,6 +21,8 @@ export interface LoggedEvent {
 
 export type EventSubscriber = (logged: LoggedEvent) => void;
 
+const ENDED_STATES = new Set(["finished", "error", "stopped", "rejected", "interrupted"]);
+
 export const DEFAULT_RUN_LIMITS: RunLimits = {
   maxTurns: 10,
   maxTokens: 400_000,
@@ -108,7 +110,7 @@ export class EventLog {
     for (const row of eventsOfRun(this.db, sessionId, runId)) {
       state = reduceRunState(state, fromDict(JSON.parse(row.body)));
     }
-    this.runStates.set(runId, state);
+    if (!ENDED_STATES.has(state.agentState)) this.runStates.set(runId, state);
     return state;
   }
 
@@ -117,7 +119,10 @@ export class EventLog {
     // Without a cached state, rebuilding from storage already folds in this
     // event (it was persisted first), so it must not be reduced twice.
     const state = cached ? reduceRunState(cached, event) : this.runState(sessionId, runId);
-    this.runStates.set(runId, state);
+    // Only live runs stay cached; an ended run is rebuilt from the log if asked
+    // for again, so the cache cannot grow with the number of runs ever made.
+    if (ENDED_STATES.has(state.agentState)) this.runStates.delete(runId);
+    else this.runStates.set(runId, state);
     upsertRun(this.db, {
       id: runId,
       sessionId,
@@ -128,7 +133,7 @@ export class EventLog {
     return state;
   }
 
-  /** Drops cached run states (after a session is deleted). */
+  /** Drops cached run states (a deleted session's runs). */
   forgetRuns(runIds: Iterable<string>): void {
     for (const id of runIds) this.runStates.delete(id);
   }

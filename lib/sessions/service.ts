@@ -139,7 +139,9 @@ export function renameSession(deps: SessionDeps, session: SessionRow, title: str
 /** Deletes the session, its workspace, and every blob no other session still uses. */
 export async function removeSession(deps: SessionDeps, session: SessionRow): Promise<void> {
   const files = filesOfSession(deps.db, session.id);
+  const runIds = deps.db.prepare("SELECT id FROM runs WHERE session_id = ?").pluck().all(session.id) as string[];
   await deps.kernels?.release(session.id);
+  deps.events.forgetRuns(runIds);
   deleteSessionRow(deps.db, session.id);
   rmSync(workspaceDir(deps.config, session.id), { recursive: true, force: true });
   const shas = new Set(files.flatMap((f) => [f.sha256, f.thumbSha256].filter((s): s is string => !!s)));

@@ -32,3 +32,21 @@ test("going offline and online mid-run loses and doubles nothing", async ({ page
   const transcript = (await (await page.request.get(`/api/sessions/${id}`)).json()) as { messages: unknown[] };
   expect(shown).toBe(transcript.messages.length);
 });
+
+test("the browser losing its connection for 30 s mid-run catches up with everything once back", async ({ page, context }) => {
+  test.setTimeout(120_000);
+  await useScenario("slow-run.json");
+  await page.goto("/");
+  await ask(page, "take your time");
+  await expect(page.getByTestId("step-block").first()).toBeVisible();
+  await context.setOffline(true);
+  await expect(page.getByTestId("status-line")).toContainText(/reconnecting/i, { timeout: 15_000 });
+  await page.waitForTimeout(30_000);
+  await context.setOffline(false);
+  // The run finished while the page was away; the sync brings all of it.
+  await expect(page.getByTestId("message-conversation").last()).toContainText("All three steps done", { timeout: 30_000 });
+  await expectCleanTranscript(page);
+  const id = new URL(page.url()).searchParams.get("s")!;
+  const transcript = (await (await page.request.get(`/api/sessions/${id}`)).json()) as { messages: unknown[] };
+  expect(await page.locator("[data-seq]").count()).toBe(transcript.messages.length);
+});

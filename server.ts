@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import next from "next";
 import { loadConfig, modelStatus } from "./lib/config";
 import { createArgusCore } from "./lib/server/argus-core";
+import { refuseUndecodablePath } from "./lib/server/bad-path";
 import { setArgus } from "./lib/server/context";
 import { attachSocketServer } from "./lib/server/socket";
 
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
 
   const handle = app.getRequestHandler();
   const server = createServer((req, res) => {
+    if (refuseUndecodablePath(req, res)) return;
     void handle(req, res);
   });
   const io = attachSocketServer(server, core);

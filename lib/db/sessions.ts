@@ -69,6 +69,16 @@ export function setTitleIfEmpty(db: Db, id: string, title: string): void {
   db.prepare("UPDATE sessions SET title = ? WHERE id = ? AND title IS NULL").run(title, id);
 }
 
+/** Merges settings into the session's settings object. */
+export function mergeSessionSettings(db: Db, id: string, patch: Record<string, unknown>): Record<string, unknown> {
+  return db.transaction(() => {
+    const current = JSON.parse((db.prepare("SELECT settings FROM sessions WHERE id = ?").pluck().get(id) as string | undefined) ?? "{}") as Record<string, unknown>;
+    const next = { ...current, ...patch };
+    db.prepare("UPDATE sessions SET settings = ? WHERE id = ?").run(JSON.stringify(next), id);
+    return next;
+  })();
+}
+
 export function deleteSession(db: Db, id: string): boolean {
   return db.prepare("DELETE FROM sessions WHERE id = ?").run(id).changes > 0;
 }

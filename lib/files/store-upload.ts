@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { copyFile, mkdir, readdir } from "node:fs/promises";
 import path from "node:path";
 import { filesOfSession, insertFile, type FileRow } from "@/lib/db/files";
-import type { SessionRow } from "@/lib/db/sessions";
+import { getSession, type SessionRow } from "@/lib/db/sessions";
 import { ArgusError } from "@/lib/errors";
 import { workspaceDir, workspaceLock, type SessionDeps } from "@/lib/sessions/service";
 import { uniqueName } from "./filename";
@@ -61,12 +61,16 @@ export async function storeUpload(
     tmpDir: deps.config.tmpDir,
   });
 
-  const original = await deps.blobs.put(input.bytes);
-  const thumb = await deps.blobs.put(processed.thumbnail);
-
-  // Under the workspace lock: a kernel adopting this workspace moves its files.
+  // Under the workspace lock, which deleting the session also takes: either the
+  // upload lands whole before a delete (which then removes it), or it finds the
+  // session gone and writes nothing. A kernel adopting the workspace takes it too.
   const workspace = workspaceDir(deps.config, session.id);
-  const name = await deps.locks.run(workspaceLock(session.id), async () => {
+  const row = await deps.locks.run(workspaceLock(session.id), async () => {
+    if (!getSession(deps.db, session.id)) {
+      throw new ArgusError("forbidden:session", "This session does not exist or your credentials do not open it.");
+    }
+    const original = await deps.blobs.put(input.bytes);
+    const thumb = await deps.blobs.put(processed.thumbnail);
     await mkdir(workspace, { recursive: true, mode: 0o700 });
     const taken = new Set<string>([
       ...filesOfSession(deps.db, session.id).map((f) => f.name),
@@ -78,25 +82,24 @@ export async function storeUpload(
       throw new ArgusError("bad_request:upload", "The file name is not allowed.", { field: "file" });
     }
     await copyFile(deps.blobs.pathOf(original.sha256), target);
-    return chosen;
+    const file: FileRow = {
+      id: randomUUID(),
+      sessionId: session.id,
+      origin: "upload",
+      name: chosen,
+      kind: processed.kind,
+      mime: processed.mime,
+      size: processed.size,
+      sha256: original.sha256,
+      width: processed.width,
+      height: processed.height,
+      durationSec: processed.durationSec,
+      thumbSha256: thumb.sha256,
+      thumbMime: processed.thumbnailMime,
+      createdAt: new Date().toISOString(),
+    };
+    insertFile(deps.db, file);
+    return file;
   });
-
-  const row: FileRow = {
-    id: randomUUID(),
-    sessionId: session.id,
-    origin: "upload",
-    name,
-    kind: processed.kind,
-    mime: processed.mime,
-    size: processed.size,
-    sha256: original.sha256,
-    width: processed.width,
-    height: processed.height,
-    durationSec: processed.durationSec,
-    thumbSha256: thumb.sha256,
-    thumbMime: processed.thumbnailMime,
-    createdAt: new Date().toISOString(),
-  };
-  insertFile(deps.db, row);
   return uploadView(row);
 }

@@ -6,7 +6,17 @@ export const CreateSessionBody = z
   .object({ title: z.string().trim().min(1).max(120).optional() })
   .strict();
 
-export const PatchSessionBody = z.object({ title: z.string().trim().min(1).max(120) }).strict();
+export const SessionSettings = z
+  .object({
+    /** Show get_tool_for_task's candidates to the person before the planner uses one (default on). */
+    toolReview: z.boolean().optional(),
+  })
+  .strict();
+
+export const PatchSessionBody = z
+  .object({ title: z.string().trim().min(1).max(120).optional(), settings: SessionSettings.optional() })
+  .strict()
+  .refine((b) => b.title !== undefined || b.settings !== undefined, { message: "send a title or settings", path: ["title"] });
 
 export const PostMessageBody = z
   .object({

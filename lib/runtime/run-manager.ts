@@ -3,7 +3,7 @@ import { ConversationAgent } from "@/agents/conversation/agent";
 import type { ImageRef, PrepareImage } from "@/agents/planner/memory";
 import { filesOfSession, getFile } from "@/lib/db/files";
 import { runsInState } from "@/lib/db/runs";
-import { setTitleIfEmpty, type SessionRow } from "@/lib/db/sessions";
+import { getSession, setTitleIfEmpty, type SessionRow } from "@/lib/db/sessions";
 import { ArgusError } from "@/lib/errors";
 import { fileUrl } from "@/lib/files/store-upload";
 import { imagePart } from "@/lib/llm/images";
@@ -110,9 +110,14 @@ export class RunManager {
     setTitleIfEmpty(this.core.db, session.id, titleFrom(body.content));
     const active: ActiveRun = { runId, abort: new AbortController(), waiting: null };
     this.active.set(session.id, active);
-    void this.execute(session.id, active, first, body.media ?? []).finally(() => {
-      if (this.active.get(session.id) === active) this.active.delete(session.id);
-    });
+    void this.execute(session.id, active, first, body.media ?? [])
+      .catch((error: unknown) => {
+        // A run whose session was deleted under it just ends; anything else is a bug to see.
+        if (getSession(this.core.db, session.id)) console.error("[argus] run failed outside its controller:", error);
+      })
+      .finally(() => {
+        if (this.active.get(session.id) === active) this.active.delete(session.id);
+      });
     return { runId, resumed: false };
   }
 
@@ -150,6 +155,11 @@ export class RunManager {
     } finally {
       if (!run.abort.signal.aborted) state("running");
     }
+  }
+
+  /** Stops the session's run if there is one (the session is being deleted). */
+  cancelIfActive(sessionId: string): void {
+    if (this.active.has(sessionId)) this.cancel(sessionId);
   }
 
   /** Stops the active run: its model call is aborted and its cell interrupted. */

@@ -10,6 +10,7 @@ import {
   type ClientToServerEvents,
   type ServerToClientEvents,
   type SocketError,
+  type SyncAck,
 } from "@/lib/protocol/socket";
 import { toStateWire } from "@/lib/runtime/state-wire";
 import { authorizeSession } from "@/lib/sessions/service";
@@ -71,8 +72,12 @@ export function attachSocketServer(httpServer: HttpServer, core: ArgusCore): Arg
   io.on("connection", (socket: ArgusSocket) => {
     void socket.join(sessionRoom(socket.data.sessionId));
 
-    socket.on("sync", (req, ack) => {
+    socket.on("sync", (...args: unknown[]) => {
+      // The ack is the last argument wherever it lands (sync with no payload,
+      // or with extra arguments, must still be answered).
+      const ack = args[args.length - 1] as ((res: SyncAck) => void) | undefined;
       if (typeof ack !== "function") return;
+      const req = args.length >= 2 ? args[0] : undefined;
       try {
         const { afterSeq } = (() => {
           const r = SyncRequestSchema.safeParse(req);

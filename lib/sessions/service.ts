@@ -30,8 +30,11 @@ export interface SessionDeps {
   /** Serialises work on one workspace (uploads vs. a kernel adopting it). */
   locks: KeyedMutex;
   kernels: KernelRegistry | null;
+  /** Active runs, so that deleting a session stops its run first. */
+  runs?: { cancelIfActive(sessionId: string): void };
 }
-export { workspaceLock } from "./workspace-lock";
+import { workspaceLock } from "./workspace-lock";
+export { workspaceLock };
 
 /** How a request proves it may open a session. */
 export interface Credentials {
@@ -138,12 +141,16 @@ export function renameSession(deps: SessionDeps, session: SessionRow, title: str
 
 /** Deletes the session, its workspace, and every blob no other session still uses. */
 export async function removeSession(deps: SessionDeps, session: SessionRow): Promise<void> {
-  const files = filesOfSession(deps.db, session.id);
-  const runIds = deps.db.prepare("SELECT id FROM runs WHERE session_id = ?").pluck().all(session.id) as string[];
+  deps.runs?.cancelIfActive(session.id);
   await deps.kernels?.release(session.id);
-  deps.events.forgetRuns(runIds);
-  deleteSessionRow(deps.db, session.id);
-  rmSync(workspaceDir(deps.config, session.id), { recursive: true, force: true });
-  const shas = new Set(files.flatMap((f) => [f.sha256, f.thumbSha256].filter((s): s is string => !!s)));
-  for (const sha of shas) if (!blobInUse(deps.db, sha)) await deps.blobs.remove(sha);
+  // The workspace lock keeps an upload from landing half-way through a delete.
+  await deps.locks.run(workspaceLock(session.id), async () => {
+    const files = filesOfSession(deps.db, session.id);
+    const runIds = deps.db.prepare("SELECT id FROM runs WHERE session_id = ?").pluck().all(session.id) as string[];
+    deps.events.forgetRuns(runIds);
+    deleteSessionRow(deps.db, session.id);
+    rmSync(workspaceDir(deps.config, session.id), { recursive: true, force: true });
+    const shas = new Set(files.flatMap((f) => [f.sha256, f.thumbSha256].filter((s): s is string => !!s)));
+    for (const sha of shas) if (!blobInUse(deps.db, sha)) await deps.blobs.remove(sha);
+  });
 }

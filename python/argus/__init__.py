@@ -23,6 +23,58 @@ workspace, the current directory), a PIL image or a matplotlib figure.
     ping(text) -> str
         Health check of the kernel-to-server bridge (not needed for tasks).
 
+Vision tools (argus.tools). Detections are [{"label", "score", "bbox": [x1, y1, x2, y2], ...}]
+in pixels, best first; box_threshold is the minimum score (0-1). Images above
+40 megapixels are refused: shrink or tile them.
+
+    search_tools(task, k=5, exclude=()) -> list
+        Names of the tools that best fit a task, e.g. search_tools("count the coins").
+    get_tool_for_task(task, images, k=3) -> dict
+        Try the candidate tools on your image; the judge (and, with tool
+        review, the person) picks the tool and the threshold to use.
+    detect_faces(image, box_threshold=0.5, min_size=None, max_size=None) -> list
+        Frontal human faces (Haar cascade).
+    detect_eyes(image, box_threshold=0.5, min_size=None, max_size=None) -> list
+        Open human eyes; crop faces first for small people.
+    detect_cat_faces(image, box_threshold=0.5, min_size=None, max_size=None) -> list
+        Frontal cat faces, close-ups included.
+    detect_people(image, box_threshold=0.5, min_height=None) -> list
+        Standing/walking people, whole body (HOG).
+    detect_circles(image, box_threshold=0.5, min_radius=None, max_radius=None) -> list
+        Circles with "center" and "radius": coins, wheels, plates, holes.
+    detect_blobs(image, box_threshold=0.15, min_radius=2.0, max_radius=None, polarity="both") -> list
+        Roundish spots of any size (cells, stars, dots) scored by contrast.
+    count_objects(image, label="object", polarity="auto", threshold=None, min_area=None, ...) -> list
+        Objects on a plain background, touching ones split; "mask", "area", "centroid" each.
+    segment_color(image, color=None, hsv_range=None, min_area=None, label=None, masks=True) -> list
+        Regions of a named colour ("red") or HSV range, with masks and areas.
+    dominant_colors(image, k=5, mask=None) -> list
+        Main colours: [{"color": [r, g, b], "hex", "name", "fraction"}].
+    find_template(image, template, box_threshold=0.8, scales=None, label="match") -> list
+        Every copy of an example crop (an image or a box [x1, y1, x2, y2] in image).
+    read_qr_codes(image) -> list
+        Decoded QR codes: "data" text, "polygon" corners, bbox.
+    read_barcodes(image) -> list
+        Decoded EAN/UPC/Code 128/... barcodes and QR codes: "data", "type", bbox.
+    ocr(image, box_threshold=0.3, mode="auto", language="eng") -> list
+        Words read by Tesseract: "text", score (confidence), bbox, "line", "block".
+    read_text(image, mode="auto", language="eng") -> str
+        All printed text as a string with line breaks.
+    detect_edges(image, low=None, high=None, blur=1.0) -> np.ndarray
+        HxW bool Canny edge map.
+    find_contours(image, polarity="auto", threshold=None, min_area=None, holes=False) -> list
+        Shape outlines with area, perimeter, centroid, orientation, axes, circularity.
+    detect_motion(frames, threshold=25.0, min_area=None) -> list
+        Per frame: moving regions against the static background.
+    track_objects(frames, detections=None, max_missed=3, min_iou=0.1) -> list
+        Per frame: detections with a stable "track_id" (motion by default).
+    track_box(frames, box, label="object", box_threshold=0.3) -> list
+        Per frame: one object followed from its box in the first frame.
+    describe(image, focus=None) -> str
+        A vision-language model's description of the image (through Argus).
+    classify(image, labels, multi_label=False) -> list
+        [{"label", "score"}] for your candidate labels, best first (through Argus).
+
 Use help(name) for the full description of any of them.
 """
 
@@ -30,6 +82,32 @@ from .bridge import ping
 from .images import load_image, save_image
 from .model_tools import suggestion, vqa
 from .overlays import overlay_bounding_boxes, overlay_segmentation_masks
+from .tools import (
+    TOOLS,
+    classify,
+    count_objects,
+    describe,
+    detect_blobs,
+    detect_cat_faces,
+    detect_circles,
+    detect_edges,
+    detect_eyes,
+    detect_faces,
+    detect_motion,
+    detect_people,
+    dominant_colors,
+    find_contours,
+    find_template,
+    ocr,
+    read_barcodes,
+    read_qr_codes,
+    read_text,
+    search_tools,
+    segment_color,
+    track_box,
+    track_objects,
+)
+from .tool_choice import get_tool_for_task
 from .video import extract_frames_and_timestamps
 from .view import view_image
 
@@ -43,4 +121,27 @@ __all__ = [
     "vqa",
     "suggestion",
     "ping",
+    "search_tools",
+    "detect_faces",
+    "detect_eyes",
+    "detect_cat_faces",
+    "detect_people",
+    "detect_circles",
+    "detect_blobs",
+    "count_objects",
+    "segment_color",
+    "dominant_colors",
+    "find_template",
+    "read_qr_codes",
+    "read_barcodes",
+    "ocr",
+    "read_text",
+    "detect_edges",
+    "find_contours",
+    "detect_motion",
+    "track_objects",
+    "track_box",
+    "describe",
+    "classify",
+    "get_tool_for_task",
 ]

@@ -66,6 +66,11 @@ describe("sessions over HTTP", () => {
     const renamed = await argus.call("PATCH", `/api/sessions/${s.id}`, { token: s.token, body: { title: "  Coins  " } });
     expect(renamed.status).toBe(200);
     expect((await argus.call("GET", `/api/sessions/${s.id}`, { token: s.token })).json.title).toBe("Coins");
+    const settings = await argus.call("PATCH", `/api/sessions/${s.id}`, { token: s.token, body: { settings: { toolReview: false } } });
+    expect(settings.json).toMatchObject({ title: "Coins", settings: { toolReview: false } });
+    const badSetting = await argus.call("PATCH", `/api/sessions/${s.id}`, { token: s.token, body: { settings: { toolReview: "yes" } } });
+    expect(badSetting.status).toBe(400);
+    expect(badSetting.json.error.field).toBe("settings.toolReview");
     expect((await argus.call("DELETE", `/api/sessions/${s.id}`, { token: s.token })).status).toBe(204);
     expect((await argus.call("GET", `/api/sessions/${s.id}`, { token: s.token })).status).toBe(403);
   });

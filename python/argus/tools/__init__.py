@@ -1,1 +1,62 @@
-"""Argus vision tools (catalogue)."""
+"""Argus vision tools: classic computer vision that runs in the kernel, plus model-backed helpers.
+
+Every tool takes an image as a file path (relative to the workspace), an RGB
+numpy array, a PIL image or a video frame dict, and checks its arguments:
+a wrong type or value raises an error naming the argument. Images above
+MAX_PIXELS (40 megapixels) are refused with a message saying how to shrink or
+tile them. Detection tools return lists of
+    {"label": str, "score": float 0-1, "bbox": [x1, y1, x2, y2], ...extra keys}
+with integer pixel corners (x2, y2 exclusive), ready for overlay_bounding_boxes;
+segmentation tools add "mask": HxW bool arrays, ready for overlay_segmentation_masks.
+
+TOOLS maps each tool name to its summary, keywords and docs;
+search_tools(task, k) ranks them for a task, and try_tools(names, images)
+runs candidates and summarises their outputs as JSON (for the server's
+get_tool_for_task step).
+"""
+
+from ._checks import MAX_PIXELS
+from .codes import read_barcodes, read_qr_codes
+from .colors import dominant_colors, segment_color
+from .counting import count_objects
+from .edges import detect_edges, find_contours
+from .faces import detect_cat_faces, detect_eyes, detect_faces
+from .model_backed import classify, describe
+from .motion import detect_motion
+from .ocr import ocr, read_text
+from .people import detect_people
+from .registry import TOOLS, ToolInfo
+from .search import search_tools
+from .shapes import detect_blobs, detect_circles
+from .templates import find_template
+from .tracking import track_box, track_objects
+from .trial import try_tools
+
+__all__ = [
+    "detect_faces",
+    "detect_eyes",
+    "detect_cat_faces",
+    "detect_people",
+    "detect_circles",
+    "detect_blobs",
+    "count_objects",
+    "segment_color",
+    "dominant_colors",
+    "find_template",
+    "read_qr_codes",
+    "read_barcodes",
+    "ocr",
+    "read_text",
+    "detect_edges",
+    "find_contours",
+    "detect_motion",
+    "track_objects",
+    "track_box",
+    "describe",
+    "classify",
+    "search_tools",
+    "try_tools",
+    "TOOLS",
+    "ToolInfo",
+    "MAX_PIXELS",
+]

@@ -56,6 +56,7 @@ class CascadeModel:
     slope: float                 # how fast the score rises with evidence
     weight_gain: float = 0.0     # how much the mean last-stage strength adds to the evidence
     weight_cap: float = 0.5      # mean strengths are clipped to [-1, cap]: one lucky window is not proof
+    size_divisor: int = 40       # default smallest object: the longer image edge / this
     lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
 
     def score(self, hits: int, mean_weight: float) -> float:
@@ -101,7 +102,7 @@ def detect(
 ) -> List[Candidate]:
     """Candidates with score >= box_threshold, duplicates and parts-of-objects removed, best first."""
     height, width = gray.shape
-    smallest = max(model.window, min_size or _default_min_size(height, width, model.window))
+    smallest = max(model.window, min_size or _default_min_size(height, width, model))
     if min(height, width) * (model.window / smallest) < model.window // 2:
         return []  # the image is smaller than half a detection window: nothing can fit
     hits = _raw_hits(gray, model, smallest, max_size)
@@ -112,10 +113,11 @@ def detect(
     return _suppress(candidates)
 
 
-def _default_min_size(height: int, width: int, window: int) -> int:
-    """Objects smaller than 1/40 of the longer edge are skipped by default: it
-    bounds the work on big photos (a 4000 px photo is searched as ~1000 px)."""
-    return max(window, round(max(height, width) / 40))
+def _default_min_size(height: int, width: int, model: CascadeModel) -> int:
+    """Objects smaller than 1/size_divisor of the longer edge are skipped by
+    default: it bounds the work on big photos (with 40, a 4000 px photo is
+    searched as ~1000 px)."""
+    return max(model.window, round(max(height, width) / model.size_divisor))
 
 
 def _raw_hits(gray: np.ndarray, model: CascadeModel, smallest: int, max_size: Optional[int]) -> np.ndarray:

@@ -60,7 +60,7 @@ def image_rgb(image: Any, fn: str, argument: str = "image") -> np.ndarray:
         image = image["frame"]
     if isinstance(image, (str, os.PathLike)):
         path = existing_file(image, fn, argument)
-        size = _header_size(path)
+        size = _header_size(path, fn, argument)
         if size is not None:
             _check_pixel_count(fn, argument, size[0], size[1], f"'{path}'")
     elif isinstance(image, np.ndarray):
@@ -80,15 +80,19 @@ def image_rgb(image: Any, fn: str, argument: str = "image") -> np.ndarray:
     return as_rgb(image, fn, argument)
 
 
-def _header_size(path: os.PathLike) -> Optional[tuple]:
+def _header_size(path: os.PathLike, fn: str, argument: str) -> Optional[tuple]:
     """(width, height) read from the file header without decoding pixels, or
     None when Pillow cannot identify the file (as_rgb then reports it)."""
     try:
         with Image.open(path) as picture:
             return picture.size
-    except Image.DecompressionBombError:
-        # Pillow refuses to even open it: certainly above our limit.
-        return (MAX_PIXELS, 2)
+    except Image.DecompressionBombError as error:
+        # Pillow refuses to even open it (above ~179 MP): certainly above our limit.
+        raise ValueError(
+            f"{fn}: {argument} '{path}' is far above the {MAX_MEGAPIXELS:.0f} MP limit of Argus tools ({error}); "
+            "cut it into tiles with an image tool outside Argus, or open it with PIL after raising "
+            "PIL.Image.MAX_IMAGE_PIXELS and shrink it with Image.reduce(4) before using the tools"
+        ) from None
     except Exception:
         return None
 
@@ -199,3 +203,26 @@ def size_range(
     if low is not None and high is not None and high < low:
         raise ValueError(f"{fn}: {high_name} ({high}) must be >= {low_name} ({low})")
     return low, high
+
+
+def frame_list(frames: Any, fn: str, minimum: int = 1) -> list:
+    """Video frames (arrays, PIL images, paths or {"frame": ...} dicts from
+    extract_frames_and_timestamps) as RGB arrays that all have one size."""
+    if isinstance(frames, np.ndarray) and frames.ndim == 4:
+        frames = list(frames)
+    if not isinstance(frames, (list, tuple)):
+        raise TypeError(
+            f"{fn}: frames must be a list of images, e.g. the result of extract_frames_and_timestamps(...), "
+            f"got {type_name(frames)}"
+        )
+    if len(frames) < minimum:
+        raise ValueError(f"{fn}: frames must hold at least {minimum} image(s), got {len(frames)}")
+    result = [image_rgb(frame, fn, f"frames[{index}]") for index, frame in enumerate(frames)]
+    first = result[0].shape
+    for index, frame in enumerate(result):
+        if frame.shape != first:
+            raise ValueError(
+                f"{fn}: frames[{index}] is {frame.shape[1]}x{frame.shape[0]} but frames[0] is "
+                f"{first[1]}x{first[0]}; all frames must have the same size"
+            )
+    return result

@@ -7,6 +7,7 @@ the high hue wrap around (red spans 170..179 and 0..8).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Dict, List, Tuple
 
 import cv2
@@ -24,12 +25,12 @@ NAMED_RANGES: Dict[str, List[HsvRange]] = {
     "green": [((35, 50, 40), (85, 255, 255))],
     "cyan": [((86, 60, 60), (100, 255, 255))],
     "blue": [((101, 70, 40), (128, 255, 255))],
-    "purple": [((129, 50, 40), (150, 255, 255))],
-    "magenta": [((151, 70, 60), (169, 255, 255))],
+    "purple": [((129, 50, 40), (147, 255, 255))],
+    "magenta": [((148, 70, 60), (169, 255, 255))],
     "pink": [((151, 25, 150), (179, 120, 255)), ((0, 25, 150), (8, 120, 255))],
-    "brown": [((5, 80, 30), (25, 255, 150))],
-    "white": [((0, 0, 200), (179, 40, 255))],
-    "gray": [((0, 0, 60), (179, 40, 199))],
+    "brown": [((0, 80, 40), (25, 255, 150)), ((175, 80, 40), (179, 255, 150))],
+    "white": [((0, 0, 210), (179, 30, 255))],
+    "gray": [((0, 0, 60), (179, 40, 209))],
     "black": [((0, 0, 0), (179, 255, 59))],
 }
 ALIASES = {
@@ -73,9 +74,15 @@ REFERENCE_RGB: Dict[str, Tuple[int, int, int]] = {
     "black": (10, 10, 10),
 }
 _REFERENCE_NAMES = list(REFERENCE_RGB)
-_REFERENCE_LAB = cv2.cvtColor(
-    np.array([list(REFERENCE_RGB.values())], dtype=np.uint8), cv2.COLOR_RGB2LAB
-)[0].astype(np.float32)
+
+
+@lru_cache(maxsize=1)
+def _reference_lab() -> np.ndarray:
+    # Computed on first use: the first cv2.cvtColor call of a process costs
+    # ~0.1 s of OpenCV start-up, which should not land on every kernel start.
+    return cv2.cvtColor(np.array([list(REFERENCE_RGB.values())], dtype=np.uint8), cv2.COLOR_RGB2LAB)[0].astype(
+        np.float32
+    )
 
 
 def known_names() -> List[str]:
@@ -93,7 +100,7 @@ def ranges_for(name: str) -> List[HsvRange]:
 def name_of(rgb: Tuple[int, int, int]) -> str:
     """The nearest reference colour name for an RGB triple."""
     lab = cv2.cvtColor(np.array([[rgb]], dtype=np.uint8), cv2.COLOR_RGB2LAB)[0, 0].astype(np.float32)
-    distances = np.linalg.norm(_REFERENCE_LAB - lab, axis=1)
+    distances = np.linalg.norm(_reference_lab() - lab, axis=1)
     return _REFERENCE_NAMES[int(np.argmin(distances))]
 
 

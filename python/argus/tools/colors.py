@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from .._convert import type_name
+from ..images import ImageLike
 from . import _color_names
 from ._checks import image_rgb, integer, optional_integer
 from ._masks import object_results
@@ -21,7 +22,7 @@ MAX_SAMPLES = 100_000  # pixels used by k-means: plenty for fractions to ~0.5 %
 
 
 def segment_color(
-    image: Any,
+    image: ImageLike,
     color: Optional[str] = None,
     hsv_range: Optional[Sequence[Sequence[int]]] = None,
     min_area: Optional[int] = None,
@@ -86,21 +87,15 @@ def segment_color(
             "raise min_area, or crop the image."
         )
     regions = []
-    colors = []
+    colors = []  # mean RGB of each region
     for index in keep:
         x, y, w, h = stats[index, :4]
         where = (slice(y, y + h), slice(x, x + w))
         crop = labels[where] == index
         regions.append((where, crop))
         colors.append([int(round(v)) for v in pixels[where][crop].mean(axis=0)])
-    results = object_results(regions, label or default_label, height, width, bool(masks))
-    # object_results sorts in reading order; attach each region's mean colour by its box.
-    by_box = {
-        (where[1].start, where[0].start): rgb for (where, _), rgb in zip(regions, colors)
-    }
-    for result in results:
-        x1, y1 = result["bbox"][:2]
-        result["color"] = by_box.get((x1, y1), None)
+    extras = [{"color": rgb} for rgb in colors]
+    results = object_results(regions, label or default_label, height, width, bool(masks), extras)
     return results
 
 
@@ -156,7 +151,7 @@ def _checked_range(value: Any, fn: str) -> tuple:
     return tuple(corners)
 
 
-def dominant_colors(image: Any, k: int = 5, mask: Optional[np.ndarray] = None) -> List[Dict[str, Any]]:
+def dominant_colors(image: ImageLike, k: int = 5, mask: Optional[np.ndarray] = None) -> List[Dict[str, Any]]:
     """The main colours of an image (or of a masked part of it), with how much area each covers.
 
     When to use: "what colour is the car / shirt / wall", describing a palette,
@@ -191,14 +186,17 @@ def dominant_colors(image: Any, k: int = 5, mask: Optional[np.ndarray] = None) -
     # A fixed-stride sample keeps the result deterministic and the cost bounded.
     stride = max(1, len(selected) // MAX_SAMPLES)
     sample = selected[::stride]
-    lab = cv2.cvtColor(sample.reshape(-1, 1, 3), cv2.COLOR_RGB2LAB).reshape(-1, 3).astype(np.float32)
     clusters = min(clusters, len(np.unique(sample, axis=0)))
-    cv2.setRNGSeed(12345)
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 50, 0.5)
-    _, assignment, _ = cv2.kmeans(lab, clusters, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
-    assignment = assignment.reshape(-1)
-    groups = [sample[assignment == index] for index in range(clusters)]
-    groups = _merge_similar([g for g in groups if len(g)])
+    if clusters <= 1:
+        groups = [sample]  # one colour (or one pixel): nothing to cluster
+    else:
+        lab = cv2.cvtColor(sample.reshape(-1, 1, 3), cv2.COLOR_RGB2LAB).reshape(-1, 3).astype(np.float32)
+        cv2.setRNGSeed(12345)  # k-means++ seeding is random; results must not change between runs
+        criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 50, 0.5)
+        _, assignment, _ = cv2.kmeans(lab, clusters, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
+        assignment = assignment.reshape(-1)
+        groups = [sample[assignment == index] for index in range(clusters)]
+        groups = _merge_similar([g for g in groups if len(g)])
     total = sum(len(group) for group in groups)
     results = []
     for group in groups:

@@ -9,6 +9,7 @@ from typing import Any, Dict, List, Optional
 
 import numpy as np
 
+from ..images import ImageLike
 from . import _segment
 from ._checks import choice, gray, image_rgb, number, optional_integer, text
 from ._masks import object_results
@@ -17,7 +18,7 @@ MASK_BUDGET_BYTES = 512 * 1024**2  # per call; beyond this the caller must opt o
 
 
 def count_objects(
-    image: Any,
+    image: ImageLike,
     label: str = "object",
     polarity: str = "auto",
     threshold: Optional[float] = None,
@@ -46,7 +47,7 @@ def count_objects(
         threshold: grey level 0-255 separating objects from background; None
             (default) chooses it automatically (Otsu, after removing uneven
             lighting). Set it when the automatic choice misses faint objects.
-        min_area: smallest object area in pixels (default: 0.002% of the
+        min_area: smallest object area in pixels (default: 0.001% of the
             image, at least 9 px); raise it to ignore dust and noise.
         max_area: largest object area in pixels (default: no limit).
         split_touching: cut touching objects apart (default True).
@@ -82,7 +83,7 @@ def count_objects(
     luminance = gray(image_rgb(image, fn))
     height, width = luminance.shape
     if smallest is None:
-        smallest = max(9, round(height * width * 2e-5))
+        smallest = max(9, round(height * width * 1e-5))
     if mode == "auto":
         mode = _segment.polarity_of(luminance)
     bright = luminance if mode == "bright" else 255 - luminance

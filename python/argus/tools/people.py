@@ -12,6 +12,7 @@ from typing import Any, Dict, List, Optional
 import cv2
 import numpy as np
 
+from ..images import ImageLike
 from ._checks import fraction, image_rgb, optional_integer
 from ._results import detection, inside_fraction, non_max_suppression
 
@@ -39,7 +40,7 @@ def _score(margin: float, hits: int) -> float:
     return 1.0 / (1.0 + math.exp(-5.0 * (evidence - 0.6)))
 
 
-def detect_people(image: Any, box_threshold: float = 0.5, min_height: Optional[int] = None) -> List[Dict[str, Any]]:
+def detect_people(image: ImageLike, box_threshold: float = 0.5, min_height: Optional[int] = None) -> List[Dict[str, Any]]:
     """Find standing or walking people, whole body visible (HOG pedestrian detector).
 
     When to use: counting pedestrians in street or surveillance scenes, finding

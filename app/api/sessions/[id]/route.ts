@@ -1,6 +1,7 @@
 import { PatchSessionBody } from "@/lib/protocol/api";
 import { getArgus } from "@/lib/server/context";
 import { credentialsOf, json, readJson, route } from "@/lib/server/http";
+import { mergeSessionSettings } from "@/lib/db/sessions";
 import { authorizeSession, removeSession, renameSession, sessionView } from "@/lib/sessions/service";
 
 export const dynamic = "force-dynamic";
@@ -16,8 +17,9 @@ export const PATCH = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();
   const session = authorizeSession(core, (await params).id, credentialsOf(req));
   const body = await readJson(req, PatchSessionBody);
-  renameSession(core, session, body.title);
-  return json({ id: session.id, title: body.title });
+  if (body.title !== undefined) renameSession(core, session, body.title);
+  const settings = body.settings ? mergeSessionSettings(core.db, session.id, body.settings) : session.settings;
+  return json({ id: session.id, title: body.title ?? session.title, settings });
 });
 
 export const DELETE = route(async (req: Request, { params }: Ctx) => {

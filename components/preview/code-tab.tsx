@@ -2,7 +2,7 @@
 
 import { useId } from "react";
 import { pyFileName, type FinalCode } from "@/lib/client/preview-data";
-import { CopyTextButton } from "./copy-text-button";
+import { CopyButton } from "@/components/chat/copy-button";
 import { DownloadPyButton } from "./download-py-button";
 import { EmptyState } from "./empty-state";
 import { HighlightedCode } from "./highlighted-code";
@@ -22,7 +22,7 @@ export function CodeTab({ final }: { final: FinalCode | null }) {
           <h3 id={`${id}-code`} className="text-sm font-semibold text-zinc-800 dark:text-zinc-100">
             Function
           </h3>
-          <CopyTextButton text={final.code} label="Copy code" />
+          <CopyButton text={final.code} what="code" />
         </div>
         <HighlightedCode code={final.code} label="Final code" className="max-h-[50vh]" />
       </section>
@@ -32,7 +32,7 @@ export function CodeTab({ final }: { final: FinalCode | null }) {
             <h3 id={`${id}-test`} className="text-sm font-semibold text-zinc-800 dark:text-zinc-100">
               Test
             </h3>
-            <CopyTextButton text={final.test} label="Copy test" />
+            <CopyButton text={final.test} what="test" />
           </div>
           <HighlightedCode code={final.test} label="Test code" className="max-h-[30vh]" />
         </section>

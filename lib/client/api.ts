@@ -1,6 +1,9 @@
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { UploadView } from "@/lib/files/store-upload";
 import type { PendingInteraction } from "@/lib/runtime/pending-interaction";
+import type { SessionSummary } from "@/lib/sessions/service";
+
+export type { SessionSummary };
 
 /** A refusal from the server, with its readable message (shown to the person as is). */
 export class ApiError extends Error {
@@ -35,13 +38,6 @@ async function request<T>(method: string, url: string, body?: unknown, raw?: Bod
   return data as T;
 }
 
-export interface SessionSummary {
-  id: string;
-  title: string | null;
-  state: string;
-  createdAt: string;
-  updatedAt: string;
-}
 
 export interface SessionDetail {
   id: string;

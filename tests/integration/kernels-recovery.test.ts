@@ -32,7 +32,8 @@ describe("kernels that go away", () => {
     const s = k.newSession();
     await k.kernels.execute(s.id, "state = 1");
     await new Promise((r) => setTimeout(r, 400));
-    expect(await k.kernels.reap()).toContain(s.id);
+    // The registry's own reaper (every second here) may get there first.
+    await k.kernels.reap();
     expect(k.kernels.has(s.id)).toBe(false);
     const r = await k.kernels.execute(s.id, "print('state' in globals())");
     expect(r.stdout).toBe("False\n");

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { ask, coinsFile, expectCleanTranscript, modelRequests, shot, useScenario } from "./support";
+import { ask, coinsFile, expectCleanTranscript, modelRequests, openStep, shot, useScenario } from "./support";
 
 test("upload the coins photo, watch the planner, get 24, the code, the overlay, the .py and the .ipynb", async ({ page }) => {
   await useScenario("count-coins.json");
@@ -11,7 +11,7 @@ test("upload the coins photo, watch the planner, get 24, the code, the overlay, 
 
   // The planner's turn streams in with the picture its code made, inline.
   const step = page.getByTestId("step-block").first();
-  await expect(step).toBeVisible();
+  await openStep(step);
   await expect(step.locator("img").first()).toBeVisible();
   await expect(page.getByTestId("message-conversation").last()).toContainText("24 coins", { timeout: 60_000 });
   await expectCleanTranscript(page);

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 const MODEL_PORT = Number(process.env.ARGUS_E2E_MODEL_PORT ?? 4311);
 const modelBase = `http://127.0.0.1:${MODEL_PORT}`;
@@ -52,4 +52,15 @@ export async function expectCleanTranscript(page: Page): Promise<void> {
   expect(seqs.length).toBeGreaterThan(0);
   expect(new Set(seqs).size).toBe(seqs.length);
   expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+}
+
+/**
+ * Opens a planner/coder step if it is collapsed. Steps that arrive with the
+ * history (e.g. in one sync batch) start collapsed and render their output
+ * only once opened, as a person would open them to read it.
+ */
+export async function openStep(step: Locator): Promise<void> {
+  await expect(step).toBeVisible();
+  const toggle = step.locator("button[aria-expanded]").first();
+  if ((await toggle.getAttribute("aria-expanded")) === "false") await toggle.click();
 }

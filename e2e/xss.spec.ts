@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { ask, expectCleanTranscript, shot, useScenario } from "./support";
+import { ask, expectCleanTranscript, shot, useScenario, openStep } from "./support";
 
 /**
  * Model and kernel output is untrusted. The xss scenario's reply, planner
@@ -47,6 +47,7 @@ test("hostile model and kernel output renders as text and never runs", async ({ 
 
   // The planner's cell: stdout, stderr and value as text.
   const plannerStep = page.locator('[data-testid="step-block"][data-agent="planner"]').first();
+  await openStep(plannerStep);
   await expect(plannerStep).toContainText("<img src=x onerror=window.__pwned=1>");
   await expect(plannerStep).toContainText("<script>window.__pwned=1</script>");
   await expect(plannerStep).toContainText('<iframe src="javascript:window.__pwned=1"></iframe>');

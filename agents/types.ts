@@ -1,10 +1,9 @@
 import type { ModelClient } from "@/lib/llm/models";
+import type { Usage } from "@/lib/llm/usage";
 import type { ArgusEvent, AgentName } from "@/lib/protocol/events";
 
-export interface TokenUsage {
-  inputTokens: number;
-  outputTokens: number;
-}
+/** Tokens spent, in the model layer's own shape (one vocabulary for usage). */
+export type TokenUsage = Usage;
 
 /**
  * What an agent decides in one step (OpenHands' `agent.step(state) → action`).
@@ -40,8 +39,4 @@ export interface Agent {
   observe(event: ArgusEvent): void | Promise<void>;
 }
 
-export const NO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0 };
-
-export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
-  return { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens };
-}
+export { ZERO_USAGE as NO_USAGE, sumUsage as addUsage } from "@/lib/llm/usage";

@@ -1,4 +1,4 @@
-import { addUsage, NO_USAGE, type Agent, type StepContext, type StepResult, type TokenUsage } from "@/agents/types";
+import { addUsage, NO_USAGE, type Agent, type StepContext, type StepResult } from "@/agents/types";
 import type { ModelMessage } from "ai";
 import type { ArgusEvent } from "@/lib/protocol/events";
 import { CODER_SYSTEM, editBrief, planBrief } from "./prompt";
@@ -130,5 +130,3 @@ export class CoderAgent implements Agent {
     }
   }
 }
-
-export const zeroUsage = (): TokenUsage => ({ ...NO_USAGE });

@@ -1,4 +1,4 @@
-import type { Agent, StepContext, StepResult, TokenUsage } from "@/agents/types";
+import { NO_USAGE, type Agent, type StepContext, type StepResult } from "@/agents/types";
 import type { AgentMessage } from "@/lib/protocol/agent-message";
 import type { ArgusEvent } from "@/lib/protocol/events";
 import { CONVERSATION_SYSTEM, outcomeInstruction, renderConversation } from "./prompt";
@@ -61,10 +61,10 @@ export class ConversationAgent implements Agent {
               : { mode: "plan", task: renderConversation(this.inputs.history), uploads: this.inputs.request.uploads },
           },
         },
-        usage: zero(),
+        usage: NO_USAGE,
       };
     }
-    return { action: { action: "finish", args: { outputs: {}, final_thought: "" } }, usage: zero() };
+    return { action: { action: "finish", args: { outputs: {}, final_thought: "" } }, usage: NO_USAGE };
   }
 
   observe(event: ArgusEvent): void {
@@ -74,5 +74,3 @@ export class ConversationAgent implements Agent {
     }
   }
 }
-
-const zero = (): TokenUsage => ({ inputTokens: 0, outputTokens: 0 });

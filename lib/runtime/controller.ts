@@ -20,6 +20,8 @@ export interface ControllerOptions {
   plannerMaxTurns: number;
   /** Resolves with the person's answer to the interaction event `seq`. */
   waitForAnswer: (seq: number) => Promise<ArgusEvent>;
+  /** True once the server is shutting down: the run was already marked interrupted, write nothing more. */
+  closing: () => boolean;
   /** Image uploads the planner sees on its first turn. */
   uploads: ImageRef[];
   /** Names of the files in the session's workspace (for the coder's test). */
@@ -31,6 +33,9 @@ class RunStopped extends Error {
     super(reason);
   }
 }
+
+/** Thrown instead of writing once the server is shutting down. */
+class ServerClosing extends Error {}
 
 interface Frame {
   agent: Agent;
@@ -57,6 +62,7 @@ export class Controller {
   ) {}
 
   private append(event: ArgusEventInput): ArgusEvent {
+    if (this.o.closing()) throw new ServerClosing();
     return this.core.events.append(this.o.sessionId, { ...event, runId: this.o.runId } as ArgusEventInput).event;
   }
 
@@ -205,6 +211,7 @@ export class Controller {
 
   /** Ends the run: a readable error in the chat, and the run's final state. */
   private end(error: unknown): void {
+    if (this.o.closing()) return;
     if (error instanceof RunStopped) {
       if (error.state === "error") this.errorObservation(error.reason, "RUN_STOPPED");
       else if (error.reason !== "Stopped by you.") this.errorObservation(error.reason, "BUDGET");

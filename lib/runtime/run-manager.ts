@@ -39,6 +39,7 @@ export type UpdateCallback = (sessionId: string, message: StreamedMessage) => vo
  */
 export class RunManager {
   private readonly active = new Map<string, ActiveRun>();
+  private closing = false;
   private subscriberCount = 0;
 
   constructor(
@@ -56,11 +57,30 @@ export class RunManager {
     const stale = runsInState(this.core.db, ["loading", "running", "awaiting_user_input", "paused"]);
     for (const run of stale) {
       if (this.active.has(run.sessionId)) continue;
-      const note = "This run was interrupted because the Argus server stopped. Nothing before this point was lost; send your message again to continue.";
-      this.core.events.append(run.sessionId, { source: "environment", agent: "system", runId: run.id, observation: "error", content: note, extras: { error_id: "INTERRUPTED" } } as ArgusEventInput);
-      this.core.events.append(run.sessionId, { source: "environment", agent: "system", runId: run.id, observation: "agent_state_changed", content: "", extras: { agent_state: "interrupted", reason: note } } as ArgusEventInput);
+      this.noteInterrupted(run.sessionId, run.id);
     }
     return stale.length;
+  }
+
+  /**
+   * The server is stopping: mark every active run interrupted now, then stop
+   * them without letting them write anything more (otherwise a kernel dying in
+   * the teardown could end a run as an error before the process exits).
+   */
+  shutdown(): void {
+    this.closing = true;
+    for (const [sessionId, run] of this.active) {
+      this.noteInterrupted(sessionId, run.runId);
+      run.abort.abort();
+      run.waiting?.reject(new Error("the server is stopping"));
+      run.waiting = null;
+    }
+  }
+
+  private noteInterrupted(sessionId: string, runId: string): void {
+    const note = "This run was interrupted because the Argus server stopped. Nothing before this point was lost; send your message again to continue.";
+    this.core.events.append(sessionId, { source: "environment", agent: "system", runId, observation: "error", content: note, extras: { error_id: "INTERRUPTED" } } as ArgusEventInput);
+    this.core.events.append(sessionId, { source: "environment", agent: "system", runId, observation: "agent_state_changed", content: "", extras: { agent_state: "interrupted", reason: note } } as ArgusEventInput);
   }
 
   isActive(sessionId: string): boolean {
@@ -113,7 +133,7 @@ export class RunManager {
     void this.execute(session.id, active, first, body.media ?? [])
       .catch((error: unknown) => {
         // A run whose session was deleted under it just ends; anything else is a bug to see.
-        if (getSession(this.core.db, session.id)) console.error("[argus] run failed outside its controller:", error);
+        if (!this.closing && getSession(this.core.db, session.id)) console.error("[argus] run failed outside its controller:", error);
       })
       .finally(() => {
         if (this.active.get(session.id) === active) this.active.delete(session.id);
@@ -188,6 +208,7 @@ export class RunManager {
       plannerMaxTurns: this.settings.plannerMaxTurns,
       uploads: uploadRefs,
       files: uploads.map((f) => f.name),
+      closing: () => this.closing,
       waitForAnswer: (seq) =>
         new Promise<ArgusEvent>((resolve, reject) => {
           if (run.abort.signal.aborted) return reject(new Error("cancelled"));

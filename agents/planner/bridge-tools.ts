@@ -1,6 +1,5 @@
-import { readFile, realpath } from "node:fs/promises";
-import path from "node:path";
 import { z } from "zod";
+import { readWorkspaceFile } from "@/lib/files/workspace-fs";
 import type { BridgeMethods } from "@/lib/kernels/bridge";
 import { imagePart } from "@/lib/llm/images";
 import type { ModelClient } from "@/lib/llm/models";
@@ -10,19 +9,17 @@ const Params = z.object({
   images: z.array(z.string().min(1).max(500)).max(8).default([]),
 });
 
+/** Largest picture a cell may hand to the model by path. */
+const MAX_IMAGE_BYTES = 50 * 1024 * 1024;
+
 /**
- * A picture the kernel hands over by path: it must be a file inside that
- * kernel's own workspace (symlinks resolved), so a cell cannot make the server
- * read anything else on the host.
+ * A picture the kernel hands over by path: read through workspace-fs, which
+ * resolves it inside that kernel's own workspace without following any link
+ * and reads what it opened, so no swap between a check and the read can make
+ * the server send a host file to the model.
  */
-async function readWorkspaceImage(workspace: string, relative: string): Promise<Buffer> {
-  if (path.isAbsolute(relative)) throw new Error(`image path must be relative to the workspace: ${relative}`);
-  const root = await realpath(workspace);
-  const full = await realpath(path.resolve(root, relative)).catch(() => {
-    throw new Error(`no such image in the workspace: ${relative}`);
-  });
-  if (full !== root && !full.startsWith(`${root}${path.sep}`)) throw new Error(`image path leaves the workspace: ${relative}`);
-  return readFile(full);
+function readWorkspaceImage(workspace: string, relative: string): Promise<Buffer> {
+  return readWorkspaceFile(workspace, relative, { maxBytes: MAX_IMAGE_BYTES });
 }
 
 const VQA_SYSTEM = "You answer questions about images precisely and briefly. If you cannot tell, say so; never guess counts.";

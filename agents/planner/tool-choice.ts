@@ -1,7 +1,7 @@
-import { copyFile, mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { storeExecutionImages } from "@/lib/files/generated";
+import { readWorkspaceFile, writeWorkspaceFile } from "@/lib/files/workspace-fs";
 import type { BridgeMethods } from "@/lib/kernels/bridge";
 import { imagePart } from "@/lib/llm/images";
 import type { ModelClient } from "@/lib/llm/models";
@@ -11,6 +11,14 @@ import { buildCandidateRunner, CandidateResultsSchema, RESULTS_MARKER, type Cand
 /** Candidates run at a low threshold, so the person can raise it with the slider. */
 export const REVIEW_THRESHOLD = 0.05;
 const PER_TOOL_SECONDS = 20;
+/** Largest picture a cell may hand over for tool choice. */
+const MAX_IMAGE_BYTES = 50 * 1024 * 1024;
+
+/** The extension of a kernel-given name when it is a plain one, so the copy keeps its type hint. */
+function imageExtension(ref: string): string {
+  const ext = path.extname(ref).toLowerCase();
+  return /^\.[a-z0-9]{1,5}$/.test(ext) ? ext : "";
+}
 
 const Params = z.object({
   task: z.string().min(1).max(2_000),
@@ -57,14 +65,15 @@ export function toolChoiceMethods(core: ArgusCore, model: ModelClient): BridgeMe
       const kernels = core.kernels;
       if (!kernels) throw new Error("Jupyter is off, so candidate tools cannot run.");
 
+      // The pictures the kernel handed over (under .argus/bridge/) are read
+      // once, through workspace-fs: no link is followed, and every later use
+      // (the candidates, the judge, the review card) gets these same bytes.
+      const pictures = await Promise.all(images.map((ref) => readWorkspaceFile(ctx.workspace, ref, { maxBytes: MAX_IMAGE_BYTES })));
       const results = await kernels.isolated(sessionId, async (kernel) => {
-        // The pictures the kernel handed over live under .argus/bridge/; copy them in.
-        for (const ref of images) {
-          const target = path.join(kernel.workspace, ref);
-          await mkdir(path.dirname(target), { recursive: true });
-          await copyFile(path.join(ctx.workspace, ref), target);
-        }
-        const code = buildCandidateRunner(candidates, images[0]!, REVIEW_THRESHOLD, PER_TOOL_SECONDS);
+        // Flat names chosen here, so nothing the calling kernel wrote shapes a path.
+        const names = pictures.map((_, i) => `task-image-${i}${imageExtension(images[i]!)}`);
+        for (const [i, bytes] of pictures.entries()) await writeWorkspaceFile(kernel.workspace, names[i]!, bytes);
+        const code = buildCandidateRunner(candidates, names[0]!, REVIEW_THRESHOLD, PER_TOOL_SECONDS);
         const { execution } = await kernel.execute(code, { timeoutMs: (PER_TOOL_SECONDS * candidates.length + 30) * 1000, signal: ctx.signal });
         const line = execution.stdout.split("\n").find((l) => l.startsWith(RESULTS_MARKER));
         if (!line) throw new Error(`The candidate tools could not be run: ${execution.error?.value ?? execution.stderr.slice(0, 300)}`);
@@ -78,8 +87,7 @@ export function toolChoiceMethods(core: ArgusCore, model: ModelClient): BridgeMe
         return { tool: null, box_threshold: null, reviewed: false, thoughts: `No candidate worked on this image:\n${overview}`, predicted_answer: "", candidates: counts };
       }
 
-      const firstImage = await readFile(path.join(ctx.workspace, images[0]!));
-      const picture = await imagePart(firstImage, { maxEdge: 1568 });
+      const picture = await imagePart(pictures[0]!, { maxEdge: 1568 });
       const judged = await model.callTool("judge", {
         system: JUDGE_SYSTEM,
         messages: [
@@ -110,7 +118,7 @@ export function toolChoiceMethods(core: ArgusCore, model: ModelClient): BridgeMe
       const reviewOn = session !== undefined && (JSON.parse(session) as { toolReview?: boolean }).toolReview !== false;
       if (!sessionId || !reviewOn || !core.runs.isActive(sessionId)) return choice;
 
-      const [stored] = await storeExecutionImages(core, sessionId, { results: [{ data: { "image/png": (await readFile(path.join(ctx.workspace, images[0]!))).toString("base64") }, isMain: false, viewed: false }], stdout: "", stderr: "", error: null }, "tool review");
+      const [stored] = await storeExecutionImages(core, sessionId, { results: [{ data: { "image/png": pictures[0]!.toString("base64") }, isMain: false, viewed: false }], stdout: "", stderr: "", error: null }, "tool review");
       const answer = await core.runs.ask(sessionId, {
         kind: "tool_review",
         prompt: `Which tool finds what you asked for (“${task}”)? The judge suggests ${pick.best_tool}. Slide the confidence until only the right boxes remain, then choose.`,

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { copyFile, mkdir, readdir } from "node:fs/promises";
-import path from "node:path";
+import { mkdir, readdir } from "node:fs/promises";
 import { filesOfSession, insertFile, type FileRow } from "@/lib/db/files";
 import { getSession, type SessionRow } from "@/lib/db/sessions";
 import { ArgusError } from "@/lib/errors";
 import { workspaceDir, workspaceLock, type SessionDeps } from "@/lib/sessions/service";
 import { uniqueName } from "./filename";
 import { processUpload } from "./process-upload";
+import { writeWorkspaceFile, WorkspacePathError } from "./workspace-fs";
 
 export interface UploadView {
   id: string;
@@ -77,11 +77,14 @@ export async function storeUpload(
       ...(await readdir(workspace).catch(() => [] as string[])),
     ]);
     const chosen = uniqueName(processed.name, taken);
-    const target = path.resolve(workspace, chosen);
-    if (path.dirname(target) !== path.resolve(workspace)) {
-      throw new ArgusError("bad_request:upload", "The file name is not allowed.", { field: "file" });
+    // The kernel may have planted a link under this very name (even after the
+    // listing above): the write replaces whatever is there, never follows it.
+    try {
+      await writeWorkspaceFile(workspace, chosen, input.bytes);
+    } catch (error) {
+      if (error instanceof WorkspacePathError) throw new ArgusError("bad_request:upload", "The file name is not allowed.", { field: "file" });
+      throw error;
     }
-    await copyFile(deps.blobs.pathOf(original.sha256), target);
     const file: FileRow = {
       id: randomUUID(),
       sessionId: session.id,

@@ -1,5 +1,6 @@
-import { copyFile, mkdir, readdir, rename, rm, rmdir } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, rmdir } from "node:fs/promises";
 import path from "node:path";
+import { copyWorkspaceFiles as copyFilesBetweenWorkspaces } from "@/lib/files/workspace-fs";
 
 /**
  * Pooled kernels start before anyone needs them, each sandboxed to its own
@@ -19,20 +20,18 @@ export async function adoptWorkspace(kernelDir: string, sessionDir: string): Pro
   await rename(kernelDir, sessionDir);
 }
 
+/** Largest file the coder's isolated kernel gets a copy of. */
+const MAX_COPIED_FILE_BYTES = 512 * 1024 * 1024;
+
 /**
  * Copies the regular files at the top of a session's workspace (uploads and
  * what the planner saved) into an isolated kernel's directory: the coder's
  * tests read the same images, but can't change the planner's notebook files.
+ * The session's kernel controls every name there, so this goes through
+ * workspace-fs, which follows no link.
  */
-export async function copyWorkspaceFiles(fromDir: string, toDir: string): Promise<string[]> {
-  const entries = await readdir(fromDir, { withFileTypes: true }).catch(() => []);
-  const copied: string[] = [];
-  for (const e of entries) {
-    if (!e.isFile()) continue;
-    await copyFile(path.join(fromDir, e.name), path.join(toDir, e.name));
-    copied.push(e.name);
-  }
-  return copied;
+export function copyWorkspaceFiles(fromDir: string, toDir: string): Promise<string[]> {
+  return copyFilesBetweenWorkspaces(fromDir, toDir, { maxBytesPerFile: MAX_COPIED_FILE_BYTES });
 }
 
 export async function removeDir(dir: string): Promise<void> {

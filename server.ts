@@ -3,7 +3,9 @@ import type { AddressInfo } from "node:net";
 import next from "next";
 import { loadConfig, modelStatus } from "./lib/config";
 import { createArgusCore } from "./lib/server/argus-core";
+import { allowedHosts } from "./lib/server/allowed-hosts";
 import { refuseUndecodablePath } from "./lib/server/bad-path";
+import { refuseForeignHost } from "./lib/server/foreign-host";
 import { setArgus } from "./lib/server/context";
 import { attachSocketServer } from "./lib/server/socket";
 
@@ -25,11 +27,13 @@ async function main(): Promise<void> {
   await Promise.all([app.prepare(), jupyterStarted]);
 
   const handle = app.getRequestHandler();
+  const hosts = allowedHosts(config.allowedHosts, config.host);
   const server = createServer((req, res) => {
+    if (refuseForeignHost(req, res, hosts)) return;
     if (refuseUndecodablePath(req, res)) return;
     void handle(req, res);
   });
-  const io = attachSocketServer(server, core);
+  const io = attachSocketServer(server, core, { allowedHosts: hosts });
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

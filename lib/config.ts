@@ -47,11 +47,14 @@ const EnvSchema = z.object({
   ARGUS_KERNEL_CPU_SECONDS: z.coerce.number().int().min(1).default(3600),
   ARGUS_SANDBOX: z.enum(["auto", "bubblewrap", "none"]).default("auto"),
   ARGUS_KERNEL_NAME: z.string().min(1).optional(),
+  ARGUS_ALLOWED_HOSTS: z.string().max(4000).optional(),
 });
 
 export interface ArgusConfig {
   port: number;
   host: string;
+  /** `ARGUS_ALLOWED_HOSTS` as given (see lib/server/allowed-hosts.ts); null for the default. */
+  allowedHosts: string | null;
   dataDir: string;
   dbPath: string;
   blobDir: string;
@@ -120,6 +123,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     port: e.PORT,
     host: e.HOST,
+    allowedHosts: e.ARGUS_ALLOWED_HOSTS ?? null,
     dataDir,
     dbPath: e.ARGUS_DB_PATH ? path.resolve(root, e.ARGUS_DB_PATH) : path.join(dataDir, "argus.db"),
     blobDir: path.join(dataDir, "blobs"),

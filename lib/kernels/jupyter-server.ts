@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { freePort } from "./free-port";
+import { ARGUS_KERNEL_NAME } from "./kernelspec";
 
 export type JupyterStatus = "up" | "down" | "starting" | "off";
 
@@ -124,10 +125,16 @@ export class ManagedJupyterServer implements JupyterBackend {
       "--ServerApp.ip=127.0.0.1",
       `--ServerApp.port=${port}`,
       "--ServerApp.port_retries=0",
-      `--ServerApp.token=${token}`,
       "--ServerApp.password=",
       `--ServerApp.root_dir=${this.options.rootDir}`,
       "--ServerApp.disable_check_xsrf=False",
+      // Whoever holds the token gets Argus's sandboxed kernels and nothing
+      // more: no terminals (a shell outside the sandbox), no native
+      // `python3` kernelspec (a kernel outside it).
+      "--ServerApp.terminals_enabled=False",
+      "--KernelSpecManager.ensure_native_kernel=False",
+      "--ServerApp.kernel_spec_manager_class=argus_jupyter.kernelspecs.AllowedKernelSpecManager",
+      `--KernelSpecManager.allowed_kernelspecs=${JSON.stringify([ARGUS_KERNEL_NAME])}`,
       // Argus's extension: kernel websockets without Nagle delay (python/argus_jupyter).
       '--ServerApp.jpserver_extensions={"argus_jupyter": True}',
       // Notice a dead kernel within a second, not three.
@@ -140,6 +147,11 @@ export class ManagedJupyterServer implements JupyterBackend {
       ...(this.options.extraArgs ?? []),
     ];
     if (process.getuid?.() === 0) args.push("--allow-root");
+    // The token goes through a file only this user can read: every local user
+    // can read every process's command line (/proc/<pid>/cmdline).
+    const tokenFile = path.join(this.options.runtimeDir, "token");
+    rmSync(tokenFile, { force: true });
+    writeFileSync(tokenFile, token, { mode: 0o600, flag: "wx" });
     const home = path.join(this.options.runtimeDir, "home");
     mkdirSync(home, { recursive: true });
     const child = spawn(this.options.python, args, {
@@ -149,6 +161,7 @@ export class ManagedJupyterServer implements JupyterBackend {
         JUPYTER_RUNTIME_DIR: path.join(this.options.runtimeDir, "runtime"),
         JUPYTER_CONFIG_DIR: path.join(this.options.runtimeDir, "config"),
         JUPYTER_DATA_DIR: path.join(this.options.runtimeDir, "data"),
+        JUPYTER_TOKEN_FILE: tokenFile,
         PYTHONUNBUFFERED: "1",
         PYTHONPATH: path.join(process.cwd(), "python"),
       }) as unknown as NodeJS.ProcessEnv,

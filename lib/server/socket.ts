@@ -15,7 +15,8 @@ import {
 import { toStateWire } from "@/lib/runtime/state-wire";
 import { authorizeSession } from "@/lib/sessions/service";
 import type { ArgusCore } from "./argus-core";
-import { BROWSER_COOKIE, readCookie } from "./auth";
+import { isAllowedHost, type AllowedHosts } from "./allowed-hosts";
+import { BROWSER_COOKIE, isSameOrigin, readCookie } from "./auth";
 import { zodProblem } from "./http";
 
 interface SocketData {
@@ -36,12 +37,14 @@ function toSocketError(error: unknown): SocketError {
  * session token (or the browser cookie that created the session), joins that
  * session's room, and receives every event the log persists for it.
  */
-export function attachSocketServer(httpServer: HttpServer, core: ArgusCore): ArgusIo {
+export function attachSocketServer(httpServer: HttpServer, core: ArgusCore, options: { allowedHosts: AllowedHosts }): ArgusIo {
   const io: ArgusIo = new Server(httpServer, {
     serveClient: false,
     maxHttpBufferSize: 1e6,
     // Same-origin only by default: the page is served by this very server.
     cors: undefined,
+    // DNS rebinding: refuse handshakes addressed to a name Argus isn't served under.
+    allowRequest: (req, callback) => callback(null, isAllowedHost(req.headers.host, options.allowedHosts)),
   });
 
   io.use((socket, next) => {
@@ -53,12 +56,20 @@ export function attachSocketServer(httpServer: HttpServer, core: ArgusCore): Arg
     }
     try {
       const headers = socket.handshake.headers;
-      authorizeSession(core, parsed.data.sessionId, {
-        token: parsed.data.token ?? null,
-        browser: readCookie(headers.cookie, BROWSER_COOKIE),
-        sameOrigin: true,
-        write: false,
-      });
+      const token = parsed.data.token ?? null;
+      const browser = readCookie(headers.cookie, BROWSER_COOKIE);
+      // A browser attaches its cookie to a foreign page's WebSocket too, and
+      // WebSockets are not bound by CORS: a socket opened by the cookie alone
+      // must come from Argus's own pages, as cookie writes over HTTP must.
+      const header = (name: string) => {
+        const v = headers[name];
+        return typeof v === "string" ? v : null;
+      };
+      const sameOrigin = isSameOrigin({ origin: header("origin"), host: header("host"), secFetchSite: header("sec-fetch-site") });
+      authorizeSession(core, parsed.data.sessionId, { token, browser, sameOrigin, write: false });
+      if (!token && !sameOrigin) {
+        throw new ArgusError("forbidden:socket", "This chat can only be opened from Argus's own page.");
+      }
       socket.data.sessionId = parsed.data.sessionId;
       next();
     } catch (error) {

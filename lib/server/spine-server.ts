@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ArgusConfig } from "@/lib/config";
 import { createArgusCore, type ArgusCore } from "./argus-core";
+import { allowedHosts } from "./allowed-hosts";
 import { attachSocketServer, type ArgusIo } from "./socket";
 
 export interface SpineServer {
@@ -23,7 +24,7 @@ export async function startSpineServer(config: ArgusConfig): Promise<SpineServer
     res.statusCode = 404;
     res.end();
   });
-  const io = attachSocketServer(http, core);
+  const io = attachSocketServer(http, core, { allowedHosts: allowedHosts(config.allowedHosts, "127.0.0.1") });
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", () => resolve()));
   const { port } = http.address() as AddressInfo;
   return {

@@ -607,7 +607,9 @@ export function socketCase(r: Rng, n: number, ctx: FuzzContext): SocketCase {
       [2, () => ({ sessionId: randomValue(r), token: randomValue(r) })],
       [1, () => ({ sessionId: owner.id, token: "t".repeat(r.pick([200, 201, 5000])) })],
     ])();
-    const headers = r.chance(0.2) ? { cookie: r.pick([`argus_browser=${randomString(r, 20).replace(/[^\x21-\x7e]/g, "") || "x"}`, "argus_browser=%E0%A4%A", r.pick(ctx.sessions).cookie]) } : undefined;
+    // A cookie opens a socket only from Argus's own page (its Origin), as in a browser.
+    const origin: Record<string, string> = r.pick<Record<string, string>>([{}, { origin: `http://${ctx.host}` }, { origin: "http://evil.example" }]);
+    const headers = r.chance(0.2) ? { cookie: r.pick([`argus_browser=${randomString(r, 20).replace(/[^\x21-\x7e]/g, "") || "x"}`, "argus_browser=%E0%A4%A", r.pick(ctx.sessions).cookie]), ...origin } : undefined;
     return { kind, label: `#${n} handshake ${JSON.stringify(auth)?.slice(0, 100)}`, auth, headers };
   }
   if (kind === "raw") {
@@ -765,7 +767,7 @@ export interface SocketFuzzOptions {
   budgetMs: number;
 }
 
-const HANDSHAKE_CODES = ["bad_request:socket", "unauthorized:session", "forbidden:session"];
+const HANDSHAKE_CODES = ["bad_request:socket", "unauthorized:session", "forbidden:session", "forbidden:socket"];
 
 export async function runSocketFuzz(o: SocketFuzzOptions) {
   const r = new Rng(o.seed);
@@ -808,7 +810,7 @@ export async function runSocketFuzz(o: SocketFuzzOptions) {
         h.disconnect();
         const a = c.auth as { sessionId?: unknown; token?: unknown } | null;
         const session = o.ctx.sessions.find((x) => x.id === a?.sessionId);
-        const cookieOk = !!session && c.headers?.cookie === session.cookie;
+        const cookieOk = !!session && c.headers?.cookie === session.cookie && c.headers?.origin === `http://${o.ctx.host}`;
         // The token opens its session; so does the creating browser's cookie, unless the token is malformed.
         const tokenWellFormed = a?.token === undefined || (typeof a.token === "string" && a.token.length >= 1 && a.token.length <= 200);
         const legit = !!session && (a?.token === session.token || (cookieOk && tokenWellFormed));

@@ -70,10 +70,31 @@ describe("Socket.io protocol", () => {
     expect((await refused(open({ sessionId: "not-a-uuid", token: a.token }))).data?.code).toBe("bad_request:socket");
   });
 
-  it("accepts the creating browser's cookie instead of the token", async () => {
+  it("accepts the creating browser's cookie instead of the token, from Argus's own page", async () => {
     const s = createSession(spine.core, "browser-secret-1");
-    await connected(open({ sessionId: s.id }, { headers: { cookie: "argus_browser=browser-secret-1" } }));
-    expect((await refused(open({ sessionId: s.id }, { headers: { cookie: "argus_browser=other" } }))).message).toMatch(/credentials/);
+    await connected(open({ sessionId: s.id }, { headers: { cookie: "argus_browser=browser-secret-1", origin: spine.url } }));
+    expect((await refused(open({ sessionId: s.id }, { headers: { cookie: "argus_browser=other", origin: spine.url } }))).message).toMatch(/credentials/);
+  });
+
+  it("refuses a cookie-only socket from a foreign page, or from no page at all", async () => {
+    const s = createSession(spine.core, "browser-secret-2");
+    const cookie = "argus_browser=browser-secret-2";
+    const cases: Record<string, string>[] = [{ cookie, origin: "https://evil.example" }, { cookie }, { cookie, origin: spine.url, "sec-fetch-site": "cross-site" }];
+    for (const headers of cases) {
+      const e = await refused(open({ sessionId: s.id }, { headers }));
+      expect(e.data?.code).toBe("forbidden:socket");
+      expect(e.message).toMatch(/Argus's own page/);
+    }
+    // A token is never attached by a browser on its own, so its origin doesn't matter.
+    await connected(open({ sessionId: s.id, token: s.token }, { headers: { origin: "https://evil.example" } }));
+  });
+
+  it("refuses a handshake addressed to a name Argus is not served under (DNS rebinding)", async () => {
+    const s = createSession(spine.core, "browser-secret-3");
+    const e = await refused(open({ sessionId: s.id, token: s.token }, { headers: { host: "evil.example:3000", origin: "http://evil.example:3000", cookie: "argus_browser=browser-secret-3" } }));
+    expect(e.data?.code).not.toBeDefined();
+    expect(e.message).not.toMatch(/credentials/);
+    await connected(open({ sessionId: s.id, token: s.token }, { headers: { host: new URL(spine.url).host } }));
   });
 
   it("emits each event to its session's room only, after it is persisted", async () => {

@@ -21,4 +21,11 @@ describe("bridge", () => {
     const garbage = JSON.parse(await answerBridge(`${BRIDGE_PREFIX}{not json`, methods, ctx));
     expect(garbage.error.message).toMatch(/not valid JSON/);
   });
+
+  it("looks methods up among its own, never through Object.prototype", async () => {
+    for (const method of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "__defineGetter__"]) {
+      const reply = JSON.parse(await answerBridge(ask({ id: "4", method }), builtinBridgeMethods, ctx));
+      expect(reply, method).toEqual({ id: "4", error: { message: `Unknown bridge method '${method}'.` } });
+    }
+  });
 });

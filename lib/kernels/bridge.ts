@@ -42,8 +42,10 @@ export async function answerBridge(
   } catch {
     return JSON.stringify({ id: null, error: { message: "The bridge request was not valid JSON of {id, method, params}." } });
   }
-  const method = methods[request.method];
-  if (!method) {
+  // Own properties only: `constructor`, `__proto__` or `toString` must not
+  // reach Object.prototype's functions.
+  const method = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
+  if (typeof method !== "function") {
     return JSON.stringify({ id: request.id, error: { message: `Unknown bridge method '${request.method}'.` } });
   }
   try {

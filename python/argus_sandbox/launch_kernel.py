@@ -114,7 +114,28 @@ def _exec_bubblewrap(connection_file: str, workspace: str, settings: Settings) -
     # SIGINT; the disposition is inherited, and ipykernel installs its own
     # KeyboardInterrupt handler around every cell, so only the kernel reacts.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    os.execv(bwrap_path, argv)
+    # bubblewrap is PID 1 inside the sandbox, and a cell can read its
+    # /proc/1/environ and /proc/1/cmdline. So it starts with an empty
+    # environment (the kernel's own comes from --setenv), and its arguments,
+    # which name host paths, arrive through a pipe (`--args FD`) rather than
+    # on its command line.
+    # (bwrap takes only options from the pipe; the command after "--" stays
+    # on argv, and names only paths inside the sandbox.)
+    split = argv.index("--")
+    os.execve(bwrap_path, [bwrap_path, "--args", str(_args_pipe(argv[1:split]))] + argv[split:], {})
+
+
+def _args_pipe(args: List[str]) -> int:
+    """A readable pipe holding NUL-separated arguments, inherited by bwrap (which closes it)."""
+    data = b"".join(os.fsencode(a) + b"\0" for a in args)
+    read_end, write_end = os.pipe()
+    # The arguments are a few KB; a pipe holds 64 KB, so this write can't block.
+    if len(data) >= 65536:
+        _fail("the sandbox's arguments are too long for a pipe")
+    os.write(write_end, data)
+    os.close(write_end)
+    os.set_inheritable(read_end, True)
+    return read_end
 
 
 def main(argv: List[str]) -> None:

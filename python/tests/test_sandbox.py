@@ -292,6 +292,21 @@ class SandboxedKernelTest(unittest.TestCase):
         self.assertEqual(env["USER"], "argus")
         self.assertEqual(env["OPENBLAS_NUM_THREADS"], "2")
 
+    def test_init_process_shows_no_host_path_or_environment(self) -> None:
+        # bubblewrap is PID 1 in the sandbox; its environment and command line
+        # are readable there, so they must carry nothing of the host.
+        assert HOST is not None
+        out = self.kernel.ok(
+            "import json\n"
+            "print(json.dumps({n: open('/proc/1/' + n, 'rb').read().decode('latin1') for n in ('environ', 'cmdline')}))"
+        )
+        seen = json.loads(out)
+        self.assertEqual(seen["environ"], "")
+        for name, text in seen.items():
+            self.assertNotIn(HOST.base, text, name)
+            self.assertNotIn(PYTHON_DIR, text, name)
+            self.assertNotIn("JUPYTER", text, name)
+
     def test_helper_package_is_imported_at_start(self) -> None:
         self.assertEqual(self.kernel.ok("print(ARGUS_TEST_HELPERS)").strip(), "loaded")
 

@@ -54,4 +54,19 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ OPENAI_BASE_URL: "not a url" })).toThrow(/OPENAI_BASE_URL/);
     expect(() => loadConfig({ ARGUS_JUPYTER: "maybe" })).toThrow(/ARGUS_JUPYTER/);
   });
+
+  it("takes allowed hosts as names or addresses, and refuses URLs and wildcards", () => {
+    expect(loadConfig({}).allowedHosts).toBeNull();
+    expect(loadConfig({ ARGUS_ALLOWED_HOSTS: "argus.example.com, 10.0.0.5:3000,[::1]" }).allowedHosts).toBe("argus.example.com, 10.0.0.5:3000,[::1]");
+    expect(loadConfig({ ARGUS_ALLOWED_HOSTS: "*" }).allowedHosts).toBe("*");
+    for (const bad of ["https://argus.example.com", "*.example.com", "argus.example.com/path"]) {
+      expect(() => loadConfig({ ARGUS_ALLOWED_HOSTS: bad }), bad).toThrow(/ARGUS_ALLOWED_HOSTS/);
+    }
+  });
+
+  it("starts only the sandboxed kernelspec on its own jupyter-server", () => {
+    expect(loadConfig({}).kernels.kernelName).toBe("argus-python");
+    expect(() => loadConfig({ ARGUS_KERNEL_NAME: "python3" })).toThrow(/ARGUS_KERNEL_NAME/);
+    expect(loadConfig({ JUPYTER_URL: "http://gateway:8888", ARGUS_KERNEL_NAME: "python3" }).kernels.kernelName).toBe("python3");
+  });
 });

@@ -47,7 +47,14 @@ const EnvSchema = z.object({
   ARGUS_KERNEL_CPU_SECONDS: z.coerce.number().int().min(1).default(3600),
   ARGUS_SANDBOX: z.enum(["auto", "bubblewrap", "none"]).default("auto"),
   ARGUS_KERNEL_NAME: z.string().min(1).optional(),
-  ARGUS_ALLOWED_HOSTS: z.string().max(4000).optional(),
+  // Host names (a port is ignored), comma-separated, or `*`: see lib/server/allowed-hosts.ts.
+  ARGUS_ALLOWED_HOSTS: z
+    .string()
+    .max(4000)
+    .refine((v) => v.trim() === "*" || v.split(",").every((n) => n.trim() === "" || /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+|[0-9a-fA-F:]+)(:\d{1,5})?$/.test(n.trim())), {
+      message: "list host names or addresses, comma-separated (like argus.example.com,10.0.0.5), or * — no scheme, path or wildcard",
+    })
+    .optional(),
 });
 
 export interface ArgusConfig {
@@ -102,6 +109,17 @@ function resolvePython(explicit: string | undefined, root: string): string {
   return "/usr/bin/python3";
 }
 
+/** Argus's own jupyter-server starts only its sandboxed kernelspec; another name is for a server someone else runs. */
+function kernelName(configured: string | undefined, mode: ArgusConfig["jupyter"]["mode"]): string {
+  if (mode !== "external") {
+    if (configured !== undefined && configured !== "argus-python") {
+      throw new Error("Invalid configuration: ARGUS_KERNEL_NAME: Argus's own jupyter-server starts only its sandboxed argus-python kernels; set another name only with JUPYTER_URL");
+    }
+    return "argus-python";
+  }
+  return configured ?? "python3";
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env, root = process.cwd()): ArgusConfig {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
@@ -152,7 +170,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       memoryMb: e.ARGUS_KERNEL_MEMORY_MB,
       cpuSeconds: e.ARGUS_KERNEL_CPU_SECONDS,
       sandbox: e.ARGUS_SANDBOX,
-      kernelName: e.ARGUS_KERNEL_NAME ?? (jupyter.mode === "external" ? "python3" : "argus-python"),
+      kernelName: kernelName(e.ARGUS_KERNEL_NAME, jupyter.mode),
     },
   };
 }

@@ -3,7 +3,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSyn
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempDir } from "@/tests/helpers/temp-dir";
-import { copyWorkspaceFiles, readWorkspaceFile, workspaceParts, WorkspacePathError, writeWorkspaceFile } from "./workspace-fs";
+import { copyWorkspaceFiles, readWorkspaceFile, removeWorkspaceTree, workspaceParts, WorkspacePathError, writeWorkspaceFile } from "./workspace-fs";
 
 const scratch = tempDir("argus-wsfs-");
 afterAll(scratch.cleanup);
@@ -102,5 +102,28 @@ describe("copyWorkspaceFiles", () => {
     const { base } = layout();
     expect(await copyWorkspaceFiles(path.join(base, "nope"), base, { maxBytesPerFile: 100 })).toEqual([]);
     expect(existsSync(path.join(base, "nope"))).toBe(false);
+  });
+});
+
+describe("removeWorkspaceTree", () => {
+  it("removes links, FIFOs and nested directories, never what a link points at", async () => {
+    const { ws, base, secret } = layout();
+    const hostDir = path.join(base, "host");
+    mkdirSync(hostDir);
+    writeFileSync(path.join(hostDir, "keep.txt"), "KEEP");
+    mkdirSync(path.join(ws, "a", "b"), { recursive: true });
+    writeFileSync(path.join(ws, "a", "b", "f.txt"), "x");
+    symlinkSync("../../../host", path.join(ws, "a", "dirlink"));
+    symlinkSync("../../secret.txt", path.join(ws, "filelink"));
+    execFileSync("mkfifo", [path.join(ws, "a", "pipe")]);
+    await removeWorkspaceTree(ws);
+    expect(existsSync(ws)).toBe(false);
+    expect(readFileSync(secret, "utf8")).toBe("HOST-SECRET");
+    expect(readdirSync(hostDir)).toEqual(["keep.txt"]);
+  });
+
+  it("is done at once when the workspace is already gone", async () => {
+    const { base } = layout();
+    await expect(removeWorkspaceTree(path.join(base, "nope"))).resolves.toBeUndefined();
   });
 });

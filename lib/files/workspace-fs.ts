@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { open, readdir, rename, unlink, type FileHandle } from "node:fs/promises";
+import { open, readdir, rename, rmdir, unlink, type FileHandle } from "node:fs/promises";
 
 /**
  * The one way the server touches a workspace a kernel can write to.
@@ -240,4 +240,71 @@ export async function copyWorkspaceFiles(fromRoot: string, toRoot: string, optio
     await to.close();
   }
   return copied;
+}
+
+/** Deeper than this, a tree is refused rather than holding one descriptor per level. */
+const MAX_REMOVE_DEPTH = 256;
+
+const codeOf = (error: unknown) => (error as NodeJS.ErrnoException)?.code;
+
+/** Empties the directory open as `dir`, reaching each entry through `dir` and following no link. */
+async function emptyDirectory(dir: FileHandle, depth: number): Promise<void> {
+  if (depth > MAX_REMOVE_DEPTH) throw new WorkspacePathError("The workspace is nested too deeply to remove.");
+  for (const name of await readdir(`/proc/self/fd/${dir.fd}`)) {
+    const entry = at(dir, name);
+    // unlink removes a file, link, FIFO or socket itself (a link's target is
+    // untouched); only a directory refuses it.
+    try {
+      await unlink(entry);
+      continue;
+    } catch (error) {
+      if (codeOf(error) === "ENOENT") continue;
+      if (codeOf(error) !== "EISDIR" && codeOf(error) !== "EPERM") throw error;
+    }
+    let sub: FileHandle;
+    try {
+      sub = await open(entry, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+    } catch (error) {
+      if (codeOf(error) === "ENOENT") continue;
+      // Swapped for a link (or a file) since the unlink: remove that instead.
+      if (codeOf(error) === "ENOTDIR" || codeOf(error) === "ELOOP") {
+        await unlink(entry).catch(() => undefined);
+        continue;
+      }
+      throw error;
+    }
+    try {
+      await emptyDirectory(sub, depth + 1);
+    } finally {
+      await sub.close();
+    }
+    await rmdir(entry).catch((error: unknown) => {
+      if (codeOf(error) !== "ENOENT") throw error;
+    });
+  }
+}
+
+/**
+ * Removes a workspace and everything in it without following any link, even
+ * one swapped in for a directory while the removal runs (a by-name recursive
+ * rm lists `a/` and then deletes `a/x`, resolving `a` again — a link by then).
+ * A workspace that does not exist is already removed.
+ */
+export async function removeWorkspaceTree(root: string): Promise<void> {
+  let dir: FileHandle;
+  try {
+    dir = await openRoot(root);
+  } catch (error) {
+    if (codeOf(error) === "ENOENT") return;
+    if (codeOf(error) === "ENOTDIR" || codeOf(error) === "ELOOP") return unlink(root);
+    throw error;
+  }
+  try {
+    await emptyDirectory(dir, 0);
+  } finally {
+    await dir.close();
+  }
+  await rmdir(root).catch((error: unknown) => {
+    if (codeOf(error) !== "ENOENT") throw error;
+  });
 }

@@ -135,6 +135,7 @@ export class ManagedJupyterServer implements JupyterBackend {
       "--KernelSpecManager.ensure_native_kernel=False",
       "--ServerApp.kernel_spec_manager_class=argus_jupyter.kernelspecs.AllowedKernelSpecManager",
       `--KernelSpecManager.allowed_kernelspecs=${JSON.stringify([ARGUS_KERNEL_NAME])}`,
+      `--MappingKernelManager.default_kernel_name=${ARGUS_KERNEL_NAME}`,
       // Argus's extension: kernel websockets without Nagle delay (python/argus_jupyter).
       '--ServerApp.jpserver_extensions={"argus_jupyter": True}',
       // Notice a dead kernel within a second, not three.

@@ -31,7 +31,9 @@ describe("allowedHosts", () => {
   });
 
   it("takes a configured list (plus loopback), or * for any", () => {
-    const allowed = allowedHosts("argus.example.com, Other.Example", "0.0.0.0", machine);
+    const allowed = allowedHosts("argus.example.com, Other.Example, 10.0.0.5:3000, fd00::2", "0.0.0.0", machine);
+    expect(isAllowedHost("10.0.0.5:8080", allowed)).toBe(true);
+    expect(isAllowedHost("[fd00::2]:3000", allowed)).toBe(true);
     expect(isAllowedHost("argus.example.com", allowed)).toBe(true);
     expect(isAllowedHost("other.example:8443", allowed)).toBe(true);
     expect(isAllowedHost("127.0.0.1:3000", allowed)).toBe(true);

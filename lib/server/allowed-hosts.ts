@@ -30,9 +30,11 @@ export function hostName(header: string): string | null {
   return value.slice(0, colon);
 }
 
+/** A configured name as `hostName` would read it from a header: a bare IPv6 address gets brackets, a port is dropped. */
 function normalise(name: string): string {
   const n = name.trim().toLowerCase();
-  return n.includes(":") && !n.startsWith("[") ? `[${n}]` : n;
+  if (!n.startsWith("[") && (n.match(/:/g)?.length ?? 0) > 1) return `[${n}]`;
+  return hostName(n) ?? n;
 }
 
 /**

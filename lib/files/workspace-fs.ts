@@ -155,9 +155,12 @@ export async function readWorkspaceFile(root: string, relative: string, options:
   }
 }
 
+/** Names of files still being written (copies skip them: they may be half written). */
+const TEMP_PREFIX = ".argus-write-";
+
 /** Creates an exclusive temporary file in `dir`, fills it by `fill`, and renames it over `name`. */
 async function replaceInDir(dir: FileHandle, name: string, fill: (out: FileHandle) => Promise<void>): Promise<void> {
-  const temp = `.argus-write-${randomBytes(8).toString("hex")}`;
+  const temp = `${TEMP_PREFIX}${randomBytes(8).toString("hex")}`;
   const out = await open(at(dir, temp), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);
   try {
     await fill(out);
@@ -219,7 +222,7 @@ export async function copyWorkspaceFiles(fromRoot: string, toRoot: string, optio
   try {
     const entries = await readdir(`/proc/self/fd/${from.fd}`, { withFileTypes: true });
     for (const entry of entries) {
-      if (!entry.isFile()) continue;
+      if (!entry.isFile() || entry.name.startsWith(TEMP_PREFIX)) continue;
       let source: FileHandle;
       try {
         source = await open(at(from, entry.name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);

@@ -1,6 +1,6 @@
-import { mkdir, readdir, rename, rm, rmdir } from "node:fs/promises";
+import { mkdir, readdir, rename, rmdir } from "node:fs/promises";
 import path from "node:path";
-import { copyWorkspaceFiles as copyFilesBetweenWorkspaces } from "@/lib/files/workspace-fs";
+import { copyWorkspaceFiles as copyFilesBetweenWorkspaces, removeWorkspaceTree } from "@/lib/files/workspace-fs";
 
 /**
  * Pooled kernels start before anyone needs them, each sandboxed to its own
@@ -34,6 +34,7 @@ export function copyWorkspaceFiles(fromDir: string, toDir: string): Promise<stri
   return copyFilesBetweenWorkspaces(fromDir, toDir, { maxBytesPerFile: MAX_COPIED_FILE_BYTES });
 }
 
-export async function removeDir(dir: string): Promise<void> {
-  await rm(dir, { recursive: true, force: true });
+/** Removes a kernel's directory; its kernel wrote it, so no link in it is followed. */
+export function removeDir(dir: string): Promise<void> {
+  return removeWorkspaceTree(dir);
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type { ArgusConfig } from "@/lib/config";
@@ -15,6 +15,7 @@ import {
   type SessionRow,
 } from "@/lib/db/sessions";
 import { ArgusError } from "@/lib/errors";
+import { removeWorkspaceTree } from "@/lib/files/workspace-fs";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { KernelRegistry } from "@/lib/kernels/registry";
 import type { EventLog } from "@/lib/runtime/event-log";
@@ -149,7 +150,9 @@ export async function removeSession(deps: SessionDeps, session: SessionRow): Pro
     const runIds = deps.db.prepare("SELECT id FROM runs WHERE session_id = ?").pluck().all(session.id) as string[];
     deps.events.forgetRuns(runIds);
     deleteSessionRow(deps.db, session.id);
-    rmSync(workspaceDir(deps.config, session.id), { recursive: true, force: true });
+    // The kernel wrote this tree and may have swapped any directory for a link
+    // (a stray sandbox process could still be doing it): remove without following.
+    await removeWorkspaceTree(workspaceDir(deps.config, session.id));
     const shas = new Set(files.flatMap((f) => [f.sha256, f.thumbSha256].filter((s): s is string => !!s)));
     for (const sha of shas) if (!blobInUse(deps.db, sha)) await deps.blobs.remove(sha);
   });

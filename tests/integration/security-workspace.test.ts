@@ -4,6 +4,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSession } from "@/lib/db/sessions";
 import { storeUpload } from "@/lib/files/store-upload";
+import { removeSession } from "@/lib/sessions/service";
 import { copyWorkspaceFiles } from "@/lib/kernels/workspace";
 import { startScriptedModel, type ScriptedModel } from "@/lib/llm/scripted-model";
 import { ROLE_MODELS } from "@/tests/helpers/agent-run";
@@ -166,5 +167,30 @@ print(_last if _answers["refused"] else "")
     expect([...sizes][0]).toBeDefined();
     expect(Number([...sizes][0])).toBeLessThan(canary.length / 4);
     expect(out).not.toContain(k.dir);
+  });
+
+  it("deleting a session removes the links its kernel planted, never what they point at", async () => {
+    const s = k.newSession();
+    const hostDir = path.join(k.dir, "host-dir");
+    mkdirSync(hostDir);
+    writeFileSync(path.join(hostDir, "keep.txt"), "KEEP");
+    await run(
+      s.id,
+      `
+import os
+os.makedirs("deep/er", exist_ok=True)
+open("deep/er/f.txt", "w").write("x")
+os.symlink("../../host-dir", "dirlink")
+os.symlink("../../../../host-dir", "deep/er/dirlink")
+os.symlink("../../canary.png", "canary.png")
+os.mkfifo("pipe")
+print("planted")
+`,
+    );
+    const sessionDir = k.kernels.sessionDir(s.id);
+    await removeSession(k.core, getSession(k.core.db, s.id)!);
+    expect(existsSync(sessionDir)).toBe(false);
+    expect(readdirSync(hostDir)).toEqual(["keep.txt"]);
+    expect(readFileSync(canaryPath).equals(canary)).toBe(true);
   });
 });

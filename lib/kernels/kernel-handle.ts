@@ -99,7 +99,10 @@ export class KernelHandle {
     this.busy = true;
     this.lastUsed = Date.now();
     const bridgeAbort = new AbortController();
-    const future = this.connection.requestExecute({ code, stop_on_error: true, allow_stdin: true, store_history: true });
+    // stop_on_error would make ipykernel skip ("abort") every execute request
+    // arriving soon after an error reply; Argus already runs one cell at a
+    // time, so there is never a queue to protect, only a next cell to lose.
+    const future = this.connection.requestExecute({ code, stop_on_error: false, allow_stdin: true, store_history: true });
     future.onIOPub = (msg) => {
       collector.push(msg as unknown as Parameters<ExecutionCollector["push"]>[0]);
       if (KernelMessage.isStreamMsg(msg)) options.onStream?.(msg.content.name, msg.content.text);
@@ -155,7 +158,11 @@ export class KernelHandle {
       else options.signal?.addEventListener("abort", onAbort, { once: true });
     });
     const done = future.done.then(
-      (): Ending => ({ kind: "done" }),
+      (reply): Ending => {
+        // A skipped cell must never look like one that ran and printed nothing.
+        if (reply?.content.status === "aborted") collector.fail("Aborted", "The kernel skipped this cell without running it. Run it again.");
+        return { kind: "done" };
+      },
       (): Ending => ({ kind: "lost" }),
     );
 

@@ -58,6 +58,17 @@ describe("cells that misbehave", () => {
     await stillUsable(s.id);
   });
 
+  it("runs the cell after an error, however soon it arrives (no stop-on-error abort window)", async () => {
+    // ipykernel skips ("aborts") execute requests that arrive within
+    // stop_on_error_timeout of an error reply; under load even the default
+    // window of one event-loop turn was hit, and the next cell silently
+    // returned nothing. A wide window makes the race certain.
+    const s = k.newSession();
+    await k.kernels.execute(s.id, "get_ipython().kernel.stop_on_error_timeout = 30");
+    expect((await k.kernels.execute(s.id, "1 / 0")).error?.name).toBe("ZeroDivisionError");
+    await stillUsable(s.id);
+  });
+
   it("reports a kernel that exits mid-cell and starts a new one", async () => {
     const s = k.newSession();
     await k.kernels.execute(s.id, "lost = 1");

@@ -14,7 +14,7 @@ export function refuseForeignHost(req: IncomingMessage, res: ServerResponse, all
       message: "This address is not one Argus is served under. Open Argus by its own address, or add this name to ARGUS_ALLOWED_HOSTS.",
     },
   };
-  res.writeHead(403, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", connection: "close" });
+  res.writeHead(403, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
   res.end(req.method === "HEAD" ? undefined : JSON.stringify(body));
   return true;
 }

@@ -1,0 +1,133 @@
+import { request } from "node:http";
+import { describe, expect, it } from "vitest";
+import { useArgusServer } from "@/tests/helpers/argus-server";
+
+/**
+ * A refused upload must reach the client as its answer (413, 401…), not as a
+ * broken pipe: a server that stops reading and closes while the client is
+ * still sending makes the kernel reset the connection, and the client never
+ * sees the response that explains why.
+ */
+
+const ctx = useArgusServer({ ARGUS_MAX_UPLOAD_MB: "1" });
+const BODY_BYTES = 24 * 1024 * 1024;
+
+interface Outcome {
+  status?: number;
+  json?: any;
+  error?: string;
+}
+
+/** Streams a large multipart body in chunks, as a browser or curl would, and reports what came back. */
+function upload(path: string, headers: Record<string, string>, declareLength: boolean): Promise<Outcome> {
+  const url = new URL(ctx.server.url);
+  const boundary = "argus-test-boundary";
+  const head = Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="big.png"\r\ncontent-type: image/png\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const chunk = Buffer.alloc(256 * 1024, 7);
+  const chunks = Math.ceil(BODY_BYTES / chunk.length);
+  const total = head.length + chunks * chunk.length + tail.length;
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (o: Outcome) => {
+      if (!settled) {
+        settled = true;
+        resolve(o);
+      }
+    };
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: "POST",
+        path,
+        headers: { connection: "close", ...headers, "content-type": `multipart/form-data; boundary=${boundary}`, ...(declareLength ? { "content-length": String(total) } : {}) },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (text += c));
+        res.on("end", () => {
+          let json: unknown = null;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = null;
+          }
+          done({ status: res.statusCode, json });
+        });
+        res.on("error", (e) => done({ error: `${(e as NodeJS.ErrnoException).code ?? e.message} (response)` }));
+      },
+    );
+    req.on("error", (e) => done({ error: (e as NodeJS.ErrnoException).code ?? e.message }));
+    req.write(head);
+    let sent = 0;
+    const pump = () => {
+      while (sent < chunks) {
+        sent++;
+        if (!req.write(chunk)) return void req.once("drain", pump);
+      }
+      req.end(tail);
+    };
+    pump();
+  });
+}
+
+describe("an upload refused before its body is read", () => {
+  it("gets its 413 and never a broken pipe, whether or not the length is declared", async () => {
+    const made = await ctx.call("POST", "/api/sessions", {});
+    const auth = { authorization: `Bearer ${made.json.token}` };
+    for (let i = 0; i < 4; i++) {
+      // Several at once, so the server answers some while their bodies are still arriving.
+      const all = await Promise.all([true, false, true, false].map((declared) => upload(`/api/sessions/${made.json.id}/uploads`, auth, declared)));
+      for (const got of all) {
+        expect(got, `attempt ${i}`).toMatchObject({ status: 413 });
+        expect(got.json.error.code).toBe("payload_too_large:api");
+        expect(got.json.error.message).toMatch(/1 MB limit/);
+      }
+    }
+  });
+
+  it("gets its 401 when the credentials are missing, with a body on its way", async () => {
+    const made = await ctx.call("POST", "/api/sessions", {});
+    for (let i = 0; i < 3; i++) {
+      const got = await upload(`/api/sessions/${made.json.id}/uploads`, {}, true);
+      expect(got, `attempt ${i}`).toMatchObject({ status: 401 });
+    }
+  });
+
+  it("drains a refused body only up to a bound, then cuts the connection (the client is never left sending forever)", async () => {
+    const url = new URL(ctx.server.url);
+    const made = await ctx.call("POST", "/api/sessions", {});
+    const total = 512 * 1024 * 1024;
+    const outcome = await new Promise<{ status?: number; sent: number; cut: boolean }>((resolve) => {
+      let status: number | undefined;
+      let sent = 0;
+      const req = request({
+        host: url.hostname,
+        port: url.port,
+        method: "POST",
+        path: `/api/sessions/${made.json.id}/uploads`,
+        headers: { authorization: `Bearer ${made.json.token}`, "content-type": "multipart/form-data; boundary=x", "content-length": String(total) },
+      });
+      req.on("response", (res) => {
+        status = res.statusCode;
+        res.resume();
+      });
+      req.on("error", () => resolve({ status, sent, cut: true }));
+      req.on("finish", () => resolve({ status, sent, cut: false }));
+      const chunk = Buffer.alloc(1024 * 1024, 1);
+      const pump = () => {
+        while (sent < total) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once("drain", pump);
+        }
+        req.end();
+      };
+      pump();
+    });
+    expect(outcome.status).toBe(413);
+    expect(outcome.cut).toBe(true);
+    expect(outcome.sent).toBeLessThan(total);
+  });
+});

@@ -42,6 +42,8 @@ const EnvSchema = z.object({
   ARGUS_CELL_TIMEOUT_SECONDS: positiveNumber(120),
   ARGUS_PLANNER_MAX_TURNS: z.coerce.number().int().min(1).max(50).default(10),
   ARGUS_RUN_MAX_MINUTES: positiveNumber(15),
+  ARGUS_RUN_MAX_TOKENS: z.coerce.number().int().min(1000).default(400_000),
+  ARGUS_BRIDGE_CALLS_PER_CELL: z.coerce.number().int().min(1).max(10_000).default(50),
   // An address-space limit: numpy + cv2 + matplotlib alone map about 1 GiB.
   ARGUS_KERNEL_MEMORY_MB: z.coerce.number().int().min(2048).default(4096),
   ARGUS_KERNEL_CPU_SECONDS: z.coerce.number().int().min(1).default(3600),
@@ -88,6 +90,8 @@ export interface ArgusConfig {
     plannerMaxTurns: number;
     /** Wall-clock budget of one run. */
     runMaxMs: number;
+    /** Tokens one run may spend, its model-backed tool calls included. */
+    runMaxTokens: number;
   };
   kernels: {
     poolSize: number;
@@ -98,6 +102,8 @@ export interface ArgusConfig {
     sandbox: "auto" | "bubblewrap" | "none";
     /** Kernelspec to start: Argus's sandboxed one for a managed server, python3 on a gateway. */
     kernelName: string;
+    /** Calls to model-backed tools (vqa, describe…) one cell may make. */
+    bridgeCallsPerCell: number;
   };
 }
 
@@ -162,7 +168,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxRetries: e.ARGUS_MODEL_MAX_RETRIES,
     },
     secureCookies: e.ARGUS_SECURE_COOKIES === "1",
-    agents: { plannerMaxTurns: e.ARGUS_PLANNER_MAX_TURNS, runMaxMs: e.ARGUS_RUN_MAX_MINUTES * 60_000 },
+    agents: { plannerMaxTurns: e.ARGUS_PLANNER_MAX_TURNS, runMaxMs: e.ARGUS_RUN_MAX_MINUTES * 60_000, runMaxTokens: e.ARGUS_RUN_MAX_TOKENS },
     kernels: {
       poolSize: e.ARGUS_KERNEL_POOL,
       idleMs: e.ARGUS_KERNEL_IDLE_MINUTES * 60_000,
@@ -171,6 +177,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       cpuSeconds: e.ARGUS_KERNEL_CPU_SECONDS,
       sandbox: e.ARGUS_SANDBOX,
       kernelName: kernelName(e.ARGUS_KERNEL_NAME, jupyter.mode),
+      bridgeCallsPerCell: e.ARGUS_BRIDGE_CALLS_PER_CELL,
     },
   };
 }

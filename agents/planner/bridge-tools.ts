@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { readWorkspaceFile } from "@/lib/files/workspace-fs";
-import type { BridgeMethods } from "@/lib/kernels/bridge";
+import type { BridgeCallContext, BridgeMethods } from "@/lib/kernels/bridge";
 import { imagePart } from "@/lib/llm/images";
 import type { ModelClient } from "@/lib/llm/models";
 
@@ -40,7 +40,7 @@ async function imageFrom(workspace: string, relative: string) {
 
 /** vqa(prompt, images) and suggestion(prompt, images), called from the planner's Python over the bridge. */
 export function modelBridgeMethods(model: ModelClient): BridgeMethods {
-  const ask = (system: string) => async (raw: Record<string, unknown>, ctx: { workspace: string; signal: AbortSignal }) => {
+  const ask = (system: string) => async (raw: Record<string, unknown>, ctx: BridgeCallContext) => {
     const { prompt, images } = Params.parse(raw);
     const parts = await Promise.all(
       images.map(async (p) => {
@@ -53,6 +53,7 @@ export function modelBridgeMethods(model: ModelClient): BridgeMethods {
       messages: [{ role: "user", content: [{ type: "text", text: prompt }, ...parts] }],
       signal: ctx.signal,
     });
+    ctx.charge(res.usage);
     return res.text;
   };
   return {
@@ -66,6 +67,7 @@ export function modelBridgeMethods(model: ModelClient): BridgeMethods {
         messages: [{ role: "user", content: [{ type: "text", text: focus ? `Describe this image, focusing on: ${focus}` : "Describe this image in a few sentences." }, await imageFrom(ctx.workspace, image)] }],
         signal: ctx.signal,
       });
+      ctx.charge(res.usage);
       return res.text;
     },
     /** classify(image, labels): a score per label, from a validated tool call rather than free text. */
@@ -90,6 +92,7 @@ export function modelBridgeMethods(model: ModelClient): BridgeMethods {
         },
         signal: ctx.signal,
       });
+      ctx.charge(res.usage);
       return (res.args as { scores: { label: string; score: number }[] }).scores;
     },
   };

@@ -111,6 +111,7 @@ export function toolChoiceMethods(core: ArgusCore, model: ModelClient): BridgeMe
         },
         signal: ctx.signal,
       });
+      ctx.charge(judged.usage);
       const pick = judged.args as { best_tool: string; thoughts: string; predicted_answer: string };
       const choice: ToolChoice = { tool: pick.best_tool, box_threshold: null, reviewed: false, thoughts: pick.thoughts, predicted_answer: pick.predicted_answer, candidates: counts };
 
@@ -119,7 +120,8 @@ export function toolChoiceMethods(core: ArgusCore, model: ModelClient): BridgeMe
       if (!sessionId || !reviewOn || !core.runs.isActive(sessionId)) return choice;
 
       const [stored] = await storeExecutionImages(core, sessionId, { results: [{ data: { "image/png": pictures[0]!.toString("base64") }, isMain: false, viewed: false }], stdout: "", stderr: "", error: null }, "tool review");
-      const answer = await core.runs.ask(sessionId, {
+      // The person may take their time: the cell's clock waits with them.
+      const answer = await ctx.holdClock(core.runs.ask(sessionId, {
         kind: "tool_review",
         prompt: `Which tool finds what you asked for (“${task}”)? The judge suggests ${pick.best_tool}. Slide the confidence until only the right boxes remain, then choose.`,
         payload: {
@@ -128,7 +130,7 @@ export function toolChoiceMethods(core: ArgusCore, model: ModelClient): BridgeMe
           height: stored?.height,
           candidates: usable.map((name) => ({ function_name: name, args: { box_threshold: REVIEW_THRESHOLD }, detections: results[name]!.detections })),
         },
-      });
+      }));
       const parsed = ReviewAnswer.safeParse((() => {
         try {
           return JSON.parse(answer) as unknown;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { answerBridge, BRIDGE_PREFIX, builtinBridgeMethods, isBridgePrompt } from "./bridge";
 
-const ctx = { workspace: "/tmp", signal: new AbortController().signal };
+const ctx = { workspace: "/tmp", signal: new AbortController().signal, holdClock: <T>(work: Promise<T>) => work };
 const ask = (body: unknown) => BRIDGE_PREFIX + JSON.stringify(body);
 
 describe("bridge", () => {

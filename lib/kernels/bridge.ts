@@ -1,4 +1,6 @@
 import { z } from "zod";
+import type { Usage } from "@/lib/llm/usage";
+import { BridgeMeter } from "./bridge-meter";
 
 /**
  * The kernel calls back into Argus over its own stdin channel: Python's
@@ -15,8 +17,20 @@ const BridgeRequestSchema = z.object({
 });
 export type BridgeRequest = z.infer<typeof BridgeRequestSchema>;
 
-/** A method the kernel may call; `workspace` is the host path of the calling kernel's directory. */
-export type BridgeMethod = (params: Record<string, unknown>, ctx: { workspace: string; signal: AbortSignal }) => Promise<unknown>;
+/** What a bridge method gets besides its params. */
+export interface BridgeCallContext {
+  /** Host path of the calling kernel's directory (read it only through lib/files/workspace-fs). */
+  workspace: string;
+  /** Aborted when the cell ends (done, timed out, cancelled). */
+  signal: AbortSignal;
+  /** Counts a model call made for the cell against the cell's and the run's budgets. */
+  charge(usage: Usage): void;
+  /** Waits for `work` with the cell's clock stopped: only for waiting on the person (tool review). */
+  holdClock<T>(work: Promise<T>): Promise<T>;
+}
+
+/** A method the kernel may call. */
+export type BridgeMethod = (params: Record<string, unknown>, ctx: BridgeCallContext) => Promise<unknown>;
 
 export type BridgeMethods = Record<string, BridgeMethod>;
 
@@ -34,7 +48,8 @@ export function isBridgePrompt(prompt: string): boolean {
 export async function answerBridge(
   prompt: string,
   methods: BridgeMethods,
-  ctx: { workspace: string; signal: AbortSignal },
+  ctx: Omit<BridgeCallContext, "charge">,
+  meter: BridgeMeter = new BridgeMeter(),
 ): Promise<string> {
   let request: BridgeRequest;
   try {
@@ -49,7 +64,8 @@ export async function answerBridge(
     return JSON.stringify({ id: request.id, error: { message: `Unknown bridge method '${request.method}'.` } });
   }
   try {
-    const result = await method(request.params, ctx);
+    meter.admit();
+    const result = await method(request.params, { ...ctx, charge: (usage) => meter.charge(usage) });
     return JSON.stringify({ id: request.id, result: result ?? null });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

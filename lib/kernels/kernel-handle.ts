@@ -1,6 +1,7 @@
 import { KernelMessage, type Kernel } from "@jupyterlab/services";
 import type { Execution } from "@/lib/protocol/contexts";
 import { answerBridge, isBridgePrompt, type BridgeMethods } from "./bridge";
+import { BridgeMeter } from "./bridge-meter";
 import { ExecutionCollector, type CollectorLimits, DEFAULT_COLLECTOR_LIMITS } from "./execution-collector";
 
 export interface ExecuteOptions {
@@ -10,6 +11,8 @@ export interface ExecuteOptions {
   timeoutMs: number;
   /** Stream output as it arrives, for live display. */
   onStream?: (name: "stdout" | "stderr", text: string) => void;
+  /** Meters the cell's bridge calls (count, and the run's budgets); a default per-cell count when absent. */
+  bridgeMeter?: BridgeMeter;
 }
 
 export interface ExecutionOutcome {
@@ -107,26 +110,30 @@ export class KernelHandle {
       collector.push(msg as unknown as Parameters<ExecutionCollector["push"]>[0]);
       if (KernelMessage.isStreamMsg(msg)) options.onStream?.(msg.content.name, msg.content.text);
     };
-    // The per-cell timeout measures the kernel's own work: while a bridge call
-    // waits on the server (a model, or a person reviewing tools) it is paused.
+    // The per-cell timeout runs through bridge calls too (a cell looping on
+    // vqa must end); only waiting on the person (tool review) stops it.
     type Ending = { kind: "done" } | { kind: "lost" } | { kind: "stop"; why: "timeout" | "cancel" };
     let stopTimer: NodeJS.Timeout | undefined;
     let timeLeft = options.timeoutMs;
     let timerStarted = Date.now();
-    let bridgeCalls = 0;
+    let holds = 0;
     let fireTimeout: (() => void) | null = null;
     const armTimer = () => {
       timerStarted = Date.now();
       stopTimer = setTimeout(() => fireTimeout?.(), timeLeft);
     };
-    const pauseTimer = () => {
-      if (bridgeCalls++ > 0) return;
-      clearTimeout(stopTimer);
-      timeLeft = Math.max(0, timeLeft - (Date.now() - timerStarted));
+    const holdClock = async <T>(work: Promise<T>): Promise<T> => {
+      if (holds++ === 0) {
+        clearTimeout(stopTimer);
+        timeLeft = Math.max(0, timeLeft - (Date.now() - timerStarted));
+      }
+      try {
+        return await work;
+      } finally {
+        if (--holds === 0) armTimer();
+      }
     };
-    const resumeTimer = () => {
-      if (--bridgeCalls === 0) armTimer();
-    };
+    const meter = options.bridgeMeter ?? new BridgeMeter();
     future.onStdin = (msg) => {
       if (!KernelMessage.isInputRequestMsg(msg)) return;
       const prompt = msg.content.prompt;
@@ -137,12 +144,9 @@ export class KernelHandle {
         this.connection.sendInputReply({ status: "ok", value: "\u0004" }, msg.header as never);
         return;
       }
-      pauseTimer();
-      void answerBridge(prompt, this.options.bridge, { workspace: this.workspace, signal: bridgeAbort.signal })
-        .then((value) => {
-          if (!this.lostReason) this.connection.sendInputReply({ status: "ok", value }, msg.header as never);
-        })
-        .finally(resumeTimer);
+      void answerBridge(prompt, this.options.bridge, { workspace: this.workspace, signal: bridgeAbort.signal, holdClock }, meter).then((value) => {
+        if (!this.lostReason && !future.isDisposed) this.connection.sendInputReply({ status: "ok", value }, msg.header as never);
+      });
     };
 
     let onAbort: (() => void) | undefined;

@@ -3,6 +3,7 @@ import type { ImageRef, PrepareImage } from "@/agents/planner/memory";
 import { PlannerAgent } from "@/agents/planner/agent";
 import type { Agent, StepResult } from "@/agents/types";
 import { storeExecutionImages } from "@/lib/files/generated";
+import { BridgeMeter } from "@/lib/kernels/bridge-meter";
 import { executionText } from "@/lib/kernels/execution-text";
 import type { ModelClient } from "@/lib/llm/models";
 import { toLlmMetrics } from "@/lib/llm/usage";
@@ -156,19 +157,31 @@ export class Controller {
     throw new Error(`no agent named ${name}`);
   }
 
+  /** Meters one cell's bridge calls against the run's budgets (see BridgeMeter). */
+  private bridgeMeter(): BridgeMeter {
+    return new BridgeMeter(this.core.config.kernels.bridgeCallsPerCell, {
+      tokensLeft: () => {
+        const totals = this.core.events.runState(this.o.sessionId, this.o.runId).metrics.totals;
+        return this.o.limits.maxTokens - totals.inputTokens - totals.outputTokens;
+      },
+      msLeft: () => this.o.limits.maxWallClockMs - (Date.now() - this.startedAt),
+    });
+  }
+
   private async runCell(frame: Frame, action: ArgusEvent, code: string): Promise<void> {
     const kernels = this.core.kernels;
+    const meter = this.bridgeMeter();
     let execution: Execution;
     if (!kernels) {
       execution = { results: [], stdout: "", stderr: "", error: { name: "Unavailable", value: "Jupyter is off, so code cannot run.", traceback: "Jupyter is off, so code cannot run." } };
     } else if (frame.agent.name === "coder") {
       // The coder tests in a fresh kernel, never the planner's notebook.
       execution = await kernels.isolated(this.o.sessionId, async (kernel) => {
-        const outcome = await kernel.execute(code, { signal: this.o.signal, timeoutMs: this.core.config.kernels.cellTimeoutMs });
+        const outcome = await kernel.execute(code, { signal: this.o.signal, timeoutMs: this.core.config.kernels.cellTimeoutMs, bridgeMeter: meter });
         return outcome.execution;
       });
     } else {
-      execution = await kernels.execute(this.o.sessionId, code, { signal: this.o.signal });
+      execution = await kernels.execute(this.o.sessionId, code, { signal: this.o.signal, bridgeMeter: meter });
     }
     if (this.o.signal.aborted) throw new RunStopped("stopped", "Stopped by you.");
     const images = await storeExecutionImages(this.core, this.o.sessionId, execution, `turn ${action.id}`);
@@ -179,6 +192,8 @@ export class Controller {
       observation: "run_ipython",
       content: executionText(execution),
       extras: { code, image_urls: images.length ? images.map((i) => i.url) : null },
+      // What the cell's own model calls (vqa, describe…) spent counts in the run's metrics.
+      ...(meter.callCount > 0 ? { llm_metrics: toLlmMetrics(meter.usage) } : {}),
     } as ArgusEventInput);
     const refs: ImageRef[] = images.map((i) => ({ fileId: i.fileId, label: i.label, width: i.width, height: i.height }));
     if (frame.agent instanceof PlannerAgent) {

@@ -184,7 +184,7 @@ export async function createArgusCore(
     },
   };
   core.runs = new RunManager(core, model, {
-    limits: { ...DEFAULT_RUN_LIMITS, maxTurns: config.agents.plannerMaxTurns, maxWallClockMs: config.agents.runMaxMs },
+    limits: { ...DEFAULT_RUN_LIMITS, maxTurns: config.agents.plannerMaxTurns, maxWallClockMs: config.agents.runMaxMs, maxTokens: config.agents.runMaxTokens },
     plannerMaxTurns: config.agents.plannerMaxTurns,
   });
   if (model) Object.assign(bridge, toolChoiceMethods(core, model));

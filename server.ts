@@ -5,7 +5,6 @@ import { loadConfig, modelStatus } from "./lib/config";
 import { createArgusCore } from "./lib/server/argus-core";
 import { allowedHosts } from "./lib/server/allowed-hosts";
 import { refuseUndecodablePath } from "./lib/server/bad-path";
-import { drainAfterAnswer } from "./lib/server/drain-request";
 import { refuseForeignHost } from "./lib/server/foreign-host";
 import { setArgus } from "./lib/server/context";
 import { attachSocketServer } from "./lib/server/socket";
@@ -30,7 +29,6 @@ async function main(): Promise<void> {
   const handle = app.getRequestHandler();
   const hosts = allowedHosts(config.allowedHosts, config.host);
   const server = createServer((req, res) => {
-    drainAfterAnswer(req, res);
     if (refuseForeignHost(req, res, hosts)) return;
     if (refuseUndecodablePath(req, res)) return;
     void handle(req, res);

@@ -95,39 +95,4 @@ describe("an upload refused before its body is read", () => {
       expect(got, `attempt ${i}`).toMatchObject({ status: 401 });
     }
   });
-
-  it("drains a refused body only up to a bound, then cuts the connection (the client is never left sending forever)", async () => {
-    const url = new URL(ctx.server.url);
-    const made = await ctx.call("POST", "/api/sessions", {});
-    const total = 512 * 1024 * 1024;
-    const outcome = await new Promise<{ status?: number; sent: number; cut: boolean }>((resolve) => {
-      let status: number | undefined;
-      let sent = 0;
-      const req = request({
-        host: url.hostname,
-        port: url.port,
-        method: "POST",
-        path: `/api/sessions/${made.json.id}/uploads`,
-        headers: { authorization: `Bearer ${made.json.token}`, "content-type": "multipart/form-data; boundary=x", "content-length": String(total) },
-      });
-      req.on("response", (res) => {
-        status = res.statusCode;
-        res.resume();
-      });
-      req.on("error", () => resolve({ status, sent, cut: true }));
-      req.on("finish", () => resolve({ status, sent, cut: false }));
-      const chunk = Buffer.alloc(1024 * 1024, 1);
-      const pump = () => {
-        while (sent < total) {
-          sent += chunk.length;
-          if (!req.write(chunk)) return void req.once("drain", pump);
-        }
-        req.end();
-      };
-      pump();
-    });
-    expect(outcome.status).toBe(413);
-    expect(outcome.cut).toBe(true);
-    expect(outcome.sent).toBeLessThan(total);
-  });
 });

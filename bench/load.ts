@@ -233,6 +233,8 @@ async function startWorld(modelUrl: string): Promise<World> {
     env: {
       ARGUS_JUPYTER: "auto",
       ARGUS_KERNEL_POOL: String(POOL),
+      // Twenty sessions at once hold twenty kernels, plus the coders' and the pool.
+      ARGUS_MAX_KERNELS: "64",
       OPENAI_BASE_URL: modelUrl,
       OPENAI_API_KEY: "scripted",
       ...ROLE_MODELS,

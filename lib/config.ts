@@ -38,6 +38,7 @@ const EnvSchema = z.object({
   ARGUS_MODEL_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   ARGUS_SECURE_COOKIES: z.enum(["0", "1"]).default("0"),
   ARGUS_KERNEL_POOL: z.coerce.number().int().min(0).max(32).default(2),
+  ARGUS_MAX_KERNELS: z.coerce.number().int().min(1).max(1000).default(24),
   ARGUS_KERNEL_IDLE_MINUTES: positiveNumber(30),
   ARGUS_CELL_TIMEOUT_SECONDS: positiveNumber(120),
   ARGUS_PLANNER_MAX_TURNS: z.coerce.number().int().min(1).max(50).default(10),
@@ -95,6 +96,8 @@ export interface ArgusConfig {
   };
   kernels: {
     poolSize: number;
+    /** Live kernels at most, pooled and isolated ones included. */
+    maxKernels: number;
     idleMs: number;
     cellTimeoutMs: number;
     memoryMb: number;
@@ -176,6 +179,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       memoryMb: e.ARGUS_KERNEL_MEMORY_MB,
       cpuSeconds: e.ARGUS_KERNEL_CPU_SECONDS,
       sandbox: e.ARGUS_SANDBOX,
+      maxKernels: e.ARGUS_MAX_KERNELS,
       kernelName: kernelName(e.ARGUS_KERNEL_NAME, jupyter.mode),
       bridgeCallsPerCell: e.ARGUS_BRIDGE_CALLS_PER_CELL,
     },

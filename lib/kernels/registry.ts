@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { KernelManager, ServerConnection, type Kernel } from "@jupyterlab/services";
+import { ArgusError } from "@/lib/errors";
 import type { Execution } from "@/lib/protocol/contexts";
 import type { KeyedMutex } from "@/lib/server/keyed-mutex";
 import { workspaceLock } from "@/lib/sessions/workspace-lock";
@@ -23,6 +24,8 @@ export interface RegistryOptions {
   sessionsDir: string;
   kernelName: string;
   poolSize: number;
+  /** Live kernels at most (sessions', isolated, pooled and starting): a cap on what model-written code can hold. */
+  maxKernels: number;
   idleMs: number;
   cellTimeoutMs: number;
   interruptGraceMs: number;
@@ -50,6 +53,12 @@ export class KernelRegistry {
   private settings: ServerConnection.ISettings | null = null;
   private pool: KernelHandle[] = [];
   private starting = 0;
+  /** Kernels started for immediate use (no pooled one was ready), handed out but not yet registered, and isolated ones on loan. */
+  private startingDirect = 0;
+  private inHand = 0;
+  private lentIsolated = 0;
+  /** Waiting for a pooled kernel that is still starting, because the cap allows no other. */
+  private poolWaiters: (() => void)[] = [];
   private readonly sessions = new Map<string, KernelHandle>();
   private readonly resetReasons = new Map<string, string>();
   private reaper: NodeJS.Timeout | null = null;
@@ -78,6 +87,15 @@ export class KernelRegistry {
     });
     this.manager = new KernelManager({ serverSettings: this.settings });
     this.generation++;
+  }
+
+  /** Every kernel that exists or is being started. */
+  private liveCount(): number {
+    return this.pool.length + this.starting + this.startingDirect + this.inHand + this.sessions.size + this.lentIsolated;
+  }
+
+  private wakePoolWaiters(): void {
+    for (const wake of this.poolWaiters.splice(0)) wake();
   }
 
   stats(): { pooled: number; live: number; starting: number } {
@@ -109,7 +127,7 @@ export class KernelRegistry {
   private fillPool(): void {
     if (this.closed) return;
     const generation = this.generation;
-    while (this.pool.length + this.starting < this.o.poolSize) {
+    while (this.pool.length + this.starting < this.o.poolSize && this.liveCount() < this.o.maxKernels) {
       this.starting++;
       void this.startKernel(POOL_DIR)
         .then((handle) => {
@@ -119,19 +137,56 @@ export class KernelRegistry {
         .catch((error: unknown) => this.o.log?.(`[kernels] could not start a pooled kernel: ${String(error)}`))
         .finally(() => {
           this.starting--;
+          this.wakePoolWaiters();
         });
     }
   }
 
-  private async takeKernel(): Promise<KernelHandle> {
-    let handle: KernelHandle | undefined;
-    while ((handle = this.pool.shift())) {
-      if (!handle.lost) break;
-      void handle.shutdown();
-    }
-    const taken = handle ?? (await this.startKernel(POOL_DIR));
+  /**
+   * A ready kernel: a pooled one, else a new one while under the cap, else
+   * the pooled one still starting; past the cap with none coming, a busy
+   * error the person can act on. The kernel counts as "in hand" until the
+   * caller registers it (`settle`), so the pool never refills past the cap meanwhile.
+   */
+  private async takeKernel(): Promise<{ kernel: KernelHandle; settle: () => void }> {
+    const kernel = await this.reserveKernel();
+    this.inHand++;
+    let settled = false;
     this.fillPool();
-    return taken;
+    return {
+      kernel,
+      settle: () => {
+        if (settled) return;
+        settled = true;
+        this.inHand--;
+      },
+    };
+  }
+
+  private async reserveKernel(): Promise<KernelHandle> {
+    for (;;) {
+      let handle: KernelHandle | undefined;
+      while ((handle = this.pool.shift())) {
+        if (!handle.lost) break;
+        void handle.shutdown();
+      }
+      if (handle) return handle;
+      if (this.liveCount() < this.o.maxKernels) {
+        this.startingDirect++;
+        try {
+          return await this.startKernel(POOL_DIR);
+        } finally {
+          this.startingDirect--;
+        }
+      }
+      if (this.starting === 0) {
+        throw new ArgusError(
+          "unavailable:jupyter",
+          `Argus is already running as many notebooks as it may (${this.o.maxKernels}). Try again in a minute, or stop a run you no longer need.`,
+        );
+      }
+      await new Promise<void>((resolve) => this.poolWaiters.push(resolve));
+    }
   }
 
   sessionDir(sessionId: string): string {
@@ -150,10 +205,17 @@ export class KernelRegistry {
         this.sessions.delete(sessionId);
         void current.shutdown();
       }
-      const kernel = await this.takeKernel();
-      await adoptWorkspace(kernel.workspace, this.sessionDir(sessionId));
+      const { kernel, settle } = await this.takeKernel();
+      try {
+        await adoptWorkspace(kernel.workspace, this.sessionDir(sessionId));
+      } catch (error) {
+        settle();
+        void kernel.shutdown();
+        throw error;
+      }
       kernel.workspace = this.sessionDir(sessionId);
       this.sessions.set(sessionId, kernel);
+      settle();
       const resetReason = this.resetReasons.get(sessionId) ?? null;
       this.resetReasons.delete(sessionId);
       if (resetReason) {
@@ -191,12 +253,17 @@ export class KernelRegistry {
    * tests: never the planner's notebook, and disposed of afterwards.
    */
   async isolated<T>(sessionId: string | null, fn: (kernel: KernelHandle) => Promise<T>): Promise<T> {
-    const kernel = await this.takeKernel();
+    const { kernel, settle } = await this.takeKernel();
+    this.lentIsolated++;
+    settle();
     try {
       if (sessionId) await copyWorkspaceFiles(this.sessionDir(sessionId), kernel.workspace);
       return await fn(kernel);
     } finally {
       await kernel.shutdown();
+      this.lentIsolated--;
+      this.wakePoolWaiters();
+      this.fillPool();
       await removeDir(kernel.workspace);
     }
   }
@@ -207,6 +274,7 @@ export class KernelRegistry {
     this.sessions.delete(sessionId);
     this.resetReasons.delete(sessionId);
     await kernel?.shutdown();
+    this.fillPool();
   }
 
   has(sessionId: string): boolean {

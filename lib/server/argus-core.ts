@@ -118,6 +118,7 @@ export async function createArgusCore(
           sessionsDir: config.sessionsDir,
           kernelName: config.kernels.kernelName,
           poolSize: config.kernels.poolSize,
+          maxKernels: config.kernels.maxKernels,
           idleMs: config.kernels.idleMs,
           cellTimeoutMs: config.kernels.cellTimeoutMs,
           interruptGraceMs: 3000,

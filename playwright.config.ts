@@ -19,6 +19,8 @@ const argusEnv = {
   NEXT_TELEMETRY_DISABLED: "1",
   HOST: "127.0.0.1",
   ARGUS_KERNEL_POOL: "1",
+  // Every spec's browser comes from 127.0.0.1 and together they create many sessions.
+  ARGUS_SESSION_RATE_PER_MINUTE: "100000",
 };
 
 /**

@@ -5,6 +5,7 @@ import { loadConfig, modelStatus } from "./lib/config";
 import { createArgusCore } from "./lib/server/argus-core";
 import { allowedHosts } from "./lib/server/allowed-hosts";
 import { refuseUndecodablePath } from "./lib/server/bad-path";
+import { stampClientAddress } from "./lib/server/client-address";
 import { refuseForeignHost } from "./lib/server/foreign-host";
 import { setArgus } from "./lib/server/context";
 import { attachSocketServer } from "./lib/server/socket";
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
   const server = createServer((req, res) => {
     if (refuseForeignHost(req, res, hosts)) return;
     if (refuseUndecodablePath(req, res)) return;
+    stampClientAddress(req);
     void handle(req, res);
   });
   const io = attachSocketServer(server, core, { allowedHosts: hosts });

@@ -48,6 +48,13 @@ describe("loadConfig", () => {
     expect(modelStatus(c)).toBe("configured");
   });
 
+  it("reads the per-client session creation rate", () => {
+    expect(loadConfig({}).sessionRatePerMinute).toBe(30);
+    expect(loadConfig({ ARGUS_SESSION_RATE_PER_MINUTE: "5" }).sessionRatePerMinute).toBe(5);
+    expect(() => loadConfig({ ARGUS_SESSION_RATE_PER_MINUTE: "0" })).toThrow(/ARGUS_SESSION_RATE_PER_MINUTE/);
+    expect(() => loadConfig({ ARGUS_SESSION_RATE_PER_MINUTE: "2.5" })).toThrow(/ARGUS_SESSION_RATE_PER_MINUTE/);
+  });
+
   it("names the variable that is wrong", () => {
     expect(() => loadConfig({ PORT: "eighty" })).toThrow(/PORT/);
     expect(() => loadConfig({ ARGUS_MAX_UPLOAD_MB: "-1" })).toThrow(/ARGUS_MAX_UPLOAD_MB/);

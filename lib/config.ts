@@ -37,6 +37,8 @@ const EnvSchema = z.object({
   ARGUS_MODEL_TIMEOUT_SECONDS: positiveNumber(120),
   ARGUS_MODEL_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   ARGUS_SECURE_COOKIES: z.enum(["0", "1"]).default("0"),
+  // Sessions one client (address, and browser) may create per minute, and at once.
+  ARGUS_SESSION_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
   ARGUS_KERNEL_POOL: z.coerce.number().int().min(0).max(32).default(2),
   ARGUS_MAX_KERNELS: z.coerce.number().int().min(1).max(1000).default(24),
   ARGUS_KERNEL_IDLE_MINUTES: positiveNumber(30),
@@ -48,6 +50,10 @@ const EnvSchema = z.object({
   // An address-space limit: numpy + cv2 + matplotlib alone map about 1 GiB.
   ARGUS_KERNEL_MEMORY_MB: z.coerce.number().int().min(2048).default(4096),
   ARGUS_KERNEL_CPU_SECONDS: z.coerce.number().int().min(1).default(3600),
+  // Disk one session's workspace may hold; checked after each cell.
+  ARGUS_WORKSPACE_MAX_MB: z.coerce.number().int().min(1).default(2048),
+  // Processes and threads of one kernel together (its cgroup's pids.max); an idle kernel has ~12 threads.
+  ARGUS_KERNEL_MAX_PROCESSES: z.coerce.number().int().min(32).max(100_000).default(128),
   ARGUS_SANDBOX: z.enum(["auto", "bubblewrap", "none"]).default("auto"),
   ARGUS_KERNEL_NAME: z.string().min(1).optional(),
   // Host names (a port is ignored), comma-separated, or `*`: see lib/server/allowed-hosts.ts.
@@ -86,6 +92,8 @@ export interface ArgusConfig {
     maxRetries: number;
   };
   secureCookies: boolean;
+  /** Sessions one client may create per minute (also the burst). */
+  sessionRatePerMinute: number;
   agents: {
     /** The planner's exploring turns per run (DESIGN §4). */
     plannerMaxTurns: number;
@@ -102,6 +110,10 @@ export interface ArgusConfig {
     cellTimeoutMs: number;
     memoryMb: number;
     cpuSeconds: number;
+    /** Processes and threads per kernel, held by its cgroup where there is one. */
+    maxProcesses: number;
+    /** Disk one workspace may hold; past it each cell ends with an error until files are deleted. */
+    workspaceMaxBytes: number;
     sandbox: "auto" | "bubblewrap" | "none";
     /** Kernelspec to start: Argus's sandboxed one for a managed server, python3 on a gateway. */
     kernelName: string;
@@ -171,6 +183,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxRetries: e.ARGUS_MODEL_MAX_RETRIES,
     },
     secureCookies: e.ARGUS_SECURE_COOKIES === "1",
+    sessionRatePerMinute: e.ARGUS_SESSION_RATE_PER_MINUTE,
     agents: { plannerMaxTurns: e.ARGUS_PLANNER_MAX_TURNS, runMaxMs: e.ARGUS_RUN_MAX_MINUTES * 60_000, runMaxTokens: e.ARGUS_RUN_MAX_TOKENS },
     kernels: {
       poolSize: e.ARGUS_KERNEL_POOL,
@@ -178,6 +191,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       cellTimeoutMs: e.ARGUS_CELL_TIMEOUT_SECONDS * 1000,
       memoryMb: e.ARGUS_KERNEL_MEMORY_MB,
       cpuSeconds: e.ARGUS_KERNEL_CPU_SECONDS,
+      maxProcesses: e.ARGUS_KERNEL_MAX_PROCESSES,
+      workspaceMaxBytes: e.ARGUS_WORKSPACE_MAX_MB * 1024 * 1024,
       sandbox: e.ARGUS_SANDBOX,
       maxKernels: e.ARGUS_MAX_KERNELS,
       kernelName: kernelName(e.ARGUS_KERNEL_NAME, jupyter.mode),

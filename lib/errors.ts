@@ -12,6 +12,7 @@ export type ErrorType =
   | "conflict"
   | "payload_too_large"
   | "unsupported_media"
+  | "rate_limited"
   | "unavailable"
   | "internal";
 
@@ -37,6 +38,7 @@ const STATUS: Record<ErrorType, number> = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media: 415,
+  rate_limited: 429,
   unavailable: 503,
   internal: 500,
 };
@@ -51,8 +53,14 @@ export class ArgusError extends Error {
   readonly surface: ErrorSurface;
   /** The request field that failed validation, when there is one. */
   readonly field?: string;
+  /** When trying again makes sense (sent as `Retry-After`), for rate limits and busy answers. */
+  readonly retryAfterSeconds?: number;
 
-  constructor(code: ErrorCode, message: string, options?: { field?: string; cause?: unknown }) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options?: { field?: string; cause?: unknown; retryAfterSeconds?: number },
+  ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "ArgusError";
     this.code = code;
@@ -60,6 +68,7 @@ export class ArgusError extends Error {
     this.type = type;
     this.surface = surface;
     this.field = options?.field;
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
 
   get status(): number {

@@ -3,7 +3,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSyn
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempDir } from "@/tests/helpers/temp-dir";
-import { copyWorkspaceFiles, readWorkspaceFile, removeWorkspaceTree, workspaceParts, WorkspacePathError, writeWorkspaceFile } from "./workspace-fs";
+import { copyWorkspaceFiles, readWorkspaceFile, removeWorkspaceTree, workspaceParts, WorkspacePathError, workspaceUsage, writeWorkspaceFile } from "./workspace-fs";
 
 const scratch = tempDir("argus-wsfs-");
 afterAll(scratch.cleanup);
@@ -125,5 +125,32 @@ describe("removeWorkspaceTree", () => {
   it("is done at once when the workspace is already gone", async () => {
     const { base } = layout();
     await expect(removeWorkspaceTree(path.join(base, "nope"))).resolves.toBeUndefined();
+  });
+});
+
+describe("workspaceUsage", () => {
+  it("adds up the files and folders, counting a planted link as itself, never its target", async () => {
+    const { base, ws } = layout();
+    writeFileSync(path.join(ws, "a.bin"), Buffer.alloc(256 * 1024, 1));
+    mkdirSync(path.join(ws, "sub", "deeper"), { recursive: true });
+    writeFileSync(path.join(ws, "sub", "deeper", "b.bin"), Buffer.alloc(256 * 1024, 1));
+    const big = path.join(base, "host-big.bin");
+    writeFileSync(big, Buffer.alloc(4 * 1024 * 1024, 1));
+    symlinkSync(big, path.join(ws, "link-to-file"));
+    symlinkSync(base, path.join(ws, "link-to-dir"));
+    const usage = await workspaceUsage(ws);
+    expect(usage.partial).toBe(false);
+    expect(usage.entries).toBe(6);
+    expect(usage.bytes).toBeGreaterThanOrEqual(512 * 1024);
+    expect(usage.bytes).toBeLessThan(1024 * 1024);
+  });
+
+  it("counts what a sparse file really takes, stops at its entry bound, and is zero for a missing workspace", async () => {
+    const { base, ws } = layout();
+    execFileSync("truncate", ["-s", "8G", path.join(ws, "sparse.bin")]);
+    for (let i = 0; i < 20; i++) writeFileSync(path.join(ws, `f${i}`), "x");
+    expect((await workspaceUsage(ws)).bytes).toBeLessThan(1024 * 1024);
+    expect(await workspaceUsage(ws, { maxEntries: 5 })).toMatchObject({ entries: 5, partial: true });
+    expect(await workspaceUsage(path.join(base, "nope"))).toEqual({ bytes: 0, entries: 0, partial: false });
   });
 });

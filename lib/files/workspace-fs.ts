@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { open, readdir, rename, rmdir, unlink, type FileHandle } from "node:fs/promises";
+import { lstat, open, readdir, rename, rmdir, unlink, type FileHandle } from "node:fs/promises";
 
 /**
  * The one way the server touches a workspace a kernel can write to.
@@ -310,4 +310,80 @@ export async function removeWorkspaceTree(root: string): Promise<void> {
   await rmdir(root).catch((error: unknown) => {
     if (codeOf(error) !== "ENOENT") throw error;
   });
+}
+
+export interface WorkspaceUsage {
+  /** Disk space the workspace's files take (allocated blocks, so sparse files count what they use). */
+  bytes: number;
+  entries: number;
+  /** The walk stopped at `maxEntries` (or `maxDepth`): the real usage is at least this. */
+  partial: boolean;
+}
+
+/**
+ * How much disk a workspace takes, walked without following any link: each
+ * directory is opened relative to its parent with O_NOFOLLOW and each entry
+ * is lstat'ed through that descriptor, so a link the kernel plants (to `/`, to
+ * the data directory) counts as the link alone. Bounded by `maxEntries`, since
+ * a cell can create millions of empty files.
+ */
+export async function workspaceUsage(root: string, options: { maxEntries?: number } = {}): Promise<WorkspaceUsage> {
+  const usage: WorkspaceUsage = { bytes: 0, entries: 0, partial: false };
+  const maxEntries = options.maxEntries ?? 200_000;
+  let dir: FileHandle;
+  try {
+    dir = await openRoot(root);
+  } catch (error) {
+    if (codeOf(error) === "ENOENT") return usage;
+    throw error;
+  }
+  try {
+    await addUsage(dir, 0, usage, maxEntries);
+  } finally {
+    await dir.close();
+  }
+  return usage;
+}
+
+async function addUsage(dir: FileHandle, depth: number, usage: WorkspaceUsage, maxEntries: number): Promise<void> {
+  if (depth > MAX_REMOVE_DEPTH) {
+    usage.partial = true;
+    return;
+  }
+  let names: string[];
+  try {
+    names = await readdir(`/proc/self/fd/${dir.fd}`);
+  } catch (error) {
+    if (codeOf(error) === "ENOENT") return;
+    throw error;
+  }
+  for (const name of names) {
+    if (usage.entries >= maxEntries) {
+      usage.partial = true;
+      return;
+    }
+    usage.entries++;
+    let stats: Awaited<ReturnType<typeof lstat>>;
+    try {
+      stats = await lstat(at(dir, name));
+    } catch (error) {
+      if (codeOf(error) === "ENOENT") continue;
+      throw error;
+    }
+    usage.bytes += stats.blocks * 512;
+    if (!stats.isDirectory()) continue;
+    let sub: FileHandle;
+    try {
+      sub = await open(at(dir, name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+    } catch (error) {
+      // Gone or swapped for a link or a file since the lstat: counted as it was.
+      if (codeOf(error) === "ENOENT" || codeOf(error) === "ENOTDIR" || codeOf(error) === "ELOOP") continue;
+      throw error;
+    }
+    try {
+      await addUsage(sub, depth + 1, usage, maxEntries);
+    } finally {
+      await sub.close();
+    }
+  }
 }

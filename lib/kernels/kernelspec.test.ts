@@ -14,6 +14,7 @@ function options(overrides: Partial<KernelspecOptions> = {}): KernelspecOptions 
     packageDir: "/srv/argus/python",
     memoryMb: 2048,
     cpuSeconds: 600,
+    maxProcesses: 128,
     sandbox: "bubblewrap",
     ...overrides,
   };
@@ -47,6 +48,7 @@ describe("writeKernelspec", () => {
     expect(readSpec().env).toEqual({
       ARGUS_KERNEL_MEMORY_MB: "2048",
       ARGUS_KERNEL_CPU_SECONDS: "600",
+      ARGUS_KERNEL_MAX_PROCESSES: "128",
       ARGUS_SANDBOX: "bubblewrap",
       ARGUS_PYTHON_PACKAGE_DIR: "/srv/argus/python",
     });

@@ -17,6 +17,8 @@ export interface KernelspecOptions {
   packageDir: string;
   memoryMb: number;
   cpuSeconds: number;
+  /** Processes and threads of one kernel together (its cgroup's pids.max). */
+  maxProcesses: number;
   sandbox: SandboxKind;
 }
 
@@ -62,6 +64,7 @@ export function kernelspecJson(options: KernelspecOptions): KernelspecJson {
     env: {
       ARGUS_KERNEL_MEMORY_MB: positiveInteger("memoryMb", options.memoryMb),
       ARGUS_KERNEL_CPU_SECONDS: positiveInteger("cpuSeconds", options.cpuSeconds),
+      ARGUS_KERNEL_MAX_PROCESSES: positiveInteger("maxProcesses", options.maxProcesses),
       ARGUS_SANDBOX: options.sandbox,
       ARGUS_PYTHON_PACKAGE_DIR: absolute("packageDir", options.packageDir),
     },

@@ -10,6 +10,8 @@ import type { BridgeMethods } from "./bridge";
 import type { JupyterBackend } from "./jupyter-server";
 import { KernelHandle, type ExecuteOptions } from "./kernel-handle";
 import { adoptWorkspace, copyWorkspaceFiles, removeDir } from "./workspace";
+import { overQuota, withQuotaError } from "./workspace-quota";
+import { workspaceUsage } from "@/lib/files/workspace-fs";
 
 export interface RecordedCell {
   kernelId: string;
@@ -28,6 +30,8 @@ export interface RegistryOptions {
   maxKernels: number;
   idleMs: number;
   cellTimeoutMs: number;
+  /** Disk a session's workspace may hold, checked after each cell (see workspace-quota.ts). */
+  workspaceMaxBytes?: number;
   interruptGraceMs: number;
   locks: KeyedMutex;
   bridge: BridgeMethods;
@@ -237,6 +241,7 @@ export class KernelRegistry {
     }
     const { kernel } = acquired;
     const outcome = await kernel.execute(code, { timeoutMs: this.o.cellTimeoutMs, ...options });
+    outcome.execution = await this.checkQuota(kernel.workspace, outcome.execution);
     this.o.onCell?.(sessionId, { kernelId: kernel.id, code, execution: outcome.execution, executionCount: outcome.executionCount });
     if (outcome.kernelLost && this.sessions.get(sessionId) === kernel) {
       // The Execution already says the state is gone; start the replacement now
@@ -246,6 +251,18 @@ export class KernelRegistry {
       void this.acquire(sessionId).catch((e: unknown) => this.o.log?.(`[kernels] replacement failed: ${String(e)}`));
     }
     return outcome.execution;
+  }
+
+  private async checkQuota(workspace: string, execution: Execution): Promise<Execution> {
+    const max = this.o.workspaceMaxBytes;
+    if (max === undefined) return execution;
+    try {
+      const usage = await workspaceUsage(workspace);
+      return overQuota(usage, max) ? withQuotaError(execution, usage, max) : execution;
+    } catch (error) {
+      this.o.log?.(`[kernels] could not measure a workspace: ${String(error)}`);
+      return execution;
+    }
   }
 
   /**

@@ -6,6 +6,7 @@ import { appendCell } from "@/lib/db/cells";
 import { openDatabase, pingDatabase, type Db } from "@/lib/db/database";
 import { builtinBridgeMethods, type BridgeMethods } from "@/lib/kernels/bridge";
 import { detectIsolation } from "@/lib/kernels/isolation";
+import { detectKernelLimits, type KernelLimitsKind } from "@/lib/kernels/kernel-limits";
 import {
   ExternalJupyter,
   ManagedJupyterServer,
@@ -20,6 +21,7 @@ import { DEFAULT_RUN_LIMITS, EventLog } from "@/lib/runtime/event-log";
 import { RunManager } from "@/lib/runtime/run-manager";
 import { modelBridgeMethods } from "@/agents/planner/bridge-tools";
 import { toolChoiceMethods } from "@/agents/planner/tool-choice";
+import { SessionCreationLimit } from "@/lib/sessions/creation-rate";
 import type { SessionDeps } from "@/lib/sessions/service";
 import { KeyedMutex } from "./keyed-mutex";
 
@@ -32,6 +34,12 @@ export interface Health {
   model: "configured" | "not_configured";
   /** How kernels are contained: bubblewrap, none (warned at start), or up to an external gateway. */
   isolation: IsolationKind;
+  /**
+   * How a kernel's memory and process count are held: its own cgroup (the whole
+   * kernel), per-process rlimits only, "external" (the gateway's business) or
+   * "none" (Jupyter off).
+   */
+  limits: KernelLimitsKind | "external" | "none";
 }
 
 /**
@@ -50,12 +58,15 @@ export interface ArgusCore extends SessionDeps {
   /** Null when Argus runs without Jupyter (ARGUS_JUPYTER=off). */
   kernels: KernelRegistry | null;
   isolation: { kind: IsolationKind; reason: string };
+  limits: { kind: Health["limits"]; reason: string };
   /** Model-backed methods the kernel may call over the bridge (the agents add theirs). */
   bridge: BridgeMethods;
   /** The model endpoint, or null when none is configured (messages then answer 503). */
   model: ModelClient | null;
   /** Starts, resumes and stops agent runs. */
   runs: RunManager;
+  /** How many sessions each client may still create (POST /api/sessions). */
+  sessionCreation: SessionCreationLimit;
   start(): Promise<void>;
   health(): Promise<Health>;
   close(): Promise<void>;
@@ -78,14 +89,20 @@ export async function createArgusCore(
 
   let jupyter: JupyterBackend;
   let isolation: ArgusCore["isolation"];
+  let limits: ArgusCore["limits"] = { kind: "none", reason: "Jupyter is off" };
   if (config.jupyter.mode === "external") {
+    limits = { kind: "external", reason: "the external Jupyter server or gateway sets the kernels' limits" };
     jupyter = new ExternalJupyter({ baseUrl: config.jupyter.url.replace(/\/$/, ""), token: config.jupyter.token });
     isolation = { kind: "external", reason: "kernels run on the external Jupyter server or gateway, which contains them" };
   } else if (config.jupyter.mode === "off") {
     jupyter = new NoJupyter();
     isolation = { kind: "none", reason: "Jupyter is off" };
   } else {
-    const detected = config.kernels.sandbox === "none" ? { kind: "none" as const, reason: "ARGUS_SANDBOX=none" } : await detectIsolation();
+    const [detected, detectedLimits] = await Promise.all([
+      config.kernels.sandbox === "none" ? { kind: "none" as const, reason: "ARGUS_SANDBOX=none" } : detectIsolation(),
+      detectKernelLimits(config.python, PYTHON_DIR),
+    ]);
+    limits = detectedLimits;
     if (config.kernels.sandbox === "bubblewrap" && detected.kind !== "bubblewrap") {
       throw new Error(`ARGUS_SANDBOX=bubblewrap, but bubblewrap cannot run here: ${detected.reason}`);
     }
@@ -98,6 +115,7 @@ export async function createArgusCore(
       packageDir: PYTHON_DIR,
       memoryMb: config.kernels.memoryMb,
       cpuSeconds: config.kernels.cpuSeconds,
+      maxProcesses: config.kernels.maxProcesses,
       sandbox: detected.kind,
     });
     jupyter = new ManagedJupyterServer({
@@ -119,6 +137,7 @@ export async function createArgusCore(
           kernelName: config.kernels.kernelName,
           poolSize: config.kernels.poolSize,
           maxKernels: config.kernels.maxKernels,
+          workspaceMaxBytes: config.kernels.workspaceMaxBytes,
           idleMs: config.kernels.idleMs,
           cellTimeoutMs: config.kernels.cellTimeoutMs,
           interruptGraceMs: 3000,
@@ -154,12 +173,17 @@ export async function createArgusCore(
     jupyter,
     kernels,
     isolation,
+    limits,
     bridge,
     model,
     runs: undefined as unknown as RunManager,
+    sessionCreation: new SessionCreationLimit(config.sessionRatePerMinute),
     async start() {
       if (isolation.kind === "none" && config.jupyter.mode === "managed") {
         log(`[argus] WARNING: kernels run WITHOUT a filesystem sandbox (${isolation.reason}); model-written code can read this machine's files.`);
+      }
+      if (limits.kind === "rlimit") {
+        log(`[argus] WARNING: no cgroup per kernel (${limits.reason}); memory and process limits hold per process only, so one cell can start many processes.`);
       }
       await jupyter.start();
       await kernels?.start();
@@ -174,6 +198,7 @@ export async function createArgusCore(
         jupyter: jupyterStatus,
         model: modelStatus(config),
         isolation: isolation.kind,
+        limits: limits.kind,
       };
     },
     async close() {

@@ -11,7 +11,11 @@ export function json(body: unknown, init?: ResponseInit): Response {
 }
 
 export function errorResponse(error: unknown): Response {
-  if (isArgusError(error)) return json(toErrorBody(error), { status: statusOf(error) });
+  if (isArgusError(error)) {
+    const retryAfter = error.retryAfterSeconds;
+    const headers = typeof retryAfter === "number" ? { "retry-after": String(Math.max(1, Math.ceil(retryAfter))) } : undefined;
+    return json(toErrorBody(error), { status: statusOf(error), headers });
+  }
   console.error("[argus] unexpected error in a route:", error);
   const internal = new ArgusError("internal:api", "Something went wrong on the server; the error was logged.");
   return json(toErrorBody(internal), { status: 500 });

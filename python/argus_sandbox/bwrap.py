@@ -19,6 +19,9 @@ from .private_runtime import SANDBOX_RUNTIME, PrivateRuntime
 WORKSPACE = "/workspace"
 PACKAGE_DIR = "/opt/argus/python"
 TMP = "/tmp"
+# POSIX shared memory and semaphores (multiprocessing's locks) need /dev/shm;
+# Docker gives containers 64 MiB there by default.
+SHM_SIZE_BYTES = 64 * 1024 * 1024
 
 # Top-level system directories. On merged-/usr systems they are symlinks into
 # /usr and are recreated as the same symlinks; elsewhere they are real
@@ -93,7 +96,13 @@ def bwrap_command(
     args += ["--die-with-parent", "--cap-drop", "ALL", "--hostname", "argus-kernel"]
     args += _system_args()
     args += ["--proc", "/proc", "--dev", "/dev"]
-    # /tmp is RAM: bound it, since the address-space limit does not cover tmpfs.
+    # Every tmpfs is RAM that the address-space limit does not cover: each
+    # writable one is sized, and /dev and the root (bwrap's own tmpfs, which
+    # it cannot size) are made read-only below. Where the kernel has a cgroup,
+    # tmpfs pages also count against its memory limit.
+    if "--size" in options:
+        args += ["--size", str(SHM_SIZE_BYTES)]
+    args += ["--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
     if "--size" in options:
         args += ["--size", str(tmp_size_bytes)]
     args += ["--tmpfs", TMP]
@@ -110,6 +119,8 @@ def bwrap_command(
         args += ["--ro-bind", package_dir, PACKAGE_DIR]
     args += ["--bind", private.runtime, SANDBOX_RUNTIME]
     args += ["--ro-bind", private.passwd, "/etc/passwd", "--ro-bind", private.group, "/etc/group"]
+    # Last, once every mount point exists: the root itself holds no data.
+    args += ["--remount-ro", "/"]
     args += ["--chdir", WORKSPACE, "--clearenv"]
     for name, value in sorted(env.items()):
         args += ["--setenv", name, value]

@@ -15,6 +15,7 @@ def kernel_environment(
     tmp: str,
     package_dir: Optional[str],
     settings: Settings,
+    limits: str = "rlimit",
 ) -> Dict[str, str]:
     """`home` and `package_dir` are paths as the kernel sees them; `tmp` is its scratch root.
 
@@ -52,6 +53,10 @@ def kernel_environment(
         "ARGUS_SANDBOX": settings.sandbox,
         "ARGUS_KERNEL_MEMORY_MB": str(settings.memory_mb),
         "ARGUS_KERNEL_CPU_SECONDS": str(settings.cpu_seconds),
+        "ARGUS_KERNEL_MAX_PROCESSES": str(settings.max_processes),
+        # How memory and process count are held: "cgroup-v2"/"cgroup-v1" for
+        # the whole kernel, "rlimit" per process only (see cgroups.py).
+        "ARGUS_KERNEL_LIMITS": limits,
     }
     if package_dir:
         env["PYTHONPATH"] = package_dir

@@ -17,7 +17,7 @@ if __package__ in (None, ""):
     # directory from the path so its module names cannot shadow the stdlib's.
     sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-from argus_sandbox import bwrap, private_runtime  # noqa: E402
+from argus_sandbox import bwrap, cgroups, private_runtime  # noqa: E402
 from argus_sandbox.environment import kernel_environment  # noqa: E402
 from argus_sandbox.limits import MIB, apply_limits, bind_to_parent  # noqa: E402
 from argus_sandbox.settings import Settings, SettingsError, read_settings  # noqa: E402
@@ -63,14 +63,14 @@ def _package_dir(settings: Settings) -> Optional[str]:
     return path
 
 
-def _exec_unsandboxed(connection_file: str, workspace: str, settings: Settings) -> None:
+def _exec_unsandboxed(connection_file: str, workspace: str, settings: Settings, limits: str) -> None:
     _say("warning", "kernel runs WITHOUT a sandbox (ARGUS_SANDBOX=none): it can read and write whatever this user can")
-    env = kernel_environment(home=workspace, tmp="/tmp", package_dir=_package_dir(settings), settings=settings)
+    env = kernel_environment(home=workspace, tmp="/tmp", package_dir=_package_dir(settings), settings=settings, limits=limits)
     argv = _kernel_argv(connection_file)
     os.execve(argv[0], argv, env)
 
 
-def _exec_bubblewrap(connection_file: str, workspace: str, settings: Settings) -> None:
+def _exec_bubblewrap(connection_file: str, workspace: str, settings: Settings, limits: str) -> None:
     bwrap_path = bwrap.find_bwrap()
     if not bwrap_path:
         # Fail closed: a missing sandbox must not silently become no sandbox.
@@ -88,6 +88,7 @@ def _exec_bubblewrap(connection_file: str, workspace: str, settings: Settings) -
         tmp=bwrap.TMP,
         package_dir=bwrap.PACKAGE_DIR if package_dir else None,
         settings=settings,
+        limits=limits,
     )
     options = bwrap.supported_options(bwrap_path)
     workspace_fd = None
@@ -152,10 +153,14 @@ def main(argv: List[str]) -> None:
     except OSError as error:
         _fail(f"the kernel's workspace (current directory) is not usable: {error}")
     apply_limits(settings.memory_mb, settings.cpu_seconds)
+    # Before bwrap starts: everything it and the kernel start is then inside.
+    limits, why = cgroups.confine(connection_file, settings.memory_mb * MIB, settings.max_processes)
+    if limits == "rlimit":
+        _say("warning", f"no cgroup for this kernel ({why}): memory and process limits hold per process only")
     if settings.sandbox == "none":
-        _exec_unsandboxed(connection_file, workspace, settings)
+        _exec_unsandboxed(connection_file, workspace, settings, limits)
     else:
-        _exec_bubblewrap(connection_file, workspace, settings)
+        _exec_bubblewrap(connection_file, workspace, settings, limits)
 
 
 if __name__ == "__main__":

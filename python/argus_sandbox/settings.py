@@ -5,6 +5,9 @@ from typing import Mapping, Optional
 
 DEFAULT_MEMORY_MB = 4096
 DEFAULT_CPU_SECONDS = 3600
+# Processes and threads of one kernel together (a cgroup's pids.max): an idle
+# kernel has about a dozen threads, numeric libraries a few more per process.
+DEFAULT_MAX_PROCESSES = 128
 SANDBOX_KINDS = ("bubblewrap", "none")
 
 
@@ -16,6 +19,7 @@ class SettingsError(ValueError):
 class Settings:
     memory_mb: int
     cpu_seconds: int
+    max_processes: int
     sandbox: str
     package_dir: Optional[str]
 
@@ -45,6 +49,7 @@ def read_settings(env: Mapping[str, str] = os.environ) -> Settings:
     return Settings(
         memory_mb=_positive_int(env, "ARGUS_KERNEL_MEMORY_MB", DEFAULT_MEMORY_MB),
         cpu_seconds=_positive_int(env, "ARGUS_KERNEL_CPU_SECONDS", DEFAULT_CPU_SECONDS),
+        max_processes=_positive_int(env, "ARGUS_KERNEL_MAX_PROCESSES", DEFAULT_MAX_PROCESSES),
         sandbox=sandbox,
         package_dir=package_dir,
     )

@@ -27,7 +27,7 @@ from typing import Dict, List, Optional
 
 from jupyter_client.manager import KernelManager
 
-from argus_sandbox import bwrap, private_runtime
+from argus_sandbox import bwrap, cgroups, private_runtime
 from argus_sandbox.settings import SettingsError, read_settings
 
 PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -82,7 +82,8 @@ class Host:
         return path
 
     def kernelspec(self, name: str, *, sandbox: str, memory_mb: int = TEST_MEMORY_MB,
-                   cpu_seconds: int = 600, package_dir: Optional[str] = None) -> str:
+                   cpu_seconds: int = 600, package_dir: Optional[str] = None,
+                   max_processes: Optional[int] = None) -> str:
         """The same kernel.json as lib/kernels/kernelspec.ts writes."""
         spec = {
             "argv": [sys.executable, LAUNCHER, "{connection_file}"],
@@ -97,6 +98,8 @@ class Host:
             },
             "metadata": {"argus": {"sandbox": sandbox}},
         }
+        if max_processes is not None:
+            spec["env"]["ARGUS_KERNEL_MAX_PROCESSES"] = str(max_processes)
         directory = os.path.join(self.data_dir, "kernels", name)
         os.makedirs(directory, exist_ok=True)
         _write(os.path.join(directory, "kernel.json"), json.dumps(spec, indent=2))
@@ -421,6 +424,22 @@ class SandboxedKernelTest(unittest.TestCase):
         self.assertEqual(int(size), TEST_MEMORY_MB * MIB)
         self.assertNotIn("argus-sandbox-test", listing)  # the host's /tmp is not there
 
+    def test_root_and_dev_hold_no_data_and_shm_is_bounded(self) -> None:
+        # Unsized tmpfs is RAM a cell could fill (2 GB under /dev in the issue).
+        out = self.kernel.ok(
+            "import errno, os\n"
+            "for p in ('/filler', '/dev/filler', '/usr/filler'):\n"
+            "    try:\n        open(p, 'wb').write(b'x'); print('written')\n"
+            "    except OSError as e:\n        print(errno.errorcode[e.errno])\n"
+            "open('/dev/null', 'wb').write(b'x')\n"
+            "import multiprocessing; multiprocessing.Lock()\n"
+            "s = os.statvfs('/dev/shm'); print(s.f_blocks * s.f_frsize)"
+        )
+        *writes, shm = out.split()
+        self.assertEqual(writes, ["EROFS", "EROFS", "EROFS"])
+        if "--size" in bwrap.supported_options(shutil.which("bwrap") or "bwrap"):
+            self.assertEqual(int(shm), bwrap.SHM_SIZE_BYTES)
+
     def test_interrupt_stops_a_busy_loop_and_kernel_stays_usable(self) -> None:
         msg_id = self.kernel.send("while True:\n    pass")
         self.kernel.wait_until_running(msg_id)
@@ -459,6 +478,121 @@ class CpuLimitTest(unittest.TestCase):
             self.assertFalse(kernel.manager.is_alive(), "the kernel outlived its CPU limit")
         finally:
             kernel.shutdown()
+
+
+def _cgroups_writable() -> bool:
+    """Whether this machine lets the launcher make cgroups (root with v1 or delegated v2)."""
+    if os.geteuid() != 0:
+        return False
+    v1 = all(os.access(f"/sys/fs/cgroup/{c}/cgroup.procs", os.W_OK) for c in ("pids", "memory"))
+    v2 = os.access("/sys/fs/cgroup/cgroup.subtree_control", os.W_OK)
+    return v1 or v2
+
+
+# Forks until the kernel's process limit says no (BlockingIOError, EAGAIN),
+# holding every child until the count is known, then lets them all go.
+FORK_BOMB = """
+import os
+release_r, release_w = os.pipe()
+children = []
+refused = False
+for _ in range(300):
+    try:
+        pid = os.fork()
+    except BlockingIOError:
+        refused = True
+        break
+    if pid == 0:
+        os.close(release_w)
+        os.read(release_r, 1)
+        os._exit(0)
+    children.append(pid)
+os.close(release_w)
+for pid in children:
+    os.waitpid(pid, 0)
+os.close(release_r)
+print(len(children), refused)
+"""
+
+# Three children each touch CHUNK_MB of memory, under the per-process
+# address-space limit but together past the kernel's memory limit. Each says
+# when it holds its chunk, then waits to be released; the cell counts how many
+# got there before the rest were killed.
+MEMORY_HOGS = """
+import os, time
+CHUNK = {chunk_mb} << 20
+ready_r, ready_w = os.pipe()
+release_r, release_w = os.pipe()
+children = []
+for _ in range(3):
+    pid = os.fork()
+    if pid == 0:
+        os.close(ready_r); os.close(release_w)
+        block = b"x" * CHUNK
+        os.write(ready_w, b"1")
+        os.read(release_r, 1)
+        os._exit(0)
+    children.append(pid)
+os.close(ready_w); os.close(release_r)
+os.set_blocking(ready_r, False)
+ready, statuses = 0, {{}}
+while ready + len(statuses) < 3:
+    try:
+        ready += len(os.read(ready_r, 3))
+    except BlockingIOError:
+        pass
+    for pid in children:
+        if pid not in statuses:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                statuses[pid] = status
+    time.sleep(0.05)
+os.close(release_w)
+for pid in children:
+    if pid not in statuses:
+        statuses[pid] = os.waitpid(pid, 0)[1]
+killed = sum(1 for s in statuses.values() if os.WIFSIGNALED(s) and os.WTERMSIG(s) == 9)
+print(ready, killed)
+"""
+
+
+@unittest.skipUnless(HAS_BWRAP, NO_BWRAP)
+@unittest.skipUnless(_cgroups_writable(), "this machine lets no process make cgroups (needs root, or a delegated cgroup v2)")
+class KernelCgroupTest(unittest.TestCase):
+    """Limits that hold for the whole kernel, not per process: its own cgroup."""
+
+    MAX_PROCESSES = 48
+    MEMORY_MB = 1024
+    CHUNK_MB = 600
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        assert HOST is not None
+        name = HOST.kernelspec("argus-python-cgroup", sandbox="bubblewrap", memory_mb=cls.MEMORY_MB,
+                               max_processes=cls.MAX_PROCESSES)
+        cls.kernel = Kernel(name, HOST.workspace("cgroup"))
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.kernel.shutdown()
+
+    def test_kernel_reports_a_cgroup(self) -> None:
+        out = self.kernel.ok("import os; print(os.environ['ARGUS_KERNEL_LIMITS'])")
+        self.assertIn(out.strip(), ("cgroup-v1", "cgroup-v2"))
+
+    def test_fork_bomb_stops_at_the_process_limit(self) -> None:
+        forked, refused = self.kernel.ok(FORK_BOMB, timeout=60).split()
+        self.assertEqual(refused, "True")
+        self.assertLess(int(forked), self.MAX_PROCESSES)
+        self.assertEqual(self.kernel.ok("print(6 * 7)").strip(), "42")
+
+    def test_children_together_cannot_pass_the_memory_limit(self) -> None:
+        ready, killed = self.kernel.ok(MEMORY_HOGS.format(chunk_mb=self.CHUNK_MB), timeout=60).split()
+        # 3 x 600 MB cannot all be held under 1 GB: the group's OOM killer
+        # takes a child (the largest), never a process outside the kernel.
+        self.assertLess(int(ready), 3)
+        self.assertGreaterEqual(int(killed), 1)
+        self.assertEqual(self.kernel.ok("print('still here')").strip(), "still here")
 
 
 @unittest.skipUnless(HAS_BWRAP, NO_BWRAP)
@@ -538,6 +672,62 @@ class LauncherPartsTest(unittest.TestCase):
             read_settings({"ARGUS_KERNEL_MEMORY_MB": "lots"})
         with self.assertRaisesRegex(SettingsError, "ARGUS_SANDBOX must be one of"):
             read_settings({"ARGUS_SANDBOX": "docker"})
+        self.assertEqual(settings.max_processes, 128)
+        self.assertEqual(read_settings({"ARGUS_KERNEL_MAX_PROCESSES": "64"}).max_processes, 64)
+        with self.assertRaisesRegex(SettingsError, "ARGUS_KERNEL_MAX_PROCESSES must be greater than 0"):
+            read_settings({"ARGUS_KERNEL_MAX_PROCESSES": "0"})
+
+    def _cgroup_tree(self, files: Dict[str, str], proc_cgroup: str) -> str:
+        """A directory tree standing in for /sys/fs/cgroup, and a /proc/self/cgroup for it."""
+        root = os.path.join(self.dir, "cgroup")
+        for name, text in files.items():
+            os.makedirs(os.path.dirname(os.path.join(root, name)), exist_ok=True)
+            _write(os.path.join(root, name), text)
+        _write(os.path.join(self.dir, "proc-cgroup"), proc_cgroup)
+        return root
+
+    def test_cgroup_v1_group_per_kernel_nested_under_our_own(self) -> None:
+        root = self._cgroup_tree(
+            {"pids/cgroup.procs": "", "memory/cgroup.procs": "", "memory/svc/cgroup.procs": "",
+             "pids/argus-kernels/kernel-gone/.keep": ""},
+            "8:pids:/\n4:memory:/svc\n0::/\n",
+        )
+        os.remove(os.path.join(root, "pids/argus-kernels/kernel-gone/.keep"))  # an empty group: swept
+        os.makedirs(os.path.join(root, "pids/argus-kernels/kernel-live/x"))  # rmdir fails: kept
+        kind, why = cgroups.confine("/rt/kernel-abc.json", 1 << 30, 48, root, os.path.join(self.dir, "proc-cgroup"))
+        self.assertEqual((kind, why), ("cgroup-v1", ""))
+        pids = os.path.join(root, "pids/argus-kernels/kernel-abc")
+        memory = os.path.join(root, "memory/svc/argus-kernels/kernel-abc")
+        with open(os.path.join(pids, "pids.max")) as f:
+            self.assertEqual(f.read(), "48")
+        with open(os.path.join(memory, "memory.limit_in_bytes")) as f:
+            self.assertEqual(f.read(), str(1 << 30))
+        for group in (pids, memory):
+            with open(os.path.join(group, "cgroup.procs")) as f:
+                self.assertEqual(f.read(), str(os.getpid()))
+        self.assertEqual(sorted(os.listdir(os.path.join(root, "pids/argus-kernels"))), ["kernel-abc", "kernel-live"])
+
+    def test_cgroup_v2_when_its_controllers_are_delegated(self) -> None:
+        root = self._cgroup_tree(
+            {"cgroup.controllers": "cpu memory pids", "svc/cgroup.controllers": "memory pids",
+             "svc/cgroup.subtree_control": "memory pids", "svc/argus-kernels/cgroup.subtree_control": "memory pids",
+             "svc/argus-kernels/kernel-abc/memory.swap.max": "max"},
+            "0::/svc\n",
+        )
+        kind, _ = cgroups.confine("/rt/kernel-abc.json", 1 << 30, 48, root, os.path.join(self.dir, "proc-cgroup"))
+        self.assertEqual(kind, "cgroup-v2")
+        group = os.path.join(root, "svc/argus-kernels/kernel-abc")
+        expected = {"memory.max": str(1 << 30), "memory.swap.max": "0", "pids.max": "48", "cgroup.procs": str(os.getpid())}
+        for name, value in expected.items():
+            with open(os.path.join(group, name)) as f:
+                self.assertEqual(f.read(), value, name)
+
+    def test_no_cgroup_means_rlimits_and_says_why(self) -> None:
+        root = self._cgroup_tree({"cgroup.controllers": "memory pids", "cgroup.subtree_control": ""}, "0::/svc/../..\n")
+        kind, why = cgroups.confine("/rt/kernel-abc.json", 1 << 30, 48, root, os.path.join(self.dir, "proc-cgroup"))
+        self.assertEqual(kind, "rlimit")
+        self.assertTrue(why)
+        self.assertEqual(cgroups.group_name("/rt/kernel-../x y.json"), "x_y")
 
     def test_prepare_links_every_socket_into_the_private_dir(self) -> None:
         connection_file = self._connection_file("abc")

@@ -25,7 +25,14 @@ describe("the server with its own jupyter-server", () => {
     try {
       const health = await api(server.url)("GET", "/api/health");
       expect(health.status).toBe(200);
-      expect(health.json).toEqual({ ok: true, db: "up", jupyter: "up", model: "not_configured", isolation: "bubblewrap" });
+      expect(health.json).toEqual({
+        ok: true,
+        db: "up",
+        jupyter: "up",
+        model: "not_configured",
+        isolation: "bubblewrap",
+        limits: expect.stringMatching(/^(cgroup-v2|cgroup-v1|rlimit)$/),
+      });
       const jupyterPids = pidsMentioning(`--ServerApp.root_dir=${scratch.dir}`);
       expect(jupyterPids.length).toBeGreaterThan(0);
 

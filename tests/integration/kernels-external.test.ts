@@ -28,6 +28,7 @@ beforeAll(async () => {
     python: "/usr/bin/python3",
     launcherPath: path.join(PYTHON_DIR, "argus_sandbox", "launch_kernel.py"),
     packageDir: PYTHON_DIR,
+    maxProcesses: 128,
     memoryMb: 4096,
     cpuSeconds: 600,
     sandbox: "bubblewrap",

@@ -1,5 +1,6 @@
 import { CreateSessionBody } from "@/lib/protocol/api";
 import { browserCookieHeader, newSecret } from "@/lib/server/auth";
+import { clientAddressOf } from "@/lib/server/client-address";
 import { getArgus } from "@/lib/server/context";
 import { credentialsOf, json, readJson, route } from "@/lib/server/http";
 import { createSession, listSessions, renameSession } from "@/lib/sessions/service";
@@ -10,9 +11,10 @@ export const dynamic = "force-dynamic";
 /** Create a session. The browser cookie is issued here if the browser has none yet. */
 export const POST = route(async (req: Request) => {
   const core = getArgus();
+  const cred = credentialsOf(req);
+  core.sessionCreation.admit({ address: clientAddressOf(req), browser: cred.browser });
   const hasBody = (req.headers.get("content-length") ?? "0") !== "0" || req.headers.has("content-type");
   const body = hasBody ? await readJson(req, CreateSessionBody) : {};
-  const cred = credentialsOf(req);
   const browser = cred.browser ?? newSecret();
   const created = createSession(core, browser);
   if (body.title) renameSession(core, getSession(core.db, created.id)!, body.title);

@@ -1,6 +1,6 @@
 import type { Health } from "@/lib/server/argus-core";
 
-const LABELS: Record<keyof Omit<Health, "ok">, string> = { db: "Database", jupyter: "Jupyter", model: "Model", isolation: "Kernel sandbox", limits: "Kernel limits" };
+const LABELS: Record<keyof Omit<Health, "ok">, string> = { db: "Database", jupyter: "Jupyter", model: "Model", isolation: "Kernel sandbox", limits: "Kernel limits", disk: "Disk space" };
 
 export function HealthList({ health }: { health: Health }) {
   return (

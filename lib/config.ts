@@ -52,6 +52,8 @@ const EnvSchema = z.object({
   ARGUS_KERNEL_CPU_SECONDS: z.coerce.number().int().min(1).default(3600),
   // Disk one session's workspace may hold; checked after each cell.
   ARGUS_WORKSPACE_MAX_MB: z.coerce.number().int().min(1).default(2048),
+  // Free space the data directory must keep: below it new sessions, uploads and runs are refused (507).
+  ARGUS_MIN_FREE_MB: z.coerce.number().int().min(0).default(200),
   // Processes and threads of one kernel together (its cgroup's pids.max); an idle kernel has ~12 threads.
   ARGUS_KERNEL_MAX_PROCESSES: z.coerce.number().int().min(32).max(100_000).default(128),
   ARGUS_SANDBOX: z.enum(["auto", "bubblewrap", "none"]).default("auto"),
@@ -92,6 +94,8 @@ export interface ArgusConfig {
     maxRetries: number;
   };
   secureCookies: boolean;
+  /** Free bytes the data directory must keep before new work is accepted. */
+  minFreeBytes: number;
   /** Sessions one client may create per minute (also the burst). */
   sessionRatePerMinute: number;
   agents: {
@@ -183,6 +187,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxRetries: e.ARGUS_MODEL_MAX_RETRIES,
     },
     secureCookies: e.ARGUS_SECURE_COOKIES === "1",
+    minFreeBytes: e.ARGUS_MIN_FREE_MB * 1024 * 1024,
     sessionRatePerMinute: e.ARGUS_SESSION_RATE_PER_MINUTE,
     agents: { plannerMaxTurns: e.ARGUS_PLANNER_MAX_TURNS, runMaxMs: e.ARGUS_RUN_MAX_MINUTES * 60_000, runMaxTokens: e.ARGUS_RUN_MAX_TOKENS },
     kernels: {

@@ -14,6 +14,7 @@ export type ErrorType =
   | "unsupported_media"
   | "rate_limited"
   | "unavailable"
+  | "insufficient_storage"
   | "internal";
 
 export type ErrorSurface =
@@ -40,6 +41,7 @@ const STATUS: Record<ErrorType, number> = {
   unsupported_media: 415,
   rate_limited: 429,
   unavailable: 503,
+  insufficient_storage: 507,
   internal: 500,
 };
 

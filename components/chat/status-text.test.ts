@@ -23,6 +23,12 @@ describe("statusText", () => {
     expect(statusText(state({}), true)).toEqual({ text: "Planner is working · turn 2 of 10 · 1.2k tokens", tone: "busy" });
   });
 
+  it("carries the notice of a run whose ending the chat could not record yet", () => {
+    const ended = statusText(state({ agentState: "error", notice: "The server's disk filled up during this run." }), true);
+    expect(ended.tone).toBe("ended");
+    expect(ended.text).toMatch(/^Stopped by an error: The server's disk filled up during this run\./);
+  });
+
   it("leaves out turns for other agents and zero tokens", () => {
     expect(statusText(state({ agent: "coder", tokens: { input: 0, output: 0 } }), true).text).toBe("Coder is working");
     expect(statusText(state({ agent: "conversation", turn: 0 }), true).text).toBe("Argus is working · 1.2k tokens");

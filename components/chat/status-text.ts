@@ -56,7 +56,8 @@ export function statusText(state: RunStateWire | null, connected: boolean): Stat
     case "awaiting_user_input":
       return { text: "Waiting for your answer", tone: "waiting" };
     default: {
-      const label = ENDED[state.agentState] ?? state.agentState;
+      // A notice comes only when the chat itself could not be told (a full disk).
+      const label = state.notice ? `${ENDED[state.agentState] ?? state.agentState}: ${state.notice}` : (ENDED[state.agentState] ?? state.agentState);
       return { text: tokens ? `${label} · ${tokens}` : label, tone: "ended" };
     }
   }

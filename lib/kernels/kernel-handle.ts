@@ -81,6 +81,22 @@ export class KernelHandle {
     this.onLost?.();
   }
 
+  /**
+   * Resolves once the kernel has answered kernel_info. Rejects as soon as it
+   * dies or its connection drops first: a kernel that cannot start (its
+   * launcher failed, the disk is full) must not keep a run waiting while the
+   * server's restarter tries again and again.
+   */
+  ready(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (this.lostReason) return reject(new Error(`${this.lostReason} while starting.`));
+      this.onLost = () => reject(new Error(`${this.lostReason} while starting.`));
+      this.connection.info.then(() => resolve(), reject).finally(() => {
+        this.onLost = null;
+      });
+    });
+  }
+
   execute(code: string, options: ExecuteOptions): Promise<ExecutionOutcome> {
     const run = this.queue.then(() => this.run(code, options));
     this.queue = run.catch(() => undefined);

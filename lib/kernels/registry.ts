@@ -116,16 +116,17 @@ export class KernelRegistry {
     // jupyter-server's POST /api/kernels takes `path` (the kernel's cwd), which
     // services' typings omit.
     const connection: Kernel.IKernelConnection = await manager.startNew({ name: this.o.kernelName, path: relative } as never);
-    try {
-      await connection.info;
-    } catch (error) {
-      connection.dispose();
-      throw error;
-    }
-    return new KernelHandle(connection, workspace, {
+    const handle = new KernelHandle(connection, workspace, {
       bridge: this.o.bridge,
       interruptGraceMs: this.o.interruptGraceMs,
     });
+    try {
+      await handle.ready();
+    } catch (error) {
+      await handle.shutdown();
+      throw error;
+    }
+    return handle;
   }
 
   private fillPool(): void {

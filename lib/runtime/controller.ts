@@ -2,6 +2,7 @@ import { CoderAgent, type CoderInputs } from "@/agents/coder/agent";
 import type { ImageRef, PrepareImage } from "@/agents/planner/memory";
 import { PlannerAgent } from "@/agents/planner/agent";
 import type { Agent, StepResult } from "@/agents/types";
+import { DISK_FULL_RUN_ENDED, isDiskFull } from "@/lib/db/disk-space";
 import { storeExecutionImages } from "@/lib/files/generated";
 import { BridgeMeter } from "@/lib/kernels/bridge-meter";
 import { executionText } from "@/lib/kernels/execution-text";
@@ -236,6 +237,13 @@ export class Controller {
     const cancelled = this.o.signal.aborted || (error as { kind?: string }).kind === "cancelled";
     if (cancelled) {
       this.setState("stopped", "Stopped by you.");
+      return;
+    }
+    if (isDiskFull(error)) {
+      // Writing may still work (a blob failed, the log had room): say it plainly.
+      // If it does not, the run manager ends the run in memory (endUnwritten).
+      this.errorObservation(DISK_FULL_RUN_ENDED, "DISK_FULL");
+      this.setState("error", DISK_FULL_RUN_ENDED);
       return;
     }
     const message = error instanceof Error ? error.message : String(error);

@@ -9,15 +9,29 @@ import { fromDict, toDict } from "./serialization";
 import { initialRunState, reduceRunState } from "./state-reducer";
 import { toStateWire, type RunStateWire } from "./state-wire";
 
+interface UnwrittenEnding {
+  sessionId: string;
+  runId: string;
+  reason: string;
+  /** The run's last known state with agentState "error". */
+  state: RunState;
+  /** Whether the reason already reached the log (only the state is left). */
+  noted: boolean;
+}
+
 /** What every subscriber (Socket.io, tests, later the seed's update_callback) receives. */
 export interface LoggedEvent {
   sessionId: string;
-  event: ArgusEvent;
+  /** Null when only a state is announced (a run that ended while the disk refused writes). */
+  event: ArgusEvent | null;
   /** The event's AgentMessage projection, or null for events the chat does not show. */
   message: StreamedMessage | null;
   /** The run's state after this event, when the event belongs to a run. */
   state: RunStateWire | null;
 }
+
+/** What `append` returns: always an event, written. */
+export type AppendedEvent = LoggedEvent & { event: ArgusEvent };
 
 export type EventSubscriber = (logged: LoggedEvent) => void;
 
@@ -44,6 +58,8 @@ export function streamedMessage(event: ArgusEvent): StreamedMessage | null {
 export class EventLog {
   private readonly subscribers = new Map<string, EventSubscriber>();
   private readonly runStates = new Map<string, RunState>();
+  /** Runs that ended while nothing could be written, newest per session: see endUnwritten. */
+  private readonly unwritten = new Map<string, UnwrittenEnding>();
 
   constructor(
     private readonly db: Db,
@@ -56,7 +72,7 @@ export class EventLog {
     return () => this.subscribers.delete(id);
   }
 
-  append(sessionId: string, input: ArgusEventInput): LoggedEvent {
+  append(sessionId: string, input: ArgusEventInput): AppendedEvent {
     // Validate first so a malformed event is refused before it takes a number;
     // the log, not the caller, assigns the id and the time.
     const { id: _id, timestamp: _ts, ...rest } = input;
@@ -72,12 +88,17 @@ export class EventLog {
     );
     const event: ArgusEvent = { ...checked, id: row.seq, timestamp: row.ts };
     const state = event.runId ? this.advanceRun(sessionId, event.runId, event) : null;
-    const logged: LoggedEvent = {
+    const logged: AppendedEvent = {
       sessionId,
       event,
       message: streamedMessage(event),
       state: state ? toStateWire(state) : null,
     };
+    this.publish(logged);
+    return logged;
+  }
+
+  private publish(logged: LoggedEvent): void {
     for (const [id, fn] of this.subscribers) {
       try {
         fn(logged);
@@ -86,7 +107,57 @@ export class EventLog {
         console.error(`[argus] event subscriber ${id} failed:`, error);
       }
     }
-    return logged;
+  }
+
+  /**
+   * A run ended but its ending could not be written (the disk is full). The
+   * run's state changes here in memory and every subscriber hears it at once,
+   * with `reason`; `writeUnwritten` records it in the log once writes work.
+   */
+  endUnwritten(sessionId: string, runId: string, reason: string): void {
+    const state: RunState = { ...this.runState(sessionId, runId), agentState: "error" };
+    this.runStates.delete(runId);
+    this.unwritten.set(sessionId, { sessionId, runId, reason, state, noted: false });
+    this.publish({ sessionId, event: null, message: null, state: { ...toStateWire(state), notice: reason } });
+  }
+
+  /** Runs still waiting for their ending to be written. */
+  get unwrittenCount(): number {
+    return this.unwritten.size;
+  }
+
+  /**
+   * Writes the endings `endUnwritten` kept: the reason in the chat, then the
+   * final state. Stops at the first write that fails (the disk is still full)
+   * and returns it, so the caller can try again later.
+   */
+  writeUnwritten(note: (reason: string) => ArgusEventInput[]): unknown {
+    for (const [sessionId, ending] of this.unwritten) {
+      try {
+        const [observation, ...rest] = note(ending.reason);
+        if (!ending.noted && observation) {
+          this.append(sessionId, { ...observation, runId: ending.runId } as ArgusEventInput);
+          ending.noted = true;
+        }
+        for (const event of rest) this.append(sessionId, { ...event, runId: ending.runId } as ArgusEventInput);
+        this.unwritten.delete(sessionId);
+      } catch (error) {
+        return error;
+      }
+    }
+    return null;
+  }
+
+  /** The state of the session's newest run: one ended but not yet written wins over storage. */
+  latestRunState(sessionId: string, stored: RunState | null): RunStateWire | null {
+    const ending = this.unwritten.get(sessionId);
+    if (ending && (!stored || stored.runId === ending.runId)) return { ...toStateWire(ending.state), notice: ending.reason };
+    return stored ? toStateWire(stored) : null;
+  }
+
+  /** Forgets a session's unwritten ending (the session was deleted). */
+  forgetSession(sessionId: string): void {
+    this.unwritten.delete(sessionId);
   }
 
   /** Every event after `afterSeq`, in order, parsed back from storage. */

@@ -4,6 +4,7 @@ import type { ImageRef, PrepareImage } from "@/agents/planner/memory";
 import { filesOfSession, getFile } from "@/lib/db/files";
 import { runsInState } from "@/lib/db/runs";
 import { getSession, setTitleIfEmpty, type SessionRow } from "@/lib/db/sessions";
+import { DISK_FULL_RUN_ENDED, diskFullError, isDiskFull } from "@/lib/db/disk-space";
 import { ArgusError } from "@/lib/errors";
 import { fileUrl } from "@/lib/files/store-upload";
 import { imagePart } from "@/lib/llm/images";
@@ -41,6 +42,8 @@ export class RunManager {
   private readonly active = new Map<string, ActiveRun>();
   private closing = false;
   private subscriberCount = 0;
+  /** Retries writing the endings of runs the full disk cut off (see endUnwritten). */
+  private retryTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly core: ArgusCore,
@@ -69,8 +72,14 @@ export class RunManager {
    */
   shutdown(): void {
     this.closing = true;
+    if (this.retryTimer) clearInterval(this.retryTimer);
     for (const [sessionId, run] of this.active) {
-      this.noteInterrupted(sessionId, run.runId);
+      try {
+        this.noteInterrupted(sessionId, run.runId);
+      } catch (error) {
+        // A full disk: the next start marks the run interrupted from the log.
+        console.error(`[argus] could not mark run ${run.runId} interrupted:`, error);
+      }
       run.abort.abort();
       run.waiting?.reject(new Error("the server is stopping"));
       run.waiting = null;
@@ -81,6 +90,33 @@ export class RunManager {
     const note = "This run was interrupted because the Argus server stopped. Nothing before this point was lost; send your message again to continue.";
     this.core.events.append(sessionId, { source: "environment", agent: "system", runId, observation: "error", content: note, extras: { error_id: "INTERRUPTED" } } as ArgusEventInput);
     this.core.events.append(sessionId, { source: "environment", agent: "system", runId, observation: "agent_state_changed", content: "", extras: { agent_state: "interrupted", reason: note } } as ArgusEventInput);
+  }
+
+  /**
+   * The run could not go on because the disk is full, and its ending could
+   * not be written either: end it in memory, tell the connected clients now,
+   * and write the ending into the chat as soon as writes work again.
+   */
+  private endUnwritten(sessionId: string, runId: string): void {
+    this.core.events.endUnwritten(sessionId, runId, DISK_FULL_RUN_ENDED);
+    this.retryTimer ??= setInterval(() => {
+      if (!this.writeUnwritten() && this.retryTimer) {
+        clearInterval(this.retryTimer);
+        this.retryTimer = null;
+      }
+    }, UNWRITTEN_RETRY_MS);
+    this.retryTimer.unref();
+  }
+
+  /** Writes endings kept by endUnwritten; returns the error if the disk still refuses. */
+  private writeUnwritten(): unknown {
+    if (this.core.events.unwrittenCount === 0) return null;
+    const error = this.core.events.writeUnwritten((reason) => [
+      { source: "environment", agent: "system", observation: "error", content: reason, extras: { error_id: "DISK_FULL" } },
+      { source: "environment", agent: "system", observation: "agent_state_changed", content: "", extras: { agent_state: "error", reason } },
+    ] as ArgusEventInput[]);
+    if (error && !isDiskFull(error)) console.error("[argus] could not record how a run ended:", error);
+    return error;
   }
 
   isActive(sessionId: string): boolean {
@@ -124,6 +160,10 @@ export class RunManager {
         "No model is configured: set OPENAI_API_KEY (or OPENAI_BASE_URL) and ARGUS_MODEL, then restart Argus.",
       );
     }
+    // New work needs room, and the chat must first record how earlier runs ended.
+    this.core.disk.assertRoom("message");
+    const unwritten = this.writeUnwritten();
+    if (unwritten) throw diskFullError("message", unwritten);
 
     const runId = randomUUID();
     const first = this.core.events.append(session.id, { source: "user", agent: "user", runId, action: "message", args } as ArgusEventInput).event;
@@ -132,6 +172,7 @@ export class RunManager {
     this.active.set(session.id, active);
     void this.execute(session.id, active, first, body.media ?? [])
       .catch((error: unknown) => {
+        if (!this.closing && isDiskFull(error)) return this.endUnwritten(session.id, runId);
         // A run whose session was deleted under it just ends; anything else is a bug to see.
         if (!this.closing && getSession(this.core.db, session.id)) console.error("[argus] run failed outside its controller:", error);
       })
@@ -236,6 +277,9 @@ export class RunManager {
     return pendingInteraction(this.core.events.eventsAfter(sessionId, 0));
   }
 }
+
+/** How often the endings of runs cut off by a full disk are tried again. */
+const UNWRITTEN_RETRY_MS = 2000;
 
 function titleFrom(content: string): string {
   const line = content.trim().split("\n")[0] ?? "";

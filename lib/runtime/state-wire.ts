@@ -8,6 +8,8 @@ export interface RunStateWire {
   turn: number;
   maxTurns: number;
   tokens: { input: number; output: number };
+  /** Why the run ended, when the chat could not be told yet (the disk is full). */
+  notice?: string;
 }
 
 export function toStateWire(state: RunState): RunStateWire {

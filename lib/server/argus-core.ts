@@ -4,6 +4,7 @@ import { modelStatus, type ArgusConfig } from "@/lib/config";
 import { BlobStore } from "@/lib/db/blobs";
 import { appendCell } from "@/lib/db/cells";
 import { openDatabase, pingDatabase, type Db } from "@/lib/db/database";
+import { DiskSpace } from "@/lib/db/disk-space";
 import { builtinBridgeMethods, type BridgeMethods } from "@/lib/kernels/bridge";
 import { detectIsolation } from "@/lib/kernels/isolation";
 import { detectKernelLimits, type KernelLimitsKind } from "@/lib/kernels/kernel-limits";
@@ -34,6 +35,8 @@ export interface Health {
   model: "configured" | "not_configured";
   /** How kernels are contained: bubblewrap, none (warned at start), or up to an external gateway. */
   isolation: IsolationKind;
+  /** Whether the data directory has room for new work (below ARGUS_MIN_FREE_MB it is "low"). */
+  disk: "ok" | "low" | "unknown";
   /**
    * How a kernel's memory and process count are held: its own cgroup (the whole
    * kernel), per-process rlimits only, "external" (the gateway's business) or
@@ -65,6 +68,8 @@ export interface ArgusCore extends SessionDeps {
   model: ModelClient | null;
   /** Starts, resumes and stops agent runs. */
   runs: RunManager;
+  /** Free space of the data directory; new work is refused below the minimum. */
+  disk: DiskSpace;
   /** How many sessions each client may still create (POST /api/sessions). */
   sessionCreation: SessionCreationLimit;
   start(): Promise<void>;
@@ -177,6 +182,7 @@ export async function createArgusCore(
     bridge,
     model,
     runs: undefined as unknown as RunManager,
+    disk: new DiskSpace(config.dataDir, config.minFreeBytes),
     sessionCreation: new SessionCreationLimit(config.sessionRatePerMinute),
     async start() {
       if (isolation.kind === "none" && config.jupyter.mode === "managed") {
@@ -199,6 +205,7 @@ export async function createArgusCore(
         model: modelStatus(config),
         isolation: isolation.kind,
         limits: limits.kind,
+        disk: core.disk.freeBytes() === null ? "unknown" : core.disk.low() ? "low" : "ok",
       };
     },
     async close() {

@@ -1,7 +1,9 @@
 import type { z } from "zod";
+import { diskFullError, isDiskFull } from "@/lib/db/disk-space";
 import { ArgusError, isArgusError, statusOf, toErrorBody } from "@/lib/errors";
 import type { Credentials } from "@/lib/sessions/service";
 import { bearerToken, BROWSER_COOKIE, isSameOrigin, readCookie } from "./auth";
+import { DISCARD_LIMIT_BYTES, discardRest, discardUnreadBody } from "./discard-body";
 
 export function json(body: unknown, init?: ResponseInit): Response {
   const headers = new Headers(init?.headers);
@@ -29,6 +31,8 @@ export function route<A extends unknown[]>(
     try {
       return await handler(...args);
     } catch (error) {
+      // Refused before its body was read: read it first, so the answer arrives (see discard-body.ts).
+      if (args[0] instanceof Request) await discardUnreadBody(args[0]);
       return errorResponse(error);
     }
   };
@@ -74,6 +78,7 @@ export async function readJson<S extends z.ZodType>(req: Request, schema: S): Pr
 export async function readCapped(req: Request, limit: number, tooLarge: string): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limit) {
+    // The route wrapper reads and discards the body before answering.
     throw new ArgusError("payload_too_large:api", tooLarge);
   }
   if (!req.body) return new Uint8Array();
@@ -85,7 +90,8 @@ export async function readCapped(req: Request, limit: number, tooLarge: string):
     if (done) break;
     total += value.byteLength;
     if (total > limit) {
-      await reader.cancel().catch(() => undefined);
+      // Read the rest (bounded) before the 413 goes out, or the client may see a reset instead.
+      await discardRest(reader, { bytes: DISCARD_LIMIT_BYTES });
       throw new ArgusError("payload_too_large:api", tooLarge);
     }
     chunks.push(value);

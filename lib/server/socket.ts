@@ -12,7 +12,6 @@ import {
   type SocketError,
   type SyncAck,
 } from "@/lib/protocol/socket";
-import { toStateWire } from "@/lib/runtime/state-wire";
 import { authorizeSession } from "@/lib/sessions/service";
 import type { ArgusCore } from "./argus-core";
 import { isAllowedHost, type AllowedHosts } from "./allowed-hosts";
@@ -101,7 +100,7 @@ export function attachSocketServer(httpServer: HttpServer, core: ArgusCore, opti
         const sessionId = socket.data.sessionId;
         const messages = core.events.messagesAfter(sessionId, afterSeq);
         const run = latestRun(core.db, sessionId);
-        ack({ ok: true, messages, state: run ? toStateWire(run.state as RunState) : null });
+        ack({ ok: true, messages, state: core.events.latestRunState(sessionId, run ? (run.state as RunState) : null) });
       } catch (error) {
         ack({ ok: false, error: toSocketError(error) });
       }

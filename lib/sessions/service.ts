@@ -18,6 +18,7 @@ import { ArgusError } from "@/lib/errors";
 import { removeWorkspaceTree } from "@/lib/files/workspace-fs";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { KernelRegistry } from "@/lib/kernels/registry";
+import type { RunState } from "@/lib/protocol/state";
 import type { EventLog } from "@/lib/runtime/event-log";
 import type { KeyedMutex } from "@/lib/server/keyed-mutex";
 import { pendingInteraction, type PendingInteraction } from "@/lib/runtime/pending-interaction";
@@ -109,7 +110,9 @@ export function authorizeSession(deps: SessionDeps, sessionId: string, cred: Cre
 }
 
 function stateOf(deps: SessionDeps, sessionId: string): string {
-  return latestRun(deps.db, sessionId)?.agentState ?? "idle";
+  // A run the full disk cut off has ended even though storage does not say so yet.
+  const stored = latestRun(deps.db, sessionId);
+  return deps.events.latestRunState(sessionId, stored ? (stored.state as RunState) : null)?.agentState ?? "idle";
 }
 
 export function listSessions(deps: SessionDeps, browser: string | null): SessionSummary[] {
@@ -149,6 +152,7 @@ export async function removeSession(deps: SessionDeps, session: SessionRow): Pro
     const files = filesOfSession(deps.db, session.id);
     const runIds = deps.db.prepare("SELECT id FROM runs WHERE session_id = ?").pluck().all(session.id) as string[];
     deps.events.forgetRuns(runIds);
+    deps.events.forgetSession(session.id);
     deleteSessionRow(deps.db, session.id);
     // The kernel wrote this tree and may have swapped any directory for a link
     // (a stray sandbox process could still be doing it): remove without following.

@@ -222,7 +222,9 @@ const ERROR_STATUS: Record<string, number> = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media: 415,
+  rate_limited: 429,
   unavailable: 503,
+  insufficient_storage: 507,
   internal: 500,
 };
 

@@ -153,6 +153,6 @@ describe("sessions over HTTP", () => {
   it("reports health", async () => {
     const res = await argus.call("GET", "/api/health");
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ ok: true, db: "up", jupyter: "off", model: "not_configured", isolation: "none", limits: "none" });
+    expect(res.json).toEqual({ ok: true, db: "up", jupyter: "off", model: "not_configured", disk: "ok", isolation: "none", limits: "none" });
   });
 });

@@ -1,4 +1,5 @@
 import { request } from "node:http";
+import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { useArgusServer } from "@/tests/helpers/argus-server";
 
@@ -85,6 +86,42 @@ describe("an upload refused before its body is read", () => {
         expect(got.json.error.code).toBe("payload_too_large:api");
         expect(got.json.error.message).toMatch(/1 MB limit/);
       }
+    }
+  });
+
+  it("gets its 413 even when the client reads nothing until it has sent its whole body", async () => {
+    // Like curl or a busy browser: the answer waits unread in the client's
+    // buffer while the body goes out. A server that closes with body bytes
+    // still arriving sends a reset, which throws that unread answer away.
+    const made = await ctx.call("POST", "/api/sessions", {});
+    const url = new URL(ctx.server.url);
+    for (let i = 0; i < 3; i++) {
+      const outcome = await new Promise<{ text: string; error: string | null }>((resolve) => {
+        const socket = connect({ host: url.hostname, port: Number(url.port) });
+        const size = 8 * 1024 * 1024;
+        let text = "";
+        let error: string | null = null;
+        socket.pause();
+        socket.on("error", (e: NodeJS.ErrnoException) => (error ??= e.code ?? e.message));
+        socket.once("close", () => resolve({ text, error }));
+        socket.once("connect", async () => {
+          socket.write(
+            `POST /api/sessions/${made.json.id}/uploads HTTP/1.1\r\nhost: ${url.host}\r\nauthorization: Bearer ${made.json.token}\r\n` +
+              `content-type: multipart/form-data; boundary=x\r\ncontent-length: ${size}\r\nconnection: close\r\n\r\n`,
+          );
+          const chunk = Buffer.alloc(64 * 1024, 7);
+          for (let sent = 0; sent < size && !socket.destroyed; sent += chunk.length) {
+            if (!socket.write(chunk)) await new Promise((r) => socket.once("drain", r).once("close", r));
+          }
+          // Only now read what came back.
+          await new Promise((r) => setTimeout(r, 100));
+          socket.setEncoding("utf8");
+          socket.on("data", (c: string) => (text += c));
+          socket.resume();
+        });
+      });
+      expect(outcome.text, `attempt ${i} (${outcome.error ?? "no error"})`).toMatch(/^HTTP\/1\.1 413/);
+      expect(outcome.text).toMatch(/payload_too_large:api/);
     }
   });
 

@@ -13,6 +13,7 @@ export const POST = route(async (req: Request) => {
   const core = getArgus();
   const cred = credentialsOf(req);
   core.sessionCreation.admit({ address: clientAddressOf(req), browser: cred.browser });
+  core.disk.assertRoom("session");
   const hasBody = (req.headers.get("content-length") ?? "0") !== "0" || req.headers.has("content-type");
   const body = hasBody ? await readJson(req, CreateSessionBody) : {};
   const browser = cred.browser ?? newSecret();

@@ -14,6 +14,7 @@ const MULTIPART_OVERHEAD = 64 * 1024;
 export const POST = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();
   const session = authorizeSession(core, (await params).id, credentialsOf(req));
+  core.disk.assertRoom("upload");
   const type = req.headers.get("content-type") ?? "";
   if (!type.toLowerCase().startsWith("multipart/form-data")) {
     throw new ArgusError("unsupported_media:upload", "Send the file as multipart/form-data in a field named 'file'.", {

@@ -74,7 +74,8 @@ export function toolChoiceMethods(core: ArgusCore, model: ModelClient): BridgeMe
         const names = pictures.map((_, i) => `task-image-${i}${imageExtension(images[i]!)}`);
         for (const [i, bytes] of pictures.entries()) await writeWorkspaceFile(kernel.workspace, names[i]!, bytes);
         const code = buildCandidateRunner(candidates, names[0]!, REVIEW_THRESHOLD, PER_TOOL_SECONDS);
-        const { execution } = await kernel.execute(code, { timeoutMs: (PER_TOOL_SECONDS * candidates.length + 30) * 1000, signal: ctx.signal });
+        // The candidates' own model-backed calls count against the calling cell's budgets.
+        const { execution } = await kernel.execute(code, { timeoutMs: (PER_TOOL_SECONDS * candidates.length + 30) * 1000, signal: ctx.signal, bridgeMeter: ctx.meter });
         const line = execution.stdout.split("\n").find((l) => l.startsWith(RESULTS_MARKER));
         if (!line) throw new Error(`The candidate tools could not be run: ${execution.error?.value ?? execution.stderr.slice(0, 300)}`);
         return CandidateResultsSchema.parse(JSON.parse(line.slice(RESULTS_MARKER.length)));

@@ -27,6 +27,12 @@ export interface BridgeCallContext {
   charge(usage: Usage): void;
   /** Waits for `work` with the cell's clock stopped: only for waiting on the person (tool review). */
   holdClock<T>(work: Promise<T>): Promise<T>;
+  /**
+   * The calling cell's meter. Cells a method runs on the kernel's behalf (the
+   * candidate tools of get_tool_for_task, in an isolated kernel) take it too,
+   * so their own bridge calls count against the same cell and run budgets.
+   */
+  meter: BridgeMeter;
 }
 
 /** A method the kernel may call. */
@@ -48,7 +54,7 @@ export function isBridgePrompt(prompt: string): boolean {
 export async function answerBridge(
   prompt: string,
   methods: BridgeMethods,
-  ctx: Omit<BridgeCallContext, "charge">,
+  ctx: Omit<BridgeCallContext, "charge" | "meter">,
   meter: BridgeMeter = new BridgeMeter(),
 ): Promise<string> {
   let request: BridgeRequest;
@@ -65,7 +71,7 @@ export async function answerBridge(
   }
   try {
     meter.admit();
-    const result = await method(request.params, { ...ctx, charge: (usage) => meter.charge(usage) });
+    const result = await method(request.params, { ...ctx, meter, charge: (usage) => meter.charge(usage) });
     return JSON.stringify({ id: request.id, result: result ?? null });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -32,11 +32,41 @@ export interface StepContext {
   onText?: (text: string) => void;
 }
 
+/** A picture the agents can be shown again by file id (an upload or one a cell made). */
+export interface ImageRef {
+  fileId: string;
+  label: string;
+  width: number;
+  height: number;
+}
+
+/** Loads an image for a model, downscaled to `maxEdge`. */
+export type PrepareImage = (ref: ImageRef, maxEdge: number) => Promise<{ type: "image"; image: Uint8Array; mediaType: string }>;
+
+/** What comes with an observation besides its event: the pictures its cell made. */
+export interface ObservationExtras {
+  images: ImageRef[];
+  /** File ids of the images the cell asked to look at (view_image). */
+  viewed: string[];
+}
+
 export interface Agent {
   readonly name: AgentName;
   step(ctx: StepContext): Promise<StepResult>;
   /** Receives the observation that answers this agent's last action. */
-  observe(event: ArgusEvent): void | Promise<void>;
+  observe(event: ArgusEvent, extras?: ObservationExtras): void | Promise<void>;
+}
+
+/**
+ * Makes the agent a delegation names (OpenHands' `Agent.get_cls`): the
+ * controller knows agents only through this and the Agent interface.
+ */
+export type AgentFactory = (name: AgentName, inputs: Record<string, unknown>) => Agent;
+
+/** A run's agents: the one it starts with, and how to make the ones it delegates to. */
+export interface RunAgents {
+  root: Agent;
+  create: AgentFactory;
 }
 
 export { ZERO_USAGE as NO_USAGE, sumUsage as addUsage } from "@/lib/llm/usage";

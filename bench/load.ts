@@ -37,7 +37,7 @@ import { io as connect, type Socket } from "socket.io-client";
 import sharp from "sharp";
 import { startScriptedModel, type Scenario, type ScriptedModel } from "@/lib/llm/scripted-model";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
-import type { RunStateWire } from "@/lib/runtime/state-wire";
+import type { RunStateWire } from "@/lib/protocol/state-wire";
 import { ROLE_MODELS } from "@/tests/helpers/agent-run";
 import { api, startArgus, type RunningServer } from "@/tests/helpers/argus-server";
 import { tempDir } from "@/tests/helpers/temp-dir";

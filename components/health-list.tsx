@@ -1,4 +1,4 @@
-import type { Health } from "@/lib/server/argus-core";
+import type { Health } from "@/lib/protocol/health";
 
 const LABELS: Record<keyof Omit<Health, "ok">, string> = { db: "Database", jupyter: "Jupyter", model: "Model", isolation: "Kernel sandbox", limits: "Kernel limits", disk: "Disk space" };
 

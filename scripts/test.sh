@@ -8,6 +8,8 @@ set -e
 bash scripts/setup.sh --test
 echo "[test] type check"
 node_modules/.bin/tsc --noEmit
+echo "[test] dependency rules (.dependency-cruiser.cjs)"
+node_modules/.bin/depcruise app components lib agents server.ts --config .dependency-cruiser.cjs --output-type err
 bash scripts/ensure-build.sh
 set +e
 export NEXT_TELEMETRY_DISABLED=1

@@ -1,4 +1,4 @@
-import { addUsage, NO_USAGE, type Agent, type StepContext, type StepResult } from "@/agents/types";
+import { addUsage, NO_USAGE, type Agent, type ObservationExtras, type StepContext, type StepResult } from "@/agents/types";
 import type { ArgusEvent } from "@/lib/protocol/events";
 import { buildPlannerMessages, type ImageRef, type PlannerTurnRecord, type PrepareImage } from "./memory";
 import { PLANNER_FIX_NOTE, PLANNER_SYSTEM, SUMMARY_SYSTEM } from "./prompt";
@@ -99,8 +99,9 @@ export class PlannerAgent implements Agent {
     };
   }
 
-  /** Turns the observation of the last action into a turn record the next call sees. */
-  observeWith(event: ArgusEvent, images: ImageRef[], viewed: string[]): void {
+  /** Turns the observation of the last action (and the pictures its cell made) into a turn record the next call sees. */
+  observe(event: ArgusEvent, extras: ObservationExtras = { images: [], viewed: [] }): void {
+    const { images, viewed } = extras;
     const pending = this.pending;
     if (!pending) return;
     this.pending = null;
@@ -123,10 +124,6 @@ export class PlannerAgent implements Agent {
         observation: { text: `The person answered: ${event.args.content}`, images: [], viewed: [] },
       });
     }
-  }
-
-  observe(event: ArgusEvent): void {
-    this.observeWith(event, [], []);
   }
 
   get exploredTurns(): number {

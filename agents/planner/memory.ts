@@ -33,12 +33,9 @@
  */
 import type { ImagePart, ModelMessage, TextPart } from "ai";
 
-export interface ImageRef {
-  fileId: string;
-  label: string;
-  width: number;
-  height: number;
-}
+import type { ImageRef, PrepareImage } from "@/agents/types";
+
+export type { ImageRef, PrepareImage };
 
 export interface PlannerTurnRecord {
   /** 1-based. */
@@ -92,8 +89,6 @@ export interface PlannerContextInput {
 }
 
 /** Downscales and encodes one image for the model; production passes lib/llm's implementation. */
-export type PrepareImage = (ref: ImageRef, maxEdge: number) => Promise<{ type: "image"; image: Uint8Array; mediaType: string }>;
-
 export interface ContextStats {
   /** Characters of text sent, system prompt included. */
   chars: number;

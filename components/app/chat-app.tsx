@@ -8,7 +8,7 @@ import { PreviewSection } from "@/components/preview/preview-section";
 import { api, ApiError, type SessionSummary } from "@/lib/client/api";
 import { regionsMessage, type Polygon } from "@/lib/client/polygons";
 import { useSessionStream } from "@/lib/client/use-session-stream";
-import type { UploadView } from "@/lib/files/store-upload";
+import type { UploadView } from "@/lib/protocol/files";
 import { ModelBanner } from "@/components/model-banner";
 import { SessionSidebar } from "./session-sidebar";
 import { useChatActions } from "./use-chat-actions";

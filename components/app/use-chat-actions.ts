@@ -2,7 +2,7 @@
 
 import { useCallback, useState } from "react";
 import { api, ApiError } from "@/lib/client/api";
-import type { UploadView } from "@/lib/files/store-upload";
+import type { UploadView } from "@/lib/protocol/files";
 
 export interface Attachment {
   key: string;

@@ -2,7 +2,7 @@
  * What the status line says, as a pure function of the run state so the
  * wording is unit-tested rather than scattered through JSX.
  */
-import type { RunStateWire } from "@/lib/runtime/state-wire";
+import type { RunStateWire } from "@/lib/protocol/state-wire";
 
 /** 950 → "950", 1234 → "1.2k", 12_345 → "12k", 1_234_567 → "1.2M". */
 export function formatTokens(n: number): string {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useMemo, useState, type ReactNode } from "react";
-import type { UploadView } from "@/lib/files/store-upload";
+import type { UploadView } from "@/lib/protocol/files";
 import { finalCode, resultImage, sessionImages } from "@/lib/client/preview-data";
 import type { Polygon } from "@/lib/client/polygons";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";

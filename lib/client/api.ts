@@ -1,7 +1,6 @@
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
-import type { UploadView } from "@/lib/files/store-upload";
-import type { PendingInteraction } from "@/lib/runtime/pending-interaction";
-import type { SessionSummary } from "@/lib/sessions/service";
+import type { UploadView } from "@/lib/protocol/files";
+import type { PendingInteraction, SessionSummary } from "@/lib/protocol/sessions";
 
 export type { SessionSummary };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { UploadView } from "@/lib/files/store-upload";
+import type { UploadView } from "@/lib/protocol/files";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import {
   finalCode,

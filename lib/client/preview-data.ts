@@ -2,7 +2,7 @@
  * What the preview pane shows, derived from the session's messages, uploads
  * and notebook. Pure: the components fetch and render, these decide.
  */
-import type { UploadView } from "@/lib/files/store-upload";
+import type { UploadView } from "@/lib/protocol/files";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 
 /* ---- the coder's deliverable ---- */

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { io, type Socket } from "socket.io-client";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { SyncAck } from "@/lib/protocol/socket";
-import type { RunStateWire } from "@/lib/runtime/state-wire";
+import type { RunStateWire } from "@/lib/protocol/state-wire";
 import { lastSeq, mergeMessages } from "./merge-messages";
 
 export interface SessionStream {

@@ -1,3 +1,4 @@
+import type { FileKind } from "@/lib/protocol/files";
 import type { Db } from "./database";
 
 export interface FileRow {
@@ -5,7 +6,7 @@ export interface FileRow {
   sessionId: string;
   origin: "upload" | "generated";
   name: string;
-  kind: "image" | "video" | "other";
+  kind: FileKind;
   mime: string;
   size: number;
   sha256: string;

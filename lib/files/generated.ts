@@ -3,7 +3,7 @@ import sharp from "sharp";
 import { insertFile } from "@/lib/db/files";
 import type { Execution } from "@/lib/protocol/contexts";
 import type { SessionDeps } from "@/lib/sessions/service";
-import { fileUrl } from "./store-upload";
+import { fileUrl } from "@/lib/protocol/files";
 
 export interface StoredImage {
   fileId: string;

@@ -3,25 +3,13 @@ import { mkdir, readdir } from "node:fs/promises";
 import { filesOfSession, insertFile, type FileRow } from "@/lib/db/files";
 import { getSession, type SessionRow } from "@/lib/db/sessions";
 import { ArgusError } from "@/lib/errors";
+import { fileUrl, type UploadView } from "@/lib/protocol/files";
 import { workspaceDir, workspaceLock, type SessionDeps } from "@/lib/sessions/service";
 import { uniqueName } from "./filename";
 import { processUpload } from "./process-upload";
 import { writeWorkspaceFile, WorkspacePathError } from "./workspace-fs";
 
-export interface UploadView {
-  id: string;
-  name: string;
-  kind: FileRow["kind"];
-  mime: string;
-  size: number;
-  width: number | null;
-  height: number | null;
-  durationSec: number | null;
-  url: string;
-  thumbnailUrl: string | null;
-}
-
-export const fileUrl = (id: string) => `/api/files/${id}`;
+export type { UploadView };
 
 export function uploadView(f: FileRow): UploadView {
   return {

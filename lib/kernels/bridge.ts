@@ -17,6 +17,17 @@ const BridgeRequestSchema = z.object({
 });
 export type BridgeRequest = z.infer<typeof BridgeRequestSchema>;
 
+/** A question for the person, asked from inside a running cell. */
+export interface PersonQuestion {
+  kind: "question" | "tool_review";
+  prompt: string;
+  options?: string[];
+  payload?: unknown;
+}
+
+/** Asks the person and resolves with their answer's text (the run waits meanwhile). */
+export type AskPerson = (question: PersonQuestion) => Promise<string>;
+
 /** What a bridge method gets besides its params. */
 export interface BridgeCallContext {
   /** Host path of the calling kernel's directory (read it only through lib/files/workspace-fs). */
@@ -33,6 +44,8 @@ export interface BridgeCallContext {
    * so their own bridge calls count against the same cell and run budgets.
    */
   meter: BridgeMeter;
+  /** Asks the person, when the cell runs inside a run that can wait for them. */
+  ask?: AskPerson;
 }
 
 /** A method the kernel may call. */
@@ -45,6 +58,14 @@ export const builtinBridgeMethods: BridgeMethods = {
     return typeof params.text === "string" ? params.text : "pong";
   },
 };
+
+/** Adds methods to the bridge; a name given twice is a wiring mistake, not an override. */
+export function registerBridgeMethods(bridge: BridgeMethods, methods: BridgeMethods): void {
+  for (const [name, method] of Object.entries(methods)) {
+    if (Object.hasOwn(bridge, name)) throw new Error(`bridge method ${name} is registered twice`);
+    bridge[name] = method;
+  }
+}
 
 export function isBridgePrompt(prompt: string): boolean {
   return prompt.startsWith(BRIDGE_PREFIX);

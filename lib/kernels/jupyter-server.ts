@@ -5,7 +5,9 @@ import path from "node:path";
 import { freePort } from "./free-port";
 import { ARGUS_KERNEL_NAME } from "./kernelspec";
 
-export type JupyterStatus = "up" | "down" | "starting" | "off";
+import type { JupyterStatus } from "@/lib/protocol/health";
+
+export type { JupyterStatus };
 
 export interface JupyterEndpoint {
   baseUrl: string;

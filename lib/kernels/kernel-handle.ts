@@ -1,6 +1,6 @@
 import { KernelMessage, type Kernel } from "@jupyterlab/services";
 import type { Execution } from "@/lib/protocol/contexts";
-import { answerBridge, isBridgePrompt, type BridgeMethods } from "./bridge";
+import { answerBridge, isBridgePrompt, type AskPerson, type BridgeMethods } from "./bridge";
 import { BridgeMeter } from "./bridge-meter";
 import { ExecutionCollector, type CollectorLimits, DEFAULT_COLLECTOR_LIMITS } from "./execution-collector";
 
@@ -13,6 +13,8 @@ export interface ExecuteOptions {
   onStream?: (name: "stdout" | "stderr", text: string) => void;
   /** Meters the cell's bridge calls (count, and the run's budgets); a default per-cell count when absent. */
   bridgeMeter?: BridgeMeter;
+  /** Lets bridge methods ask the person (tool review); absent outside a run. */
+  ask?: AskPerson;
 }
 
 export interface ExecutionOutcome {
@@ -160,7 +162,7 @@ export class KernelHandle {
         this.connection.sendInputReply({ status: "ok", value: "\u0004" }, msg.header as never);
         return;
       }
-      void answerBridge(prompt, this.options.bridge, { workspace: this.workspace, signal: bridgeAbort.signal, holdClock }, meter).then((value) => {
+      void answerBridge(prompt, this.options.bridge, { workspace: this.workspace, signal: bridgeAbort.signal, holdClock, ask: options.ask }, meter).then((value) => {
         if (!this.lostReason && !future.isDisposed) this.connection.sendInputReply({ status: "ok", value }, msg.header as never);
       });
     };

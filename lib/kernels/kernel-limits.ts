@@ -6,7 +6,9 @@ import { execFile } from "node:child_process";
  * launcher decides at every start (python/argus_sandbox/cgroups.py); the
  * server asks the same code once at start for `/api/health`.
  */
-export type KernelLimitsKind = "cgroup-v2" | "cgroup-v1" | "rlimit";
+import type { KernelLimitsKind } from "@/lib/protocol/health";
+
+export type { KernelLimitsKind };
 
 export interface KernelLimits {
   kind: KernelLimitsKind;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { StreamedMessage } from "./agent-message";
-import type { RunStateWire } from "@/lib/runtime/state-wire";
+import type { RunStateWire } from "@/lib/protocol/state-wire";
 
 /** Socket.io handshake: `io(url, { auth: { sessionId, token } })`. */
 export const SocketAuthSchema = z.object({

@@ -1,33 +1,47 @@
-import { CoderAgent, type CoderInputs } from "@/agents/coder/agent";
-import type { ImageRef, PrepareImage } from "@/agents/planner/memory";
-import { PlannerAgent } from "@/agents/planner/agent";
-import type { Agent, StepResult } from "@/agents/types";
+import type { Agent, AgentFactory, ImageRef, StepResult } from "@/agents/types";
 import { DISK_FULL_RUN_ENDED, isDiskFull } from "@/lib/db/disk-space";
-import { storeExecutionImages } from "@/lib/files/generated";
+import type { AskPerson } from "@/lib/kernels/bridge";
 import { BridgeMeter } from "@/lib/kernels/bridge-meter";
 import { executionText } from "@/lib/kernels/execution-text";
+import type { KernelRegistry } from "@/lib/kernels/registry";
 import type { ModelClient } from "@/lib/llm/models";
 import { toLlmMetrics } from "@/lib/llm/usage";
 import type { Execution } from "@/lib/protocol/contexts";
-import type { ArgusEvent, ArgusEventInput, AgentName } from "@/lib/protocol/events";
+import type { ArgusEvent, ArgusEventInput } from "@/lib/protocol/events";
 import type { RunLimits } from "@/lib/protocol/state";
-import type { ArgusCore } from "@/lib/server/argus-core";
+import type { EventLog } from "./event-log";
 import { detectStuck } from "./stuck-detector";
+
+/** A picture a cell made, stored as a session file. */
+export interface CellImage extends ImageRef {
+  url: string;
+  /** The cell asked to look at it (view_image). */
+  viewed: boolean;
+}
+
+/** What runs need from the rest of Argus: the log, the kernels, and where a cell's pictures go. */
+export interface RunServices {
+  events: EventLog;
+  /** Null when Jupyter is off. */
+  kernels: KernelRegistry | null;
+  storeCellImages(sessionId: string, execution: Execution, label: string): Promise<CellImage[]>;
+  cellTimeoutMs: number;
+  bridgeCallsPerCell: number;
+}
 
 export interface ControllerOptions {
   sessionId: string;
   runId: string;
   signal: AbortSignal;
   limits: RunLimits;
-  plannerMaxTurns: number;
   /** Resolves with the person's answer to the interaction event `seq`. */
   waitForAnswer: (seq: number) => Promise<ArgusEvent>;
   /** True once the server is shutting down: the run was already marked interrupted, write nothing more. */
   closing: () => boolean;
-  /** Image uploads the planner sees on its first turn. */
-  uploads: ImageRef[];
-  /** Names of the files in the session's workspace (for the coder's test). */
-  files: string[];
+  /** Makes the agents the run's agents delegate to. */
+  agents: AgentFactory;
+  /** Asks the person from inside a cell (tool review), in this run. */
+  ask: AskPerson;
 }
 
 class RunStopped extends Error {
@@ -57,15 +71,14 @@ export class Controller {
   private firstSeq = 0;
 
   constructor(
-    private readonly core: ArgusCore,
+    private readonly services: RunServices,
     private readonly model: ModelClient,
-    private readonly prepareImage: PrepareImage,
     private readonly o: ControllerOptions,
   ) {}
 
   private append(event: ArgusEventInput): ArgusEvent {
     if (this.o.closing()) throw new ServerClosing();
-    return this.core.events.append(this.o.sessionId, { ...event, runId: this.o.runId } as ArgusEventInput).event;
+    return this.services.events.append(this.o.sessionId, { ...event, runId: this.o.runId } as ArgusEventInput).event;
   }
 
   private setState(agentState: string, reason = ""): void {
@@ -122,7 +135,7 @@ export class Controller {
         return;
       }
       case "delegate":
-        this.stack.push({ agent: this.createAgent(a.args.agent, a.args.inputs) });
+        this.stack.push({ agent: this.o.agents(a.args.agent, a.args.inputs) });
         return;
       case "finish":
       case "reject": {
@@ -150,19 +163,11 @@ export class Controller {
     }
   }
 
-  private createAgent(name: AgentName, inputs: Record<string, unknown>): Agent {
-    if (name === "planner") {
-      return new PlannerAgent({ task: String(inputs.task ?? ""), uploads: this.o.uploads, maxTurns: this.o.plannerMaxTurns }, this.prepareImage);
-    }
-    if (name === "coder") return new CoderAgent({ ...(inputs as object), files: this.o.files } as CoderInputs);
-    throw new Error(`no agent named ${name}`);
-  }
-
   /** Meters one cell's bridge calls against the run's budgets (see BridgeMeter). */
   private bridgeMeter(): BridgeMeter {
-    return new BridgeMeter(this.core.config.kernels.bridgeCallsPerCell, {
+    return new BridgeMeter(this.services.bridgeCallsPerCell, {
       tokensLeft: () => {
-        const totals = this.core.events.runState(this.o.sessionId, this.o.runId).metrics.totals;
+        const totals = this.services.events.runState(this.o.sessionId, this.o.runId).metrics.totals;
         return this.o.limits.maxTokens - totals.inputTokens - totals.outputTokens;
       },
       msLeft: () => this.o.limits.maxWallClockMs - (Date.now() - this.startedAt),
@@ -170,7 +175,7 @@ export class Controller {
   }
 
   private async runCell(frame: Frame, action: ArgusEvent, code: string): Promise<void> {
-    const kernels = this.core.kernels;
+    const kernels = this.services.kernels;
     const meter = this.bridgeMeter();
     let execution: Execution;
     if (!kernels) {
@@ -178,14 +183,14 @@ export class Controller {
     } else if (frame.agent.name === "coder") {
       // The coder tests in a fresh kernel, never the planner's notebook.
       execution = await kernels.isolated(this.o.sessionId, async (kernel) => {
-        const outcome = await kernel.execute(code, { signal: this.o.signal, timeoutMs: this.core.config.kernels.cellTimeoutMs, bridgeMeter: meter });
+        const outcome = await kernel.execute(code, { signal: this.o.signal, timeoutMs: this.services.cellTimeoutMs, bridgeMeter: meter, ask: this.o.ask });
         return outcome.execution;
       });
     } else {
-      execution = await kernels.execute(this.o.sessionId, code, { signal: this.o.signal, bridgeMeter: meter });
+      execution = await kernels.execute(this.o.sessionId, code, { signal: this.o.signal, bridgeMeter: meter, ask: this.o.ask });
     }
     if (this.o.signal.aborted) throw new RunStopped("stopped", "Stopped by you.");
-    const images = await storeExecutionImages(this.core, this.o.sessionId, execution, `turn ${action.id}`);
+    const images = await this.services.storeCellImages(this.o.sessionId, execution, `turn ${action.id}`);
     const observation = this.append({
       source: "environment",
       agent: frame.agent.name,
@@ -197,15 +202,11 @@ export class Controller {
       ...(meter.callCount > 0 ? { llm_metrics: toLlmMetrics(meter.usage) } : {}),
     } as ArgusEventInput);
     const refs: ImageRef[] = images.map((i) => ({ fileId: i.fileId, label: i.label, width: i.width, height: i.height }));
-    if (frame.agent instanceof PlannerAgent) {
-      frame.agent.observeWith(observation, refs, images.filter((i) => i.viewed).map((i) => i.fileId));
-    } else {
-      await frame.agent.observe(observation);
-    }
+    await frame.agent.observe(observation, { images: refs, viewed: images.filter((i) => i.viewed).map((i) => i.fileId) });
   }
 
   private checkBudgets(): void {
-    const state = this.core.events.runState(this.o.sessionId, this.o.runId);
+    const state = this.services.events.runState(this.o.sessionId, this.o.runId);
     const { maxIterations, maxTokens, maxWallClockMs } = this.o.limits;
     if (state.iteration.global >= maxIterations) {
       throw new RunStopped("stopped", `The run stopped after ${maxIterations} steps, its limit. Ask again to continue.`);
@@ -218,7 +219,7 @@ export class Controller {
     if (elapsed >= maxWallClockMs) {
       throw new RunStopped("stopped", `The run stopped after ${Math.round(elapsed / 1000)} s, its time limit.`);
     }
-    const events = this.core.events.eventsAfter(this.o.sessionId, this.firstSeq - 1).filter((e) => e.runId === this.o.runId);
+    const events = this.services.events.eventsAfter(this.o.sessionId, this.firstSeq - 1).filter((e) => e.runId === this.o.runId);
     const stuck = detectStuck(events, { headless: false });
     if (stuck) {
       throw new RunStopped("error", `The agents were repeating themselves (${stuck.loopType.replace(/_/g, " ")}, ${stuck.repeatTimes} times), so the run was stopped. Try rephrasing the request.`);

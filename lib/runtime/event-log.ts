@@ -7,7 +7,7 @@ import type { RunLimits, RunState } from "@/lib/protocol/state";
 import { toAgentMessage } from "./projection";
 import { fromDict, toDict } from "./serialization";
 import { initialRunState, reduceRunState } from "./state-reducer";
-import { toStateWire, type RunStateWire } from "./state-wire";
+import { toStateWire, type RunStateWire } from "@/lib/protocol/state-wire";
 
 interface UnwrittenEnding {
   sessionId: string;

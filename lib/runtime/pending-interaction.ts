@@ -1,13 +1,7 @@
 import type { ArgusEvent } from "@/lib/protocol/events";
 
-export interface PendingInteraction {
-  seq: number;
-  runId: string | null;
-  kind: string;
-  prompt: string;
-  options: string[];
-  payload: unknown;
-}
+import type { PendingInteraction } from "@/lib/protocol/sessions";
+
 
 /**
  * The question the person still owes an answer to: the last `interaction`

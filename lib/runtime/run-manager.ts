@@ -1,22 +1,19 @@
 import { randomUUID } from "node:crypto";
-import { ConversationAgent } from "@/agents/conversation/agent";
-import type { ImageRef, PrepareImage } from "@/agents/planner/memory";
-import { filesOfSession, getFile } from "@/lib/db/files";
+import type { RunAgents } from "@/agents/types";
+import type { Db } from "@/lib/db/database";
+import { DISK_FULL_RUN_ENDED, diskFullError, isDiskFull, type DiskSpace } from "@/lib/db/disk-space";
 import { runsInState } from "@/lib/db/runs";
 import { getSession, setTitleIfEmpty, type SessionRow } from "@/lib/db/sessions";
-import { DISK_FULL_RUN_ENDED, diskFullError, isDiskFull } from "@/lib/db/disk-space";
 import { ArgusError } from "@/lib/errors";
-import { fileUrl } from "@/lib/files/store-upload";
-import { imagePart } from "@/lib/llm/images";
+import type { PersonQuestion } from "@/lib/kernels/bridge";
 import type { ModelClient } from "@/lib/llm/models";
-import type { AgentMessage, StreamedMessage } from "@/lib/protocol/agent-message";
+import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { PostMessage } from "@/lib/protocol/api";
 import type { ArgusEvent, ArgusEventInput } from "@/lib/protocol/events";
+import { fileUrl } from "@/lib/protocol/files";
 import type { RunLimits } from "@/lib/protocol/state";
-import type { ArgusCore } from "@/lib/server/argus-core";
 import { pendingInteraction } from "./pending-interaction";
-import { Controller } from "./controller";
-import { toAgentMessage } from "./projection";
+import { Controller, type RunServices } from "./controller";
 
 interface ActiveRun {
   runId: string;
@@ -27,7 +24,22 @@ interface ActiveRun {
 
 export interface RunSettings {
   limits: RunLimits;
-  plannerMaxTurns: number;
+}
+
+/** The run being started, as the agents need to know it. */
+export interface RunStart {
+  sessionId: string;
+  events: readonly ArgusEvent[];
+  text: string;
+  media: string[];
+}
+
+/** What the run manager is built from, in the composition root's order. */
+export interface RunManagerDeps extends RunServices {
+  db: Db;
+  disk: Pick<DiskSpace, "assertRoom">;
+  /** The agents of a run being started (see agents/registry.ts). */
+  agents: (run: RunStart) => RunAgents;
 }
 
 /** The seed's update_callback: every AgentMessage of every session, in order. */
@@ -46,7 +58,7 @@ export class RunManager {
   private retryTimer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly core: ArgusCore,
+    private readonly core: RunManagerDeps,
     private readonly model: ModelClient | null,
     private readonly settings: RunSettings,
   ) {}
@@ -187,7 +199,7 @@ export class RunManager {
    * while the planner's cell waits on the bridge): the same interaction card,
    * the same waiting state, the same run. Resolves with the answer's text.
    */
-  async ask(sessionId: string, question: { kind: "question" | "tool_review"; prompt: string; options?: string[]; payload?: unknown }): Promise<string> {
+  async ask(sessionId: string, question: PersonQuestion): Promise<string> {
     const run = this.active.get(sessionId);
     if (!run) throw new Error("there is no active run to ask the person in");
     const state = (agentState: string) =>
@@ -235,20 +247,15 @@ export class RunManager {
 
   private async execute(sessionId: string, run: ActiveRun, first: ArgusEvent, media: string[]): Promise<void> {
     const events = this.core.events.eventsAfter(sessionId, 0);
-    const history = events.map(toAgentMessage).filter((m): m is AgentMessage => m !== null);
-    const uploads = filesOfSession(this.core.db, sessionId).filter((f) => f.origin === "upload");
-    const chosen = media.length ? uploads.filter((f) => media.includes(f.id)) : uploads;
-    const uploadRefs: ImageRef[] = chosen
-      .filter((f) => f.kind === "image")
-      .map((f) => ({ fileId: f.id, label: `${f.name} (upload)`, width: f.width ?? 0, height: f.height ?? 0 }));
-    const controller = new Controller(this.core, this.model!, this.prepareImage, {
+    const text = "action" in first && first.action === "message" ? first.args.content : "";
+    const agents = this.core.agents({ sessionId, events, text, media });
+    const controller = new Controller(this.core, this.model!, {
       sessionId,
       runId: run.runId,
       signal: run.abort.signal,
       limits: this.settings.limits,
-      plannerMaxTurns: this.settings.plannerMaxTurns,
-      uploads: uploadRefs,
-      files: uploads.map((f) => f.name),
+      agents: agents.create,
+      ask: (question) => this.ask(sessionId, question),
       closing: () => this.closing,
       waitForAnswer: (seq) =>
         new Promise<ArgusEvent>((resolve, reject) => {
@@ -256,21 +263,8 @@ export class RunManager {
           run.waiting = { seq, resolve, reject };
         }),
     });
-    const root = new ConversationAgent({
-      history,
-      request: { text: "action" in first && first.action === "message" ? first.args.content : "", uploads: chosen.map((f) => f.id) },
-      lastCode: lastCode(events),
-    });
-    await controller.run(root, first.id!);
+    await controller.run(agents.root, first.id!);
   }
-
-  /** Loads an image the planner should see, downscaled for the model. */
-  private readonly prepareImage: PrepareImage = async (ref, maxEdge) => {
-    const file = getFile(this.core.db, ref.fileId);
-    if (!file) throw new Error(`image ${ref.label} is gone`);
-    const { type, image, mediaType } = await imagePart(await this.core.blobs.read(file.sha256), { maxEdge });
-    return { type, image, mediaType };
-  };
 
   /** The question the session still owes an answer to (for the transcript view). */
   pending(sessionId: string) {
@@ -284,16 +278,4 @@ const UNWRITTEN_RETRY_MS = 2000;
 function titleFrom(content: string): string {
   const line = content.trim().split("\n")[0] ?? "";
   return line.length > 60 ? `${line.slice(0, 57)}…` : line || "Images";
-}
-
-/** The code the coder produced last in this session (for edit_code). */
-function lastCode(events: readonly ArgusEvent[]): { code: string; test: string } | null {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i]!;
-    if ("action" in e && e.action === "finish" && e.agent === "coder") {
-      const out = e.args.outputs as { code?: unknown; test?: unknown };
-      if (typeof out.code === "string") return { code: out.code, test: typeof out.test === "string" ? out.test : "" };
-    }
-  }
-  return null;
 }

@@ -5,7 +5,7 @@ import { BlobStore } from "@/lib/db/blobs";
 import { appendCell } from "@/lib/db/cells";
 import { openDatabase, pingDatabase, type Db } from "@/lib/db/database";
 import { DiskSpace } from "@/lib/db/disk-space";
-import { builtinBridgeMethods, type BridgeMethods } from "@/lib/kernels/bridge";
+import { builtinBridgeMethods, registerBridgeMethods, type BridgeMethods } from "@/lib/kernels/bridge";
 import { detectIsolation } from "@/lib/kernels/isolation";
 import { detectKernelLimits, type KernelLimitsKind } from "@/lib/kernels/kernel-limits";
 import {
@@ -20,30 +20,19 @@ import { KernelRegistry } from "@/lib/kernels/registry";
 import { ModelClient } from "@/lib/llm/models";
 import { DEFAULT_RUN_LIMITS, EventLog } from "@/lib/runtime/event-log";
 import { RunManager } from "@/lib/runtime/run-manager";
-import { modelBridgeMethods } from "@/agents/planner/bridge-tools";
-import { toolChoiceMethods } from "@/agents/planner/tool-choice";
+import { agentsForRun } from "@/agents/registry";
+import { modelBridgeMethods } from "@/lib/bridge/model-tools";
+import { toolChoiceMethods } from "@/lib/bridge/tool-choice";
+import { storeExecutionImages } from "@/lib/files/generated";
+import { imagePreparer } from "@/lib/files/prepare-image";
 import { SessionCreationLimit } from "@/lib/sessions/creation-rate";
 import type { SessionDeps } from "@/lib/sessions/service";
 import { KeyedMutex } from "./keyed-mutex";
 
-export type IsolationKind = "bubblewrap" | "none" | "external";
+import type { Health, IsolationKind } from "@/lib/protocol/health";
 
-export interface Health {
-  ok: boolean;
-  db: "up" | "down";
-  jupyter: JupyterStatus;
-  model: "configured" | "not_configured";
-  /** How kernels are contained: bubblewrap, none (warned at start), or up to an external gateway. */
-  isolation: IsolationKind;
-  /** Whether the data directory has room for new work (below ARGUS_MIN_FREE_MB it is "low"). */
-  disk: "ok" | "low" | "unknown";
-  /**
-   * How a kernel's memory and process count are held: its own cgroup (the whole
-   * kernel), per-process rlimits only, "external" (the gateway's business) or
-   * "none" (Jupyter off).
-   */
-  limits: KernelLimitsKind | "external" | "none";
-}
+
+
 
 /**
  * Everything stateful that one Argus process owns, built once by server.ts (or
@@ -166,7 +155,29 @@ export async function createArgusCore(
         });
 
   const model = modelStatus(config) === "configured" ? new ModelClient(config.model) : null;
-  if (model) Object.assign(bridge, modelBridgeMethods(model));
+  const disk = new DiskSpace(config.dataDir, config.minFreeBytes);
+
+  // The kernel's calls back into the server, registered once what they use exists.
+  if (model) {
+    registerBridgeMethods(bridge, modelBridgeMethods(model));
+    if (kernels) registerBridgeMethods(bridge, toolChoiceMethods({ kernels, db, blobs, model, sessionsDir: config.sessionsDir }));
+  }
+
+  const prepareImage = imagePreparer({ db, blobs });
+  const runs = new RunManager(
+    {
+      db,
+      events,
+      disk,
+      kernels,
+      storeCellImages: (sessionId, execution, label) => storeExecutionImages({ db, blobs }, sessionId, execution, label),
+      cellTimeoutMs: config.kernels.cellTimeoutMs,
+      bridgeCallsPerCell: config.kernels.bridgeCallsPerCell,
+      agents: (run) => agentsForRun({ db, prepareImage, plannerMaxTurns: config.agents.plannerMaxTurns }, run),
+    },
+    model,
+    { limits: { ...DEFAULT_RUN_LIMITS, maxTurns: config.agents.plannerMaxTurns, maxWallClockMs: config.agents.runMaxMs, maxTokens: config.agents.runMaxTokens } },
+  );
 
   let closed = false;
   const core: ArgusCore = {
@@ -181,8 +192,8 @@ export async function createArgusCore(
     limits,
     bridge,
     model,
-    runs: undefined as unknown as RunManager,
-    disk: new DiskSpace(config.dataDir, config.minFreeBytes),
+    runs,
+    disk,
     sessionCreation: new SessionCreationLimit(config.sessionRatePerMinute),
     async start() {
       if (isolation.kind === "none" && config.jupyter.mode === "managed") {
@@ -205,7 +216,7 @@ export async function createArgusCore(
         model: modelStatus(config),
         isolation: isolation.kind,
         limits: limits.kind,
-        disk: core.disk.freeBytes() === null ? "unknown" : core.disk.low() ? "low" : "ok",
+        disk: disk.freeBytes() === null ? "unknown" : disk.low() ? "low" : "ok",
       };
     },
     async close() {
@@ -216,12 +227,7 @@ export async function createArgusCore(
       db.close();
     },
   };
-  core.runs = new RunManager(core, model, {
-    limits: { ...DEFAULT_RUN_LIMITS, maxTurns: config.agents.plannerMaxTurns, maxWallClockMs: config.agents.runMaxMs, maxTokens: config.agents.runMaxTokens },
-    plannerMaxTurns: config.agents.plannerMaxTurns,
-  });
-  if (model) Object.assign(bridge, toolChoiceMethods(core, model));
-  const interrupted = core.runs.markInterrupted();
+  const interrupted = runs.markInterrupted();
   if (interrupted > 0) log(`[argus] marked ${interrupted} run(s) interrupted by the last stop`);
   return core;
 }

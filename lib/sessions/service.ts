@@ -16,12 +16,13 @@ import {
 } from "@/lib/db/sessions";
 import { ArgusError } from "@/lib/errors";
 import { removeWorkspaceTree } from "@/lib/files/workspace-fs";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { KernelRegistry } from "@/lib/kernels/registry";
 import type { RunState } from "@/lib/protocol/state";
 import type { EventLog } from "@/lib/runtime/event-log";
 import type { KeyedMutex } from "@/lib/server/keyed-mutex";
-import { pendingInteraction, type PendingInteraction } from "@/lib/runtime/pending-interaction";
+import { pendingInteraction } from "@/lib/runtime/pending-interaction";
+import type { SessionSummary, SessionView } from "@/lib/protocol/sessions";
+
 import { hashSecret, newSecret, secretMatches } from "@/lib/server/auth";
 
 export interface SessionDeps {
@@ -48,21 +49,7 @@ export interface Credentials {
   write: boolean;
 }
 
-export interface SessionSummary {
-  id: string;
-  title: string | null;
-  state: string;
-  createdAt: string;
-  updatedAt: string;
-}
 
-export interface SessionView {
-  id: string;
-  title: string | null;
-  state: string;
-  messages: StreamedMessage[];
-  pendingInteraction?: PendingInteraction;
-}
 
 export function workspaceDir(config: ArgusConfig, sessionId: string): string {
   return path.join(config.sessionsDir, sessionId);

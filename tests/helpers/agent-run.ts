@@ -4,7 +4,7 @@ import path from "node:path";
 import { io as connect, type Socket } from "socket.io-client";
 import { loadScenario, startScriptedModel, type ScriptedModel } from "@/lib/llm/scripted-model";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
-import type { RunStateWire } from "@/lib/runtime/state-wire";
+import type { RunStateWire } from "@/lib/protocol/state-wire";
 import { api, startArgus, type RunningServer } from "./argus-server";
 import { tempDir } from "./temp-dir";
 

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
+import { registerBridgeMethods } from "@/lib/kernels/bridge";
 
 let k: KernelCore;
 beforeAll(async () => {
   k = await startKernelCore();
   // A method the agents will register (vqa and friends); here it echoes what it got.
-  k.core.bridge.describe_test = async (params, ctx) => ({ got: params, workspaceKnown: ctx.workspace.length > 0 });
+  registerBridgeMethods(k.core.bridge, { describe_test: async (params, ctx) => ({ got: params, workspaceKnown: ctx.workspace.length > 0 }) });
 });
 afterAll(async () => {
   await k?.close();

@@ -4,7 +4,7 @@ import { loadConfig } from "@/lib/config";
 import { eventsAfter } from "@/lib/db/events";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { SyncAck } from "@/lib/protocol/socket";
-import type { RunStateWire } from "@/lib/runtime/state-wire";
+import type { RunStateWire } from "@/lib/protocol/state-wire";
 import { createSession } from "@/lib/sessions/service";
 import { startSpineServer, type SpineServer } from "@/lib/server/spine-server";
 import { agentReply, stateChange, userMessage } from "@/tests/helpers/events";

@@ -1,11 +1,14 @@
 import path from "node:path";
 import { z } from "zod";
+import type { BlobStore } from "@/lib/db/blobs";
+import type { Db } from "@/lib/db/database";
+import { getSession } from "@/lib/db/sessions";
 import { storeExecutionImages } from "@/lib/files/generated";
 import { readWorkspaceFile, writeWorkspaceFile } from "@/lib/files/workspace-fs";
 import type { BridgeMethods } from "@/lib/kernels/bridge";
+import type { KernelRegistry } from "@/lib/kernels/registry";
 import { imagePart } from "@/lib/llm/images";
 import type { ModelClient } from "@/lib/llm/models";
-import type { ArgusCore } from "@/lib/server/argus-core";
 import { buildCandidateRunner, CandidateResultsSchema, RESULTS_MARKER, type CandidateResult } from "./tool-runner";
 
 /** Candidates run at a low threshold, so the person can raise it with the slider. */
@@ -40,9 +43,19 @@ export interface ToolChoice {
   candidates: Record<string, { count: number; error?: string; seconds?: number }>;
 }
 
+/** What get_tool_for_task needs: kernels for the candidates, and where the review picture is stored. */
+export interface ToolChoiceDeps {
+  kernels: KernelRegistry;
+  db: Db;
+  blobs: BlobStore;
+  model: ModelClient;
+  /** Where session workspaces live (a calling kernel's directory names its session). */
+  sessionsDir: string;
+}
+
 /** The session whose workspace made the call; isolated kernels have none. */
-function sessionOf(core: ArgusCore, workspace: string): string | null {
-  return path.dirname(path.resolve(workspace)) === path.resolve(core.config.sessionsDir) ? path.basename(workspace) : null;
+function sessionOf(sessionsDir: string, workspace: string): string | null {
+  return path.dirname(path.resolve(workspace)) === path.resolve(sessionsDir) ? path.basename(workspace) : null;
 }
 
 function summarise(name: string, r: CandidateResult): string {
@@ -57,13 +70,12 @@ function summarise(name: string, r: CandidateResult): string {
  * kernel, let the judge model pick, and — with tool review on — let the person
  * choose the tool and the threshold, looking at every candidate's boxes.
  */
-export function toolChoiceMethods(core: ArgusCore, model: ModelClient): BridgeMethods {
+export function toolChoiceMethods(deps: ToolChoiceDeps): BridgeMethods {
+  const { kernels, model } = deps;
   return {
     async get_tool_for_task(raw, ctx): Promise<ToolChoice> {
       const { task, images, candidates } = Params.parse(raw);
-      const sessionId = sessionOf(core, ctx.workspace);
-      const kernels = core.kernels;
-      if (!kernels) throw new Error("Jupyter is off, so candidate tools cannot run.");
+      const sessionId = sessionOf(deps.sessionsDir, ctx.workspace);
 
       // The pictures the kernel handed over (under .argus/bridge/) are read
       // once, through workspace-fs: no link is followed, and every later use
@@ -116,13 +128,14 @@ export function toolChoiceMethods(core: ArgusCore, model: ModelClient): BridgeMe
       const pick = judged.args as { best_tool: string; thoughts: string; predicted_answer: string };
       const choice: ToolChoice = { tool: pick.best_tool, box_threshold: null, reviewed: false, thoughts: pick.thoughts, predicted_answer: pick.predicted_answer, candidates: counts };
 
-      const session = sessionId ? (core.db.prepare("SELECT settings FROM sessions WHERE id = ?").pluck().get(sessionId) as string | undefined) : undefined;
-      const reviewOn = session !== undefined && (JSON.parse(session) as { toolReview?: boolean }).toolReview !== false;
-      if (!sessionId || !reviewOn || !core.runs.isActive(sessionId)) return choice;
+      const session = sessionId ? getSession(deps.db, sessionId) : null;
+      const reviewOn = session !== null && session.settings.toolReview !== false;
+      // Only a cell inside a run can wait for the person.
+      if (!sessionId || !reviewOn || !ctx.ask) return choice;
 
-      const [stored] = await storeExecutionImages(core, sessionId, { results: [{ data: { "image/png": pictures[0]!.toString("base64") }, isMain: false, viewed: false }], stdout: "", stderr: "", error: null }, "tool review");
+      const [stored] = await storeExecutionImages(deps, sessionId, { results: [{ data: { "image/png": pictures[0]!.toString("base64") }, isMain: false, viewed: false }], stdout: "", stderr: "", error: null }, "tool review");
       // The person may take their time: the cell's clock waits with them.
-      const answer = await ctx.holdClock(core.runs.ask(sessionId, {
+      const answer = await ctx.holdClock(ctx.ask({
         kind: "tool_review",
         prompt: `Which tool finds what you asked for (“${task}”)? The judge suggests ${pick.best_tool}. Slide the confidence until only the right boxes remain, then choose.`,
         payload: {

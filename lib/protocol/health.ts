@@ -1,0 +1,24 @@
+/** `GET /api/health`, as the status page and monitoring read it. */
+export type JupyterStatus = "up" | "down" | "starting" | "off";
+
+/** How a kernel's memory and process count are held: its own cgroup, or per-process rlimits. */
+export type KernelLimitsKind = "cgroup-v2" | "cgroup-v1" | "rlimit";
+
+export type IsolationKind = "bubblewrap" | "none" | "external";
+
+export interface Health {
+  ok: boolean;
+  db: "up" | "down";
+  jupyter: JupyterStatus;
+  model: "configured" | "not_configured";
+  /** How kernels are contained: bubblewrap, none (warned at start), or up to an external gateway. */
+  isolation: IsolationKind;
+  /** Whether the data directory has room for new work (below ARGUS_MIN_FREE_MB it is "low"). */
+  disk: "ok" | "low" | "unknown";
+  /**
+   * How a kernel's memory and process count are held: its own cgroup (the whole
+   * kernel), per-process rlimits only, "external" (the gateway's business) or
+   * "none" (Jupyter off).
+   */
+  limits: KernelLimitsKind | "external" | "none";
+}

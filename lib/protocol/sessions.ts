@@ -1,0 +1,30 @@
+/** Sessions as the browser and API clients see them. */
+import type { StreamedMessage } from "./agent-message";
+
+/** The question a session still owes an answer to (see lib/runtime/pending-interaction.ts). */
+export interface PendingInteraction {
+  seq: number;
+  runId: string | null;
+  kind: string;
+  prompt: string;
+  options: string[];
+  payload: unknown;
+}
+
+/** One row of `GET /api/sessions`. */
+export interface SessionSummary {
+  id: string;
+  title: string | null;
+  state: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `GET /api/sessions/:id`: the transcript. */
+export interface SessionView {
+  id: string;
+  title: string | null;
+  state: string;
+  messages: StreamedMessage[];
+  pendingInteraction?: PendingInteraction;
+}

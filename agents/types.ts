@@ -1,6 +1,6 @@
 import type { ModelClient } from "@/lib/llm/models";
 import type { Usage } from "@/lib/llm/usage";
-import type { ArgusEvent, AgentName } from "@/lib/protocol/events";
+import type { ArgusEvent, AgentName, JsonObject } from "@/lib/protocol/events";
 
 /** Tokens spent, in the model layer's own shape (one vocabulary for usage). */
 export type TokenUsage = Usage;
@@ -13,9 +13,9 @@ export type AgentAction =
   | { action: "message"; args: { content: string } }
   | { action: "run_ipython"; args: { code: string; thought: string } }
   | { action: "interaction"; args: { kind: "question"; prompt: string; options: string[]; thought: string } }
-  | { action: "delegate"; args: { agent: AgentName; inputs: Record<string, unknown>; thought: string } }
-  | { action: "finish"; args: { outputs: Record<string, unknown>; final_thought: string } }
-  | { action: "reject"; args: { outputs: Record<string, unknown>; thought: string } };
+  | { action: "delegate"; args: { agent: AgentName; inputs: JsonObject; thought: string } }
+  | { action: "finish"; args: { outputs: JsonObject; final_thought: string } }
+  | { action: "reject"; args: { outputs: JsonObject; thought: string } };
 
 export interface StepResult {
   action: AgentAction;
@@ -55,6 +55,8 @@ export interface Agent {
   step(ctx: StepContext): Promise<StepResult>;
   /** Receives the observation that answers this agent's last action. */
   observe(event: ArgusEvent, extras?: ObservationExtras): void | Promise<void>;
+  /** What the delegating agent is told when this one finishes with `outputs`. */
+  describeOutputs?(outputs: Record<string, unknown>): string;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { addUsage, NO_USAGE, type Agent, type StepContext, type StepResult } from "@/agents/types";
 import type { ModelMessage } from "ai";
+import { CodeContextSchema, PlanContextSchema, type CodeContext } from "@/lib/protocol/contexts";
 import type { ArgusEvent } from "@/lib/protocol/events";
 import { CODER_SYSTEM, editBrief, planBrief } from "./prompt";
 import { coderTools, fixTools, testTools } from "./tools";
@@ -102,7 +103,7 @@ export class CoderAgent implements Agent {
       action: {
         action: "finish",
         args: {
-          outputs: { code: `${CODE_PRELUDE}${this.code}`, test: this.test, success, testResult: this.lastRun?.text ?? "", summary },
+          outputs: CodeContextSchema.parse({ code: `${CODE_PRELUDE}${this.code}`, test: this.test, success, testResult: this.lastRun?.text ?? "", summary } satisfies CodeContext),
           final_thought: success ? "Code ready." : "Code failed.",
         },
       },
@@ -110,21 +111,26 @@ export class CoderAgent implements Agent {
     };
   }
 
+  describeOutputs(outputs: Record<string, unknown>): string {
+    return CodeContextSchema.parse(outputs).summary;
+  }
+
   observe(event: ArgusEvent): void {
     if (!("observation" in event)) return;
     if (event.observation === "delegate") {
-      const out = event.extras.outputs as { plan?: string; instructions?: string[]; code?: string; error?: string };
-      if (out.error || !out.plan) {
-        this.failure = out.error ?? "the planner returned no plan";
+      const plan = PlanContextSchema.safeParse(event.extras.outputs);
+      if (!plan.success || !plan.data.plan) {
+        const error = (event.extras.outputs as { error?: unknown }).error;
+        this.failure = typeof error === "string" ? error : "the planner returned no plan";
         this.phase = "finish";
         return;
       }
-      this.brief = planBrief({ plan: out.plan, instructions: out.instructions ?? [], code: out.code ?? "" }, this.inputs.files);
+      this.brief = planBrief(plan.data, this.inputs.files);
       this.phase = "write";
       return;
     }
     if (event.observation === "run_ipython" || event.observation === "error") {
-      const failed = event.observation === "error" || /----- error -----/.test(event.content);
+      const failed = event.observation === "error" || event.extras.failed === true;
       this.lastRun = { text: event.content, failed };
       this.phase = failed && this.debugs < MAX_DEBUG_ATTEMPTS ? "debug" : "finish";
     }

@@ -1,4 +1,5 @@
 import { addUsage, NO_USAGE, type Agent, type ObservationExtras, type StepContext, type StepResult } from "@/agents/types";
+import { PlanContextSchema, type PlanContext } from "@/lib/protocol/contexts";
 import type { ArgusEvent } from "@/lib/protocol/events";
 import { buildPlannerMessages, type ImageRef, type PlannerTurnRecord, type PrepareImage } from "./memory";
 import { PLANNER_FIX_NOTE, PLANNER_SYSTEM, SUMMARY_SYSTEM } from "./prompt";
@@ -37,7 +38,7 @@ export class PlannerAgent implements Agent {
 
   private get lastFailed(): boolean {
     const last = this.turns.at(-1);
-    return last?.kind === "code" && /----- error -----/.test(last.observation.text);
+    return last?.kind === "code" && last.failed === true;
   }
 
   async step(ctx: StepContext): Promise<StepResult> {
@@ -94,7 +95,7 @@ export class PlannerAgent implements Agent {
     });
     const plan = res.args as { plan: string; instructions: string[]; code: string };
     return {
-      action: { action: "finish", args: { outputs: { plan: plan.plan, instructions: plan.instructions, code: plan.code }, final_thought: "Plan ready." } },
+      action: { action: "finish", args: { outputs: PlanContextSchema.parse({ plan: plan.plan, instructions: plan.instructions, code: plan.code } satisfies PlanContext), final_thought: "Plan ready." } },
       usage: res.usage ?? NO_USAGE,
     };
   }
@@ -113,6 +114,7 @@ export class PlannerAgent implements Agent {
         code: pending.code,
         observation: { text: event.content, images, viewed },
         fixAttempts: pending.isFix ? this.fixes : 0,
+        failed: event.observation === "error" || (event.observation === "run_ipython" && event.extras.failed === true),
       });
     } else if (pending.kind === "ask" && "action" in event && event.action === "message") {
       this.turns.push({
@@ -124,6 +126,10 @@ export class PlannerAgent implements Agent {
         observation: { text: `The person answered: ${event.args.content}`, images: [], viewed: [] },
       });
     }
+  }
+
+  describeOutputs(outputs: Record<string, unknown>): string {
+    return `Plan: ${PlanContextSchema.parse(outputs).plan}`;
   }
 
   get exploredTurns(): number {

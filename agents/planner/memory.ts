@@ -34,8 +34,11 @@
 import type { ImagePart, ModelMessage, TextPart } from "ai";
 
 import type { ImageRef, PrepareImage } from "@/agents/types";
+import { fitWithin, MAX_EDGE } from "@/lib/llm/images";
+import { truncateMiddle } from "@/lib/text/truncate-middle";
 
 export type { ImageRef, PrepareImage };
+export { truncateMiddle };
 
 export interface PlannerTurnRecord {
   /** 1-based. */
@@ -57,6 +60,8 @@ export interface PlannerTurnRecord {
   };
   /** How many auto-fixes this turn needed (informational, not rendered). */
   fixAttempts?: number;
+  /** kind "code": the cell raised. */
+  failed?: boolean;
 }
 
 export interface ContextLimits {
@@ -74,7 +79,7 @@ export const DEFAULT_CONTEXT_LIMITS: ContextLimits = {
   lastObservationChars: 20_000,
   olderObservationChars: 2_000,
   maxImagesPerTurn: 4,
-  maxImageEdge: 1568,
+  maxImageEdge: MAX_EDGE,
 };
 
 /** Cap on thinking, code and question of an older turn: long enough for any real cell. */
@@ -101,59 +106,8 @@ export interface ContextStats {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Truncation
-
-const omittedMarker = (n: number) => `[... ${n} characters omitted ...]`;
-
-/** How far a cut may move to land on a line break (cleaner output, negligible loss). */
-const SNAP_WINDOW = 200;
-
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
-const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
-
-/**
- * Keeps the head (about 40%) and the tail (about 60%: errors and final results print last) of
- * `text`, joined by a marker line "[... N characters omitted ...]" where N is exact. The result is
- * at most `maxChars` long; when even the marker does not fit, the marker alone is returned.
- * Cuts move to a nearby line break when there is one, and never split a surrogate pair.
- */
-export function truncateMiddle(text: string, maxChars: number): string {
-  if (!Number.isFinite(maxChars) || maxChars < 0) throw new RangeError(`maxChars must be a non-negative number, got ${maxChars}`);
-  if (text.length <= maxChars) return text;
-  // Reserve room for the marker as if every character were omitted (its widest form) + 2 newlines.
-  const keep = Math.floor(maxChars) - omittedMarker(text.length).length - 2;
-  if (keep <= 0) return omittedMarker(text.length);
-  const headLen = Math.floor(keep * 0.4);
-  const tailLen = keep - headLen;
-  const head = snapHeadEnd(text, headLen);
-  const tail = snapTailStart(text, text.length - tailLen);
-  return `${text.slice(0, head)}\n${omittedMarker(tail - head)}\n${text.slice(tail)}`;
-}
-
-/** End of the head: just before a newline within the window (that newline is omitted). */
-function snapHeadEnd(text: string, end: number): number {
-  const window = Math.min(SNAP_WINDOW, Math.floor(end / 4));
-  const newline = text.lastIndexOf("\n", end);
-  if (newline > 0 && newline >= end - window) return newline;
-  return end > 0 && isHighSurrogate(text.charCodeAt(end - 1)) ? end - 1 : end;
-}
-
-/** Start of the tail: just after a newline within the window. */
-function snapTailStart(text: string, start: number): number {
-  const window = Math.min(SNAP_WINDOW, Math.floor((text.length - start) / 4));
-  const newline = text.indexOf("\n", start - 1);
-  if (newline !== -1 && newline + 1 < text.length && newline + 1 <= start + window) return newline + 1;
-  return isLowSurrogate(text.charCodeAt(start)) ? start + 1 : start;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Rendering (pure)
 
-/** The size an image is shown at once its long edge is capped; never enlarged. */
-export function downscaledSize(width: number, height: number, maxEdge: number): { width: number; height: number } {
-  const scale = Math.min(1, maxEdge / Math.max(width, height, 1));
-  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
-}
 
 const size = (ref: ImageRef) => `${ref.width}×${ref.height}`;
 
@@ -164,7 +118,7 @@ export function imageStub(ref: ImageRef): string {
 
 /** The line just before an attached image, so the model can tell pictures apart. */
 function attachedLabel(ref: ImageRef, why: string, maxEdge: number): string {
-  const shown = downscaledSize(ref.width, ref.height, maxEdge);
+  const shown = fitWithin(ref.width, ref.height, maxEdge);
   const scaled = shown.width !== ref.width || shown.height !== ref.height;
   const note = scaled ? `, shown at ${size({ ...ref, ...shown })}; pixel coordinates in code refer to ${size(ref)}` : "";
   return `[image "${ref.label}" ${size(ref)} — ${why}${note}]`;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { readWorkspaceFile } from "@/lib/files/workspace-fs";
 import type { BridgeCallContext, BridgeMethods } from "@/lib/kernels/bridge";
-import { imagePart } from "@/lib/llm/images";
+import { imagePart, MAX_EDGE } from "@/lib/llm/images";
 import type { ModelClient } from "@/lib/llm/models";
 
 const Params = z.object({
@@ -34,7 +34,7 @@ const ClassifyParams = z.object({
 });
 
 async function imageFrom(workspace: string, relative: string) {
-  const { type, image, mediaType } = await imagePart(await readWorkspaceImage(workspace, relative), { maxEdge: 1568 });
+  const { type, image, mediaType } = await imagePart(await readWorkspaceImage(workspace, relative), { maxEdge: MAX_EDGE });
   return { type, image, mediaType };
 }
 
@@ -44,7 +44,7 @@ export function modelBridgeMethods(model: ModelClient): BridgeMethods {
     const { prompt, images } = Params.parse(raw);
     const parts = await Promise.all(
       images.map(async (p) => {
-        const { type, image, mediaType } = await imagePart(await readWorkspaceImage(ctx.workspace, p), { maxEdge: 1568 });
+        const { type, image, mediaType } = await imagePart(await readWorkspaceImage(ctx.workspace, p), { maxEdge: MAX_EDGE });
         return { type, image, mediaType };
       }),
     );

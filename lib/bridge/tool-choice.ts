@@ -7,7 +7,7 @@ import { storeExecutionImages } from "@/lib/files/generated";
 import { readWorkspaceFile, writeWorkspaceFile } from "@/lib/files/workspace-fs";
 import type { BridgeMethods } from "@/lib/kernels/bridge";
 import type { KernelRegistry } from "@/lib/kernels/registry";
-import { imagePart } from "@/lib/llm/images";
+import { imagePart, MAX_EDGE } from "@/lib/llm/images";
 import type { ModelClient } from "@/lib/llm/models";
 import { buildCandidateRunner, CandidateResultsSchema, RESULTS_MARKER, type CandidateResult } from "./tool-runner";
 
@@ -100,7 +100,7 @@ export function toolChoiceMethods(deps: ToolChoiceDeps): BridgeMethods {
         return { tool: null, box_threshold: null, reviewed: false, thoughts: `No candidate worked on this image:\n${overview}`, predicted_answer: "", candidates: counts };
       }
 
-      const picture = await imagePart(pictures[0]!, { maxEdge: 1568 });
+      const picture = await imagePart(pictures[0]!, { maxEdge: MAX_EDGE });
       const judged = await model.callTool("judge", {
         system: JUDGE_SYSTEM,
         messages: [

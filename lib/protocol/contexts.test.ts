@@ -42,10 +42,11 @@ describe("contexts", () => {
     expect(PlanContextSchema.safeParse({ plan: "p" }).success).toBe(false);
   });
 
-  it("CodeContext carries the test Execution", () => {
-    const ctx = CodeContextSchema.parse({ code: "def f(): pass", test: "f()", success: true, testResult: execution });
-    expect(ctx.testResult.stdout).toBe("counted\n");
-    expect(CodeContextSchema.safeParse({ code: "", test: "", success: "yes", testResult: execution }).success).toBe(false);
+  it("CodeContext carries the test's output as text, and a summary", () => {
+    const ctx = CodeContextSchema.parse({ code: "def f(): pass", test: "f()", success: true, testResult: "counted\n", summary: "It worked." });
+    expect(ctx.testResult).toBe("counted\n");
+    expect(CodeContextSchema.safeParse({ code: "", test: "", success: "yes", testResult: "", summary: "" }).success).toBe(false);
+    expect(CodeContextSchema.safeParse({ code: "", test: "", success: true, testResult: execution, summary: "" }).success).toBe(false);
   });
 
   it("InteractionContext holds AgentMessages", () => {

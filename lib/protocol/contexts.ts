@@ -52,7 +52,10 @@ export const CodeContextSchema = z.object({
   test: z.string(),
   /** The test ran without an exception (empty output still counts). */
   success: z.boolean(),
-  testResult: ExecutionSchema,
+  /** What the last test run printed, its error included, as the coder saw it. */
+  testResult: z.string(),
+  /** What the conversation agent is told: the outcome, the final code and the test output. */
+  summary: z.string(),
 });
 export type CodeContext = z.infer<typeof CodeContextSchema>;
 

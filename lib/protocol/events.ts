@@ -93,6 +93,8 @@ const confirmationState = z
   .enum(["confirmed", "rejected", "awaiting_confirmation"])
   .default("confirmed");
 const jsonObject = z.record(z.string(), z.json());
+/** A JSON object, as delegate inputs and outputs are stored. */
+export type JsonObject = z.infer<typeof jsonObject>;
 
 export const TaskItemSchema = z.strictObject({
   id: z.string(),
@@ -209,6 +211,8 @@ export const OBSERVATION_EXTRAS = {
   run_ipython: z.strictObject({
     code: z.string(),
     image_urls: z.array(z.string()).nullable().default(null),
+    /** Argus's own: the cell raised (absent in OpenHands' events and in Argus's before it). */
+    failed: z.boolean().optional(),
   }),
   run: z.strictObject({
     command: z.string(),

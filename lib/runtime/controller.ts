@@ -1,13 +1,14 @@
 import type { Agent, AgentFactory, ImageRef, StepResult } from "@/agents/types";
 import { DISK_FULL_RUN_ENDED, isDiskFull } from "@/lib/db/disk-space";
-import type { AskPerson } from "@/lib/kernels/bridge";
+import type { AskPerson, PersonQuestion } from "@/lib/kernels/bridge";
 import { BridgeMeter } from "@/lib/kernels/bridge-meter";
 import { executionText } from "@/lib/kernels/execution-text";
 import type { KernelRegistry } from "@/lib/kernels/registry";
 import type { ModelClient } from "@/lib/llm/models";
 import { toLlmMetrics } from "@/lib/llm/usage";
 import type { Execution } from "@/lib/protocol/contexts";
-import type { ArgusEvent, ArgusEventInput } from "@/lib/protocol/events";
+import { cellObservation, delegateResult, errorNote, stateChanged } from "@/lib/protocol/event-builders";
+import type { AgentName, AgentState, ArgusEvent, ArgusEventInput } from "@/lib/protocol/events";
 import type { RunLimits } from "@/lib/protocol/state";
 import type { EventLog } from "./event-log";
 import { detectStuck } from "./stuck-detector";
@@ -40,8 +41,8 @@ export interface ControllerOptions {
   closing: () => boolean;
   /** Makes the agents the run's agents delegate to. */
   agents: AgentFactory;
-  /** Asks the person from inside a cell (tool review), in this run. */
-  ask: AskPerson;
+  /** Asks the person from inside a cell (tool review), in this run, on behalf of `agent`. */
+  ask: (question: PersonQuestion, agent: AgentName) => Promise<string>;
 }
 
 class RunStopped extends Error {
@@ -78,17 +79,11 @@ export class Controller {
 
   private append(event: ArgusEventInput): ArgusEvent {
     if (this.o.closing()) throw new ServerClosing();
-    return this.services.events.append(this.o.sessionId, { ...event, runId: this.o.runId } as ArgusEventInput).event;
+    return this.services.events.append(this.o.sessionId, { ...event, runId: this.o.runId }).event;
   }
 
-  private setState(agentState: string, reason = ""): void {
-    this.append({
-      source: "environment",
-      agent: "system",
-      observation: "agent_state_changed",
-      content: "",
-      extras: { agent_state: agentState, reason },
-    } as ArgusEventInput);
+  private setState(agentState: AgentState, reason = ""): void {
+    this.append(stateChanged(agentState, reason));
   }
 
   async run(root: Agent, firstSeq: number): Promise<void> {
@@ -103,10 +98,9 @@ export class Controller {
         const action = this.append({
           source: "agent",
           agent: frame.agent.name,
-          action: result.action.action,
-          args: result.action.args,
+          ...result.action,
           llm_metrics: toLlmMetrics(result.usage),
-        } as ArgusEventInput);
+        });
         await this.carryOut(frame, action, result);
       }
       this.setState("finished");
@@ -143,20 +137,9 @@ export class Controller {
         const parent = this.stack.at(-1);
         if (!parent) return;
         const outputs = a.args.outputs;
-        const content =
-          typeof outputs.summary === "string"
-            ? outputs.summary
-            : typeof outputs.plan === "string"
-              ? `Plan: ${outputs.plan}`
-              : `${frame.agent.name} finished.`;
-        const observation = this.append({
-          source: "environment",
-          agent: parent.agent.name,
-          cause: action.id,
-          observation: "delegate",
-          content,
-          extras: { outputs },
-        } as ArgusEventInput);
+        // The finishing agent says what its outputs mean (each parses its own context schema).
+        const content = frame.agent.describeOutputs?.(outputs) ?? `${frame.agent.name} finished.`;
+        const observation = this.append(delegateResult(parent.agent.name, content, outputs, { cause: action.id }));
         await parent.agent.observe(observation);
         return;
       }
@@ -177,30 +160,26 @@ export class Controller {
   private async runCell(frame: Frame, action: ArgusEvent, code: string): Promise<void> {
     const kernels = this.services.kernels;
     const meter = this.bridgeMeter();
+    const ask: AskPerson = (question) => this.o.ask(question, frame.agent.name);
     let execution: Execution;
     if (!kernels) {
       execution = { results: [], stdout: "", stderr: "", error: { name: "Unavailable", value: "Jupyter is off, so code cannot run.", traceback: "Jupyter is off, so code cannot run." } };
     } else if (frame.agent.name === "coder") {
       // The coder tests in a fresh kernel, never the planner's notebook.
       execution = await kernels.isolated(this.o.sessionId, async (kernel) => {
-        const outcome = await kernel.execute(code, { signal: this.o.signal, timeoutMs: this.services.cellTimeoutMs, bridgeMeter: meter, ask: this.o.ask });
+        const outcome = await kernel.execute(code, { signal: this.o.signal, timeoutMs: this.services.cellTimeoutMs, bridgeMeter: meter, ask });
         return outcome.execution;
       });
     } else {
-      execution = await kernels.execute(this.o.sessionId, code, { signal: this.o.signal, bridgeMeter: meter, ask: this.o.ask });
+      execution = await kernels.execute(this.o.sessionId, code, { signal: this.o.signal, bridgeMeter: meter, ask });
     }
     if (this.o.signal.aborted) throw new RunStopped("stopped", "Stopped by you.");
     const images = await this.services.storeCellImages(this.o.sessionId, execution, `turn ${action.id}`);
     const observation = this.append({
-      source: "environment",
-      agent: frame.agent.name,
-      cause: action.id,
-      observation: "run_ipython",
-      content: executionText(execution),
-      extras: { code, image_urls: images.length ? images.map((i) => i.url) : null },
+      ...cellObservation(frame.agent.name, { code, text: executionText(execution), imageUrls: images.map((i) => i.url), failed: execution.error !== null }, { cause: action.id }),
       // What the cell's own model calls (vqa, describe…) spent counts in the run's metrics.
       ...(meter.callCount > 0 ? { llm_metrics: toLlmMetrics(meter.usage) } : {}),
-    } as ArgusEventInput);
+    });
     const refs: ImageRef[] = images.map((i) => ({ fileId: i.fileId, label: i.label, width: i.width, height: i.height }));
     await frame.agent.observe(observation, { images: refs, viewed: images.filter((i) => i.viewed).map((i) => i.fileId) });
   }
@@ -253,12 +232,6 @@ export class Controller {
   }
 
   private errorObservation(message: string, errorId: string): void {
-    this.append({
-      source: "environment",
-      agent: "system",
-      observation: "error",
-      content: message,
-      extras: { error_id: errorId },
-    } as ArgusEventInput);
+    this.append(errorNote(message, errorId));
   }
 }

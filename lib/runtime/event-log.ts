@@ -3,7 +3,7 @@ import { appendEventRow, eventsAfter, eventsOfRun } from "@/lib/db/events";
 import { upsertRun } from "@/lib/db/runs";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { ArgusEvent, ArgusEventInput } from "@/lib/protocol/events";
-import type { RunLimits, RunState } from "@/lib/protocol/state";
+import { TERMINAL_AGENT_STATES, type RunLimits, type RunState } from "@/lib/protocol/state";
 import { toAgentMessage } from "./projection";
 import { fromDict, toDict } from "./serialization";
 import { initialRunState, reduceRunState } from "./state-reducer";
@@ -35,7 +35,7 @@ export type AppendedEvent = LoggedEvent & { event: ArgusEvent };
 
 export type EventSubscriber = (logged: LoggedEvent) => void;
 
-const ENDED_STATES = new Set(["finished", "error", "stopped", "rejected", "interrupted"]);
+const ENDED_STATES = new Set<string>(TERMINAL_AGENT_STATES);
 
 export const DEFAULT_RUN_LIMITS: RunLimits = {
   maxTurns: 10,
@@ -136,10 +136,10 @@ export class EventLog {
       try {
         const [observation, ...rest] = note(ending.reason);
         if (!ending.noted && observation) {
-          this.append(sessionId, { ...observation, runId: ending.runId } as ArgusEventInput);
+          this.append(sessionId, { ...observation, runId: ending.runId });
           ending.noted = true;
         }
-        for (const event of rest) this.append(sessionId, { ...event, runId: ending.runId } as ArgusEventInput);
+        for (const event of rest) this.append(sessionId, { ...event, runId: ending.runId });
         this.unwritten.delete(sessionId);
       } catch (error) {
         return error;

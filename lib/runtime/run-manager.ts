@@ -9,7 +9,8 @@ import type { PersonQuestion } from "@/lib/kernels/bridge";
 import type { ModelClient } from "@/lib/llm/models";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { PostMessage } from "@/lib/protocol/api";
-import type { ArgusEvent, ArgusEventInput } from "@/lib/protocol/events";
+import { errorNote, personMessage, question as questionEvent, stateChanged } from "@/lib/protocol/event-builders";
+import type { AgentName, AgentState, ArgusEvent } from "@/lib/protocol/events";
 import { fileUrl } from "@/lib/protocol/files";
 import type { RunLimits } from "@/lib/protocol/state";
 import { pendingInteraction } from "./pending-interaction";
@@ -100,8 +101,8 @@ export class RunManager {
 
   private noteInterrupted(sessionId: string, runId: string): void {
     const note = "This run was interrupted because the Argus server stopped. Nothing before this point was lost; send your message again to continue.";
-    this.core.events.append(sessionId, { source: "environment", agent: "system", runId, observation: "error", content: note, extras: { error_id: "INTERRUPTED" } } as ArgusEventInput);
-    this.core.events.append(sessionId, { source: "environment", agent: "system", runId, observation: "agent_state_changed", content: "", extras: { agent_state: "interrupted", reason: note } } as ArgusEventInput);
+    this.core.events.append(sessionId, errorNote(note, "INTERRUPTED", { runId }));
+    this.core.events.append(sessionId, stateChanged("interrupted", note, { runId }));
   }
 
   /**
@@ -123,10 +124,7 @@ export class RunManager {
   /** Writes endings kept by endUnwritten; returns the error if the disk still refuses. */
   private writeUnwritten(): unknown {
     if (this.core.events.unwrittenCount === 0) return null;
-    const error = this.core.events.writeUnwritten((reason) => [
-      { source: "environment", agent: "system", observation: "error", content: reason, extras: { error_id: "DISK_FULL" } },
-      { source: "environment", agent: "system", observation: "agent_state_changed", content: "", extras: { agent_state: "error", reason } },
-    ] as ArgusEventInput[]);
+    const error = this.core.events.writeUnwritten((reason) => [errorNote(reason, "DISK_FULL"), stateChanged("error", reason)]);
     if (error && !isDiskFull(error)) console.error("[argus] could not record how a run ended:", error);
     return error;
   }
@@ -145,20 +143,12 @@ export class RunManager {
   post(session: SessionRow, body: PostMessage): { runId: string; resumed: boolean } {
     const run = this.active.get(session.id);
     const media = (body.media ?? []).map(fileUrl);
-    const args = { content: body.content, ...(media.length ? { image_urls: media } : {}) };
 
     if (run?.waiting) {
       // An answer, whether sent as interaction_response or typed as plain text.
       const { seq, resolve } = run.waiting;
       run.waiting = null;
-      const answer = this.core.events.append(session.id, {
-        source: "user",
-        agent: "user",
-        runId: run.runId,
-        cause: seq,
-        action: "message",
-        args,
-      } as ArgusEventInput).event;
+      const answer = this.core.events.append(session.id, personMessage(body.content, media, { runId: run.runId, cause: seq })).event;
       resolve(answer);
       return { runId: run.runId, resumed: true };
     }
@@ -178,7 +168,7 @@ export class RunManager {
     if (unwritten) throw diskFullError("message", unwritten);
 
     const runId = randomUUID();
-    const first = this.core.events.append(session.id, { source: "user", agent: "user", runId, action: "message", args } as ArgusEventInput).event;
+    const first = this.core.events.append(session.id, personMessage(body.content, media, { runId })).event;
     setTitleIfEmpty(this.core.db, session.id, titleFrom(body.content));
     const active: ActiveRun = { runId, abort: new AbortController(), waiting: null };
     this.active.set(session.id, active);
@@ -199,25 +189,11 @@ export class RunManager {
    * while the planner's cell waits on the bridge): the same interaction card,
    * the same waiting state, the same run. Resolves with the answer's text.
    */
-  async ask(sessionId: string, question: PersonQuestion): Promise<string> {
+  async ask(sessionId: string, question: PersonQuestion, agent: AgentName): Promise<string> {
     const run = this.active.get(sessionId);
     if (!run) throw new Error("there is no active run to ask the person in");
-    const state = (agentState: string) =>
-      this.core.events.append(sessionId, {
-        source: "environment",
-        agent: "system",
-        runId: run.runId,
-        observation: "agent_state_changed",
-        content: "",
-        extras: { agent_state: agentState, reason: "" },
-      } as ArgusEventInput);
-    const asked = this.core.events.append(sessionId, {
-      source: "agent",
-      agent: "planner",
-      runId: run.runId,
-      action: "interaction",
-      args: { kind: question.kind, prompt: question.prompt, options: question.options ?? [], payload: question.payload ?? null, thought: "" },
-    } as ArgusEventInput).event;
+    const state = (agentState: AgentState) => this.core.events.append(sessionId, stateChanged(agentState, "", { runId: run.runId }));
+    const asked = this.core.events.append(sessionId, questionEvent(agent, question, { runId: run.runId })).event;
     state("awaiting_user_input");
     try {
       const answer = await new Promise<ArgusEvent>((resolve, reject) => {
@@ -255,7 +231,7 @@ export class RunManager {
       signal: run.abort.signal,
       limits: this.settings.limits,
       agents: agents.create,
-      ask: (question) => this.ask(sessionId, question),
+      ask: (question, agent) => this.ask(sessionId, question, agent),
       closing: () => this.closing,
       waitForAnswer: (seq) =>
         new Promise<ArgusEvent>((resolve, reject) => {

@@ -5,6 +5,7 @@
  * client: it migrates legacy keys, fills defaults and validates. `toDict` is
  * its inverse and fixes key order, so stored JSON is stable and diffable.
  */
+import { truncateMiddle } from "@/lib/text/truncate-middle";
 import type { z } from "zod";
 import { ArgusError } from "@/lib/errors";
 import {
@@ -282,19 +283,6 @@ export function toDict(e: ArgusEvent): Dict {
 // ---------------------------------------------------------------------------
 // toMemory
 
-/**
- * Keeps the head and the tail of a long text (the start says what ran, the end
- * says how it ended) and states how much was cut, so the model knows.
- */
-export function truncateMiddle(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  const keep = Math.max(0, Math.floor(maxChars));
-  const head = Math.ceil(keep / 2);
-  const tail = keep - head;
-  const omitted = text.length - keep;
-  const end = tail > 0 ? text.slice(text.length - tail) : "";
-  return `${text.slice(0, head)}\n[... ${omitted} characters omitted ...]\n${end}`;
-}
 
 const MEMORY_DROPPED_TOP = ["id", "cause", "timestamp", "message", "runId", "tool_call_metadata", "llm_metrics"];
 const MEMORY_DROPPED_ARGS = ["image_urls", "blocking", "confirmation_state"];

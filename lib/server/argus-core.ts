@@ -21,6 +21,7 @@ import { ModelClient } from "@/lib/llm/models";
 import { DEFAULT_RUN_LIMITS, EventLog } from "@/lib/runtime/event-log";
 import { RunManager } from "@/lib/runtime/run-manager";
 import { agentsForRun } from "@/agents/registry";
+import { errorNote } from "@/lib/protocol/event-builders";
 import { modelBridgeMethods } from "@/lib/bridge/model-tools";
 import { toolChoiceMethods } from "@/lib/bridge/tool-choice";
 import { storeExecutionImages } from "@/lib/files/generated";
@@ -141,13 +142,7 @@ export async function createArgusCore(
           onCell: (sessionId, cell) => appendCell(db, sessionId, cell),
           onNotice: (sessionId, text) => {
             try {
-              events.append(sessionId, {
-                source: "environment",
-                agent: "system",
-                observation: "error",
-                content: text,
-                extras: { error_id: "KERNEL_RESET" },
-              });
+              events.append(sessionId, errorNote(text, "KERNEL_RESET"));
             } catch (error) {
               log(`[kernels] could not tell session ${sessionId}: ${String(error)}`);
             }

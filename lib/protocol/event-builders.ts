@@ -1,0 +1,67 @@
+/**
+ * Typed builders for the events Argus itself writes, so producers neither
+ * hand-build (and cast) event objects nor repeat the same state and error
+ * events in several places. Each returns exactly the input type of its kind.
+ */
+import type { AgentName, AgentState, ArgusEventInput } from "./events";
+
+export type ObservationInput<K extends string> = Extract<ArgusEventInput, { observation: K }>;
+export type ActionInput<K extends string> = Extract<ArgusEventInput, { action: K }>;
+
+/** Where an event belongs: its run, the event it answers, and who it is for. */
+export interface EventPlace {
+  runId?: string;
+  cause?: number;
+  agent?: AgentName;
+}
+
+/** The run's agent state changed (running, awaiting_user_input, finished…), with why. */
+export function stateChanged(agentState: AgentState, reason = "", place: EventPlace = {}): ObservationInput<"agent_state_changed"> {
+  return { source: "environment", agent: "system", ...place, observation: "agent_state_changed", content: "", extras: { agent_state: agentState, reason } };
+}
+
+/** Something went wrong that the person should read about; `errorId` says what kind of thing. */
+export function errorNote(content: string, errorId: string, place: EventPlace = {}): ObservationInput<"error"> {
+  return { source: "environment", agent: "system", ...place, observation: "error", content, extras: { error_id: errorId } };
+}
+
+/** The person's message (or answer), with the URLs of the files it carries. */
+export function personMessage(content: string, imageUrls: string[], place: EventPlace = {}): ActionInput<"message"> {
+  return { source: "user", agent: "user", ...place, action: "message", args: { content, ...(imageUrls.length ? { image_urls: imageUrls } : {}) } };
+}
+
+/** A question for the person (or a tool review) from inside a run. */
+export function question(
+  agent: AgentName,
+  ask: { kind: "question" | "tool_review"; prompt: string; options?: string[]; payload?: unknown },
+  place: EventPlace = {},
+): ActionInput<"interaction"> {
+  return {
+    source: "agent",
+    ...place,
+    agent,
+    action: "interaction",
+    args: { kind: ask.kind, prompt: ask.prompt, options: ask.options ?? [], payload: (ask.payload ?? null) as never, thought: "" },
+  };
+}
+
+/** What a cell printed and showed. `failed` is set when the cell raised. */
+export function cellObservation(
+  agent: AgentName,
+  cell: { code: string; text: string; imageUrls: string[]; failed: boolean },
+  place: EventPlace = {},
+): ObservationInput<"run_ipython"> {
+  return {
+    source: "environment",
+    ...place,
+    agent,
+    observation: "run_ipython",
+    content: cell.text,
+    extras: { code: cell.code, image_urls: cell.imageUrls.length ? cell.imageUrls : null, failed: cell.failed },
+  };
+}
+
+/** A delegate finished: its outputs, handed to the agent that delegated. */
+export function delegateResult(agent: AgentName, content: string, outputs: Record<string, unknown>, place: EventPlace = {}): ObservationInput<"delegate"> {
+  return { source: "environment", ...place, agent, observation: "delegate", content, extras: { outputs: outputs as never } };
+}

@@ -70,7 +70,7 @@ class RealKernelTest(unittest.TestCase):
     ) -> List[Dict[str, Any]]:
         """Execute `code`; answer stdin requests with `answer(prompt)`; return the
         cell's iopub messages (display_data, stream, error, ...)."""
-        message_id = cls.client.execute(code, allow_stdin=allow_stdin)
+        message_id = cls.client.execute(code, allow_stdin=allow_stdin, stop_on_error=False)
         outputs: List[Dict[str, Any]] = []
         deadline = time.monotonic() + CELL_TIMEOUT
         while time.monotonic() < deadline:

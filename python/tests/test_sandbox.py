@@ -194,7 +194,10 @@ class Kernel:
         self.start_seconds = time.monotonic() - started
 
     def send(self, code: str) -> str:
-        return self.client.execute(code, store_history=False)
+        # As Argus's own client does: without this, ipykernel aborts a cell sent
+        # shortly after an error (its stop_on_error window), and the cell
+        # returns nothing — which happened under load after the interrupt test.
+        return self.client.execute(code, store_history=False, stop_on_error=False)
 
     def wait_until_running(self, msg_id: str, timeout: float = 10) -> None:
         """Block until the kernel has started executing `msg_id` (its execute_input)."""

@@ -30,6 +30,7 @@ describe("the server with its own jupyter-server", () => {
         db: "up",
         jupyter: "up",
         model: "not_configured",
+        disk: "ok",
         isolation: "bubblewrap",
         limits: expect.stringMatching(/^(cgroup-v2|cgroup-v1|rlimit)$/),
       });

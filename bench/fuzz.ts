@@ -14,7 +14,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { startScriptedModel } from "@/lib/llm/scripted-model";
+import { startScriptedModel } from "@/scripted-model/server";
 import { ROLE_MODELS } from "@/tests/helpers/agent-run";
 import { api, startArgus } from "@/tests/helpers/argus-server";
 import { Rng, runHttpFuzz, runSocketFuzz, tinyPng, type FuzzContext, type FuzzSession } from "@/tests/helpers/fuzz";

@@ -35,7 +35,7 @@ import os from "node:os";
 import path from "node:path";
 import { io as connect, type Socket } from "socket.io-client";
 import sharp from "sharp";
-import { startScriptedModel, type Scenario, type ScriptedModel } from "@/lib/llm/scripted-model";
+import { startScriptedModel, type Scenario, type ScriptedModel } from "@/scripted-model/server";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { RunStateWire } from "@/lib/runtime/state-wire";
 import { ROLE_MODELS } from "@/tests/helpers/agent-run";

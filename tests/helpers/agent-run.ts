@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { io as connect, type Socket } from "socket.io-client";
-import { loadScenario, startScriptedModel, type ScriptedModel } from "@/lib/llm/scripted-model";
+import { loadScenario, startScriptedModel, type ScriptedModel } from "@/scripted-model/server";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { RunStateWire } from "@/lib/runtime/state-wire";
 import { api, startArgus, type RunningServer } from "./argus-server";

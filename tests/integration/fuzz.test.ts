@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startScriptedModel, type ScriptedModel } from "@/lib/llm/scripted-model";
+import { startScriptedModel, type ScriptedModel } from "@/scripted-model/server";
 import { ROLE_MODELS } from "@/tests/helpers/agent-run";
 import { api, startArgus, type RunningServer } from "@/tests/helpers/argus-server";
 import { Rng, runHttpFuzz, runSocketFuzz, tinyPng, type FuzzContext, type FuzzSession } from "@/tests/helpers/fuzz";

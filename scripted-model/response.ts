@@ -5,8 +5,8 @@
  * split, a finish chunk, then a usage chunk with `choices: []`) because that is what
  * `@ai-sdk/openai-compatible` is written against.
  */
-import { countImages, textSegments, type ChatRequest } from "./scripted-request";
-import type { Turn } from "./scripted-scenario";
+import { countImages, textSegments, type ChatRequest } from "./request";
+import type { Turn } from "./scenario";
 
 export interface Usage {
   prompt_tokens: number;

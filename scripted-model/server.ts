@@ -16,8 +16,8 @@ import { countImages, offeredToolNames, parseChatRequest, redactImages, type Cha
 import { buildAnswer, completionBody, streamChunks } from "./response";
 import { loadScenario, parseScenario, type Scenario } from "./scenario";
 
-export { ScenarioSchema, ScenarioError, loadScenario, parseScenario } from "./scenario";
-export type { Scenario, Turn, Expect, Fault } from "./scenario";
+export { ScenarioError, loadScenario } from "./scenario";
+export type { Scenario, Turn } from "./scenario";
 
 export interface LoggedRequest {
   /** Position in the log, from 0. */

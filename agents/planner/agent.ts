@@ -1,4 +1,5 @@
 import { addUsage, NO_USAGE, type Agent, type StepContext, type StepResult } from "@/agents/types";
+import type { PlanContext } from "@/lib/protocol/contexts";
 import type { ArgusEvent } from "@/lib/protocol/events";
 import { buildPlannerMessages, type ImageRef, type PlannerTurnRecord, type PrepareImage } from "./memory";
 import { PLANNER_FIX_NOTE, PLANNER_SYSTEM, SUMMARY_SYSTEM } from "./prompt";
@@ -10,7 +11,7 @@ export interface PlannerInputs {
   maxTurns: number;
 }
 
-export const MAX_FIX_ATTEMPTS = 3;
+const MAX_FIX_ATTEMPTS = 3;
 
 type Pending =
   | { kind: "code"; thinking: string; code: string; isFix: boolean }
@@ -92,7 +93,7 @@ export class PlannerAgent implements Agent {
       signal: ctx.signal,
       onText: ctx.onText,
     });
-    const plan = res.args as { plan: string; instructions: string[]; code: string };
+    const plan = res.args as PlanContext;
     return {
       action: { action: "finish", args: { outputs: { plan: plan.plan, instructions: plan.instructions, code: plan.code }, final_thought: "Plan ready." } },
       usage: res.usage ?? NO_USAGE,
@@ -127,9 +128,5 @@ export class PlannerAgent implements Agent {
 
   observe(event: ArgusEvent): void {
     this.observeWith(event, [], []);
-  }
-
-  get exploredTurns(): number {
-    return this.turnsUsed;
   }
 }

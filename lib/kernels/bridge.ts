@@ -15,7 +15,7 @@ const BridgeRequestSchema = z.object({
   method: z.string().min(1).max(100),
   params: z.record(z.string(), z.unknown()).default({}),
 });
-export type BridgeRequest = z.infer<typeof BridgeRequestSchema>;
+type BridgeRequest = z.infer<typeof BridgeRequestSchema>;
 
 /** What a bridge method gets besides its params. */
 export interface BridgeCallContext {
@@ -30,7 +30,7 @@ export interface BridgeCallContext {
 }
 
 /** A method the kernel may call. */
-export type BridgeMethod = (params: Record<string, unknown>, ctx: BridgeCallContext) => Promise<unknown>;
+type BridgeMethod = (params: Record<string, unknown>, ctx: BridgeCallContext) => Promise<unknown>;
 
 export type BridgeMethods = Record<string, BridgeMethod>;
 

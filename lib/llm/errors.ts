@@ -76,10 +76,6 @@ export class ModelError extends ArgusError {
   }
 }
 
-export function isModelError(value: unknown): value is ModelError {
-  return value instanceof ModelError;
-}
-
 /** What classification needs to write a useful sentence. */
 export interface ModelCallContext {
   role: ModelRole;

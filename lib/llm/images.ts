@@ -9,7 +9,7 @@
  */
 import sharp from "sharp";
 
-export interface ImagePart {
+interface ImagePart {
   type: "image";
   image: Uint8Array;
   mediaType: "image/png" | "image/jpeg";
@@ -24,7 +24,7 @@ export interface PreparedImage extends ImagePart {
   height: number;
 }
 
-export const MAX_EDGE = 1568;
+const MAX_EDGE = 1568;
 
 /** Target size for a long-edge cap; never upscales. Pure. */
 export function fitWithin(width: number, height: number, maxEdge: number): { width: number; height: number } {

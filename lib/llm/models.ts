@@ -11,7 +11,8 @@ import { createOpenAICompatible, type OpenAICompatibleProvider } from "@ai-sdk/o
 import { streamText, type ModelMessage } from "ai";
 import type { ModelRole } from "@/lib/config";
 import { effectiveBaseUrl, notConfiguredMessage, type ModelSettings } from "./endpoint";
-import { classifyModelError, ModelError, type ModelCallContext } from "./errors";
+import { classifyModelError, type ModelCallContext } from "./classify-error";
+import { ModelError } from "./errors";
 import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from "./retry";
 import { collectReply, type ChatReply } from "./stream-reply";
 import { checkToolReply, repairMessages } from "./tool-call";

@@ -6,7 +6,8 @@ import { ArgusError } from "@/lib/errors";
 import { workspaceDir, workspaceLock, type SessionDeps } from "@/lib/sessions/service";
 import { uniqueName } from "./filename";
 import { processUpload } from "./process-upload";
-import { writeWorkspaceFile, WorkspacePathError } from "./workspace-fs";
+import { writeWorkspaceFile } from "./workspace-fs";
+import { WorkspacePathError } from "./workspace-path";
 
 export interface UploadView {
   id: string;

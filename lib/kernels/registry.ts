@@ -11,7 +11,7 @@ import type { JupyterBackend } from "./jupyter-server";
 import { KernelHandle, type ExecuteOptions } from "./kernel-handle";
 import { adoptWorkspace, copyWorkspaceFiles, removeDir } from "./workspace";
 import { overQuota, withQuotaError } from "./workspace-quota";
-import { workspaceUsage } from "@/lib/files/workspace-fs";
+import { workspaceUsage } from "@/lib/files/workspace-tree";
 
 export interface RecordedCell {
   kernelId: string;

@@ -32,35 +32,12 @@
  *    messages of all turns but the two newest are byte-identical, so provider prefix caches hit.
  */
 import type { ImagePart, ModelMessage, TextPart } from "ai";
+import { truncateMiddle } from "./truncate-middle";
+import type { ImageRef, PlannerTurnRecord, PrepareImage } from "./turn-record";
+import { attachedLabel, budgetLine, imageStub, newestTurnImages, renderTurnAction } from "./turn-text";
 
-export interface ImageRef {
-  fileId: string;
-  label: string;
-  width: number;
-  height: number;
-}
-
-export interface PlannerTurnRecord {
-  /** 1-based. */
-  turn: number;
-  kind: "code" | "ask";
-  thinking: string;
-  /** kind "code": the code that ran. */
-  code?: string;
-  /** kind "ask". */
-  question?: string;
-  options?: string[];
-  observation: {
-    /** The full text, untruncated; this module does the cutting. */
-    text: string;
-    /** Images the cell displayed and the ones it viewed, in order. */
-    images: ImageRef[];
-    /** fileIds passed to view_image (may name an upload or an earlier image). */
-    viewed: string[];
-  };
-  /** How many auto-fixes this turn needed (informational, not rendered). */
-  fixAttempts?: number;
-}
+// Callers describe turns and pictures with these types; they import them from here.
+export type { ImageRef, PlannerTurnRecord, PrepareImage } from "./turn-record";
 
 export interface ContextLimits {
   /** Cap for the newest observation: whole up to the cap, else head + tail. */
@@ -91,9 +68,6 @@ export interface PlannerContextInput {
   limits?: Partial<ContextLimits>;
 }
 
-/** Downscales and encodes one image for the model; production passes lib/llm's implementation. */
-export type PrepareImage = (ref: ImageRef, maxEdge: number) => Promise<{ type: "image"; image: Uint8Array; mediaType: string }>;
-
 export interface ContextStats {
   /** Characters of text sent, system prompt included. */
   chars: number;
@@ -103,114 +77,6 @@ export interface ContextStats {
   imageStubs: number;
   /** Observations that were cut by truncateMiddle. */
   truncatedObservations: number;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Truncation
-
-const omittedMarker = (n: number) => `[... ${n} characters omitted ...]`;
-
-/** How far a cut may move to land on a line break (cleaner output, negligible loss). */
-const SNAP_WINDOW = 200;
-
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
-const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
-
-/**
- * Keeps the head (about 40%) and the tail (about 60%: errors and final results print last) of
- * `text`, joined by a marker line "[... N characters omitted ...]" where N is exact. The result is
- * at most `maxChars` long; when even the marker does not fit, the marker alone is returned.
- * Cuts move to a nearby line break when there is one, and never split a surrogate pair.
- */
-export function truncateMiddle(text: string, maxChars: number): string {
-  if (!Number.isFinite(maxChars) || maxChars < 0) throw new RangeError(`maxChars must be a non-negative number, got ${maxChars}`);
-  if (text.length <= maxChars) return text;
-  // Reserve room for the marker as if every character were omitted (its widest form) + 2 newlines.
-  const keep = Math.floor(maxChars) - omittedMarker(text.length).length - 2;
-  if (keep <= 0) return omittedMarker(text.length);
-  const headLen = Math.floor(keep * 0.4);
-  const tailLen = keep - headLen;
-  const head = snapHeadEnd(text, headLen);
-  const tail = snapTailStart(text, text.length - tailLen);
-  return `${text.slice(0, head)}\n${omittedMarker(tail - head)}\n${text.slice(tail)}`;
-}
-
-/** End of the head: just before a newline within the window (that newline is omitted). */
-function snapHeadEnd(text: string, end: number): number {
-  const window = Math.min(SNAP_WINDOW, Math.floor(end / 4));
-  const newline = text.lastIndexOf("\n", end);
-  if (newline > 0 && newline >= end - window) return newline;
-  return end > 0 && isHighSurrogate(text.charCodeAt(end - 1)) ? end - 1 : end;
-}
-
-/** Start of the tail: just after a newline within the window. */
-function snapTailStart(text: string, start: number): number {
-  const window = Math.min(SNAP_WINDOW, Math.floor((text.length - start) / 4));
-  const newline = text.indexOf("\n", start - 1);
-  if (newline !== -1 && newline + 1 < text.length && newline + 1 <= start + window) return newline + 1;
-  return isLowSurrogate(text.charCodeAt(start)) ? start + 1 : start;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Rendering (pure)
-
-/** The size an image is shown at once its long edge is capped; never enlarged. */
-export function downscaledSize(width: number, height: number, maxEdge: number): { width: number; height: number } {
-  const scale = Math.min(1, maxEdge / Math.max(width, height, 1));
-  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
-}
-
-const size = (ref: ImageRef) => `${ref.width}×${ref.height}`;
-
-/** One line standing in for an image that is not attached. */
-export function imageStub(ref: ImageRef): string {
-  return `[image "${ref.label}" ${size(ref)} — not attached; to see it, call view_image(...) on it]`;
-}
-
-/** The line just before an attached image, so the model can tell pictures apart. */
-function attachedLabel(ref: ImageRef, why: string, maxEdge: number): string {
-  const shown = downscaledSize(ref.width, ref.height, maxEdge);
-  const scaled = shown.width !== ref.width || shown.height !== ref.height;
-  const note = scaled ? `, shown at ${size({ ...ref, ...shown })}; pixel coordinates in code refer to ${size(ref)}` : "";
-  return `[image "${ref.label}" ${size(ref)} — ${why}${note}]`;
-}
-
-/** The planner's tool call as tagged text, the form the history is replayed in. */
-export function renderTurnAction(turn: PlannerTurnRecord, fieldChars: number): string {
-  const thinking = `<thinking>${truncateMiddle(turn.thinking, fieldChars)}</thinking>`;
-  if (turn.kind === "ask") {
-    const options = turn.options?.length ? `\nOptions:\n${turn.options.map((o) => `- ${o}`).join("\n")}` : "";
-    return `${thinking}\n<ask_user>\n${truncateMiddle(turn.question ?? "", fieldChars)}${options}\n</ask_user>`;
-  }
-  return `${thinking}\n<execute_python>\n${truncateMiddle(turn.code ?? "", fieldChars)}\n</execute_python>`;
-}
-
-export function budgetLine(turnsDone: number, maxTurns: number): string {
-  const left = Math.max(0, maxTurns - turnsDone);
-  const current = turnsDone > 0 ? `Turn ${turnsDone + 1} of ${maxTurns}. ` : "";
-  const count = `You have ${left} turn${left === 1 ? "" : "s"} left.`;
-  if (left === 1) return `${current}${count} This is your last turn: call finalize_plan with what you have found.`;
-  return `${current}${count}`;
-}
-
-/** Images the newest turn attaches, in order: viewed first, then displayed; deduplicated. */
-export function newestTurnImages(turn: PlannerTurnRecord, known: ReadonlyMap<string, ImageRef>): { ref: ImageRef; viewed: boolean }[] {
-  const seen = new Set<string>();
-  const out: { ref: ImageRef; viewed: boolean }[] = [];
-  const ownById = new Map(turn.observation.images.map((r) => [r.fileId, r]));
-  for (const id of turn.observation.viewed) {
-    const ref = ownById.get(id) ?? known.get(id);
-    // An id nobody recorded cannot be shown; the agent's records are the source of truth.
-    if (!ref || seen.has(id)) continue;
-    seen.add(id);
-    out.push({ ref, viewed: true });
-  }
-  for (const ref of turn.observation.images) {
-    if (seen.has(ref.fileId)) continue;
-    seen.add(ref.fileId);
-    out.push({ ref, viewed: false });
-  }
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------

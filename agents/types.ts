@@ -1,6 +1,7 @@
 import type { ModelClient } from "@/lib/llm/models";
 import type { Usage } from "@/lib/llm/usage";
-import type { ArgusEvent, AgentName } from "@/lib/protocol/events";
+import type { AgentName } from "@/lib/protocol/event-base";
+import type { ArgusEvent } from "@/lib/protocol/events";
 
 /** Tokens spent, in the model layer's own shape (one vocabulary for usage). */
 type TokenUsage = Usage;

@@ -4,9 +4,9 @@
  * can be cached or thrown away freely.
  */
 import { z } from "zod";
-import { AgentNameSchema, AgentStateSchema } from "./events";
+import { AgentNameSchema, AgentStateSchema } from "./event-base";
 
-export type { AgentState } from "./events";
+export type { AgentState } from "./event-base";
 
 /** States after which the run does not continue by itself. */
 export const TERMINAL_AGENT_STATES = ["stopped", "finished", "rejected", "error", "interrupted"] as const;

@@ -4,15 +4,9 @@
  * state channel carries them instead.
  */
 import type { AgentMessage, AgentMessageRole } from "@/lib/protocol/agent-message";
-import {
-  isAction,
-  type ActionEvent,
-  type ActionOf,
-  type AgentName,
-  type ArgusEvent,
-  type ObservationEvent,
-  type TaskItem,
-} from "@/lib/protocol/events";
+import type { TaskItem } from "@/lib/protocol/action-args";
+import type { AgentName } from "@/lib/protocol/event-base";
+import { isAction, type ActionEvent, type ActionOf, type ArgusEvent, type ObservationEvent } from "@/lib/protocol/events";
 import { eventMessage } from "./serialization";
 
 function message(role: AgentMessageRole, content: string, media?: readonly string[] | null): AgentMessage {

@@ -7,13 +7,11 @@
  */
 import type { z } from "zod";
 import { ArgusError } from "@/lib/errors";
+import { ACTION_ARGS } from "@/lib/protocol/action-args";
+import { BASE_KEYS } from "@/lib/protocol/event-base";
 import {
-  ACTION_ARGS,
   ACTION_KINDS,
   ActionEventSchema,
-  BASE_KEYS,
-  CmdMetadataSchema,
-  OBSERVATION_EXTRAS,
   OBSERVATION_KINDS,
   ObservationEventSchema,
   isAction,
@@ -22,6 +20,7 @@ import {
   type ArgusEvent,
   type ObservationEvent,
 } from "@/lib/protocol/events";
+import { CmdMetadataSchema, OBSERVATION_EXTRAS } from "@/lib/protocol/observation-extras";
 
 type Dict = Record<string, unknown>;
 

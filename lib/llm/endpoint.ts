@@ -6,7 +6,7 @@ import type { ModelRole } from "@/lib/config";
 
 export const modelEnvVar = (role: ModelRole): string => `ARGUS_MODEL_${role.toUpperCase()}`;
 
-export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
 export interface ModelSettings {
   apiKey: string | null;

@@ -1,15 +1,16 @@
 import type { ModelClient } from "@/lib/llm/models";
 import type { Usage } from "@/lib/llm/usage";
-import type { ArgusEvent, AgentName, JsonObject } from "@/lib/protocol/events";
+import type { AgentName } from "@/lib/protocol/event-base";
+import type { ArgusEvent, JsonObject } from "@/lib/protocol/events";
 
 /** Tokens spent, in the model layer's own shape (one vocabulary for usage). */
-export type TokenUsage = Usage;
+type TokenUsage = Usage;
 
 /**
  * What an agent decides in one step (OpenHands' `agent.step(state) → action`).
  * The controller persists it as an event and carries it out.
  */
-export type AgentAction =
+type AgentAction =
   | { action: "message"; args: { content: string } }
   | { action: "run_ipython"; args: { code: string; thought: string } }
   | { action: "interaction"; args: { kind: "question"; prompt: string; options: string[]; thought: string } }

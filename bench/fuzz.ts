@@ -2,7 +2,7 @@
  * The long form of tests/integration/fuzz.test.ts: tens of thousands of
  * random and malformed HTTP requests and thousands of Socket.io events
  * against one real Argus server (production build, scripted model, Jupyter
- * off), from the same seeded generator (tests/helpers/fuzz.ts).
+ * off), from the same seeded generator (tests/helpers/fuzz/).
  *
  * Prints the answers per status, every broken rule grouped by kind (with
  * replayable case numbers), the slowest answers, latency percentiles, and the
@@ -14,10 +14,14 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { startScriptedModel } from "@/lib/llm/scripted-model";
+import { startScriptedModel } from "@/scripted-model/server";
 import { ROLE_MODELS } from "@/tests/helpers/agent-run";
 import { api, startArgus } from "@/tests/helpers/argus-server";
-import { Rng, runHttpFuzz, runSocketFuzz, tinyPng, type FuzzContext, type FuzzSession } from "@/tests/helpers/fuzz";
+import type { FuzzContext, FuzzSession } from "@/tests/helpers/fuzz/http-cases";
+import { Rng } from "@/tests/helpers/fuzz/rng";
+import { runHttpFuzz } from "@/tests/helpers/fuzz/run-http";
+import { runSocketFuzz } from "@/tests/helpers/fuzz/run-socket";
+import { tinyPng } from "@/tests/helpers/fuzz/uploads";
 import { tempDir } from "@/tests/helpers/temp-dir";
 import { fmt, percentile, table } from "./lib/stats";
 

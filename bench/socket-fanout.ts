@@ -14,7 +14,7 @@ import { Worker } from "node:worker_threads";
 import { loadConfig } from "@/lib/config";
 import { sessionRoom } from "@/lib/protocol/socket";
 import { createSession } from "@/lib/sessions/service";
-import { startSpineServer } from "@/lib/server/spine-server";
+import { startSpineServer } from "@/scripted-model/spine-server";
 import { fmt, percentile, table } from "./lib/stats";
 
 const SESSIONS = 10;

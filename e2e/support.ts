@@ -5,7 +5,7 @@ import { expect, type Locator, type Page } from "@playwright/test";
 
 const MODEL_PORT = Number(process.env.ARGUS_E2E_MODEL_PORT ?? 4311);
 const modelBase = `http://127.0.0.1:${MODEL_PORT}`;
-export const ARTIFACTS = "test-results/playwright-artifacts";
+const ARTIFACTS = "test-results/playwright-artifacts";
 
 /** Loads a scenario from e2e/scenarios into the running scripted model. */
 export async function useScenario(name: string): Promise<void> {

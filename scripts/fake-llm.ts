@@ -5,7 +5,7 @@
  * the model names the scenario uses.
  */
 import { parseArgs } from "node:util";
-import { ScenarioError, startScriptedModel } from "@/lib/llm/scripted-model";
+import { ScenarioError, startScriptedModel } from "@/scripted-model/server";
 
 const USAGE = "usage: tsx scripts/fake-llm.ts <scenario.json> [--port N] [--require-key K]";
 

@@ -5,8 +5,8 @@ import type { ArgusEvent } from "@/lib/protocol/events";
 import { CODER_SYSTEM, editBrief, planBrief } from "./prompt";
 import { coderTools, fixTools, testTools } from "./tools";
 
-export const MAX_DEBUG_ATTEMPTS = 3;
-export const CODE_PRELUDE = "from argus import *\n";
+const MAX_DEBUG_ATTEMPTS = 3;
+const CODE_PRELUDE = "from argus import *\n";
 
 export type CoderInputs =
   | { mode: "plan"; task: string; uploads: string[]; files: string[] }

@@ -1,3 +1,5 @@
+import type { PlanContext } from "@/lib/protocol/contexts";
+
 export const CODER_SYSTEM = `You are the coder of Argus. You turn a plan that was worked out in a notebook into ONE clean, tested Python function the person can run on their own images.
 
 Rules:
@@ -6,7 +8,7 @@ Rules:
 - Use exactly the approach and parameters the plan says worked; do not invent new ones.
 - The test calls the function on the person's file(s) (they are in the current directory) and prints the result.`;
 
-export function planBrief(plan: { plan: string; instructions: string[]; code: string }, files: string[]): string {
+export function planBrief(plan: PlanContext, files: string[]): string {
   return [
     `Plan:\n${plan.plan}`,
     `Instructions:\n${plan.instructions.map((s, i) => `${i + 1}. ${s}`).join("\n")}`,

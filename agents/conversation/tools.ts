@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-export const CONVERSATION_ACTIONS = ["generate_or_edit_vision_code", "edit_code"] as const;
+const CONVERSATION_ACTIONS = ["generate_or_edit_vision_code", "edit_code"] as const;
 
 /** The conversation agent's one tool: exactly one response, at most one action. */
 export const conversationTools = {

@@ -11,7 +11,7 @@ export interface PlannerInputs {
   maxTurns: number;
 }
 
-export const MAX_FIX_ATTEMPTS = 3;
+const MAX_FIX_ATTEMPTS = 3;
 
 type Pending =
   | { kind: "code"; thinking: string; code: string; isFix: boolean }
@@ -93,7 +93,7 @@ export class PlannerAgent implements Agent {
       signal: ctx.signal,
       onText: ctx.onText,
     });
-    const plan = res.args as { plan: string; instructions: string[]; code: string };
+    const plan = res.args as PlanContext;
     return {
       action: { action: "finish", args: { outputs: PlanContextSchema.parse({ plan: plan.plan, instructions: plan.instructions, code: plan.code } satisfies PlanContext), final_thought: "Plan ready." } },
       usage: res.usage ?? NO_USAGE,
@@ -130,9 +130,5 @@ export class PlannerAgent implements Agent {
 
   describeOutputs(outputs: Record<string, unknown>): string {
     return `Plan: ${PlanContextSchema.parse(outputs).plan}`;
-  }
-
-  get exploredTurns(): number {
-    return this.turnsUsed;
   }
 }

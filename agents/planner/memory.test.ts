@@ -5,11 +5,11 @@ import {
   buildPlannerMessages,
   DEFAULT_CONTEXT_LIMITS,
   PAST_TURN_FIELD_CHARS,
-  truncateMiddle,
   type ImageRef,
   type PlannerTurnRecord,
   type PrepareImage,
 } from "./memory";
+import { truncateMiddle } from "@/lib/text/truncate-middle";
 
 // Real images, made with sharp, and a real prepareImage that downscales them with sharp.
 const pixels = new Map<string, Buffer>();

@@ -161,7 +161,7 @@ function readText(file: string): string | null {
 }
 
 /** VmRSS of a live process in kB, or null when it is gone. */
-export function rssKb(pid: number): number | null {
+function rssKb(pid: number): number | null {
   const status = readText(`/proc/${pid}/status`);
   return status === null ? null : parseVmRssKb(status);
 }
@@ -186,11 +186,6 @@ export function listProcesses(): ProcInfo[] {
   return out;
 }
 
-/** Kernel, Jupyter and sandbox processes of one server (see selectOwned). */
-export function serverProcesses(rootPid: number | null, dataDir: string | null): ProcCounts {
-  return countKinds(selectOwned(listProcesses(), rootPid, dataDir), rssKb);
-}
-
 async function readTextAsync(file: string): Promise<string | null> {
   try {
     return await readFile(file, "utf8");
@@ -203,7 +198,7 @@ async function readTextAsync(file: string): Promise<string | null> {
  * listProcesses without blocking the event loop (the reads go to libuv's
  * thread pool), for a sampler running beside latency measurements.
  */
-export async function listProcessesAsync(): Promise<ProcInfo[]> {
+async function listProcessesAsync(): Promise<ProcInfo[]> {
   const names = (await readdir("/proc")).filter((n) => /^\d+$/.test(n));
   const all = await Promise.all(
     names.map(async (name): Promise<ProcInfo | null> => {

@@ -12,7 +12,7 @@ import type { ModelClient } from "@/lib/llm/models";
 import { buildCandidateRunner, CandidateResultsSchema, RESULTS_MARKER, type CandidateResult } from "./tool-runner";
 
 /** Candidates run at a low threshold, so the person can raise it with the slider. */
-export const REVIEW_THRESHOLD = 0.05;
+const REVIEW_THRESHOLD = 0.05;
 const PER_TOOL_SECONDS = 20;
 /** Largest picture a cell may hand over for tool choice. */
 const MAX_IMAGE_BYTES = 50 * 1024 * 1024;
@@ -34,7 +34,7 @@ const ReviewAnswer = z.object({ function_name: z.string(), box_threshold: z.numb
 const JUDGE_SYSTEM =
   "You choose the best vision tool for a task. You are given the task, the person's image, and what each candidate tool actually returned on it (run at a low confidence threshold). Pick the tool whose output best matches what the task needs; say what answer you expect.";
 
-export interface ToolChoice {
+interface ToolChoice {
   tool: string | null;
   box_threshold: number | null;
   reviewed: boolean;

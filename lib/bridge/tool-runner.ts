@@ -8,7 +8,7 @@ const DetectionSchema = z.object({
   bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]),
 });
 
-export const CandidateResultSchema = z.object({
+const CandidateResultSchema = z.object({
   count: z.number().int().min(0),
   detections: z.array(DetectionSchema),
   summary: z.string().optional(),

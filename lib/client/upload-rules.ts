@@ -3,7 +3,7 @@
  * that a wrong file is refused at once with a clear message (the server still
  * checks the real bytes and may refuse anyway; that refusal is shown too).
  */
-export const ACCEPTED_TYPES = [
+const ACCEPTED_TYPES = [
   "image/png",
   "image/jpeg",
   "image/webp",

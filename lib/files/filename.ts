@@ -6,7 +6,7 @@
  */
 import { ArgusError } from "@/lib/errors";
 
-export const MAX_NAME_LENGTH = 200;
+const MAX_NAME_LENGTH = 200;
 
 // C0 controls, DEL and C1 controls, plus the bidirectional overrides and
 // isolates that can make "gpj.exe" display as "exe.jpg".

@@ -15,7 +15,7 @@ import { probeImage } from "@/lib/files/image-probe";
 import { sniffMedia, type MediaKind } from "@/lib/files/sniff";
 import { probeVideo } from "@/lib/files/video-probe";
 
-export interface UploadLimits {
+interface UploadLimits {
   maxBytes: number;
   /** Per image, or per video frame. */
   maxPixels: number;

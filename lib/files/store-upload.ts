@@ -7,7 +7,8 @@ import { fileUrl, type UploadView } from "@/lib/protocol/files";
 import { workspaceDir, workspaceLock, type SessionDeps } from "@/lib/sessions/service";
 import { uniqueName } from "./filename";
 import { processUpload } from "./process-upload";
-import { writeWorkspaceFile, WorkspacePathError } from "./workspace-fs";
+import { writeWorkspaceFile } from "./workspace-fs";
+import { WorkspacePathError } from "./workspace-path";
 
 export type { UploadView };
 

@@ -41,8 +41,8 @@ export interface VideoProbeOptions {
   scriptPath?: string;
 }
 
-export const DEFAULT_PYTHON = "/usr/bin/python3";
-export const DEFAULT_PROBE_TIMEOUT_MS = 20_000;
+const DEFAULT_PYTHON = "/usr/bin/python3";
+const DEFAULT_PROBE_TIMEOUT_MS = 20_000;
 
 // Exit codes agreed with media_probe.py.
 const EXIT_BAD_VIDEO = 2;
@@ -77,7 +77,7 @@ function serverCannotProbe(message: string, cause?: unknown): ArgusError {
 }
 
 /** "310", "2.5": one decimal at most, rounded up so a limit is never shown as met. */
-export function formatSeconds(seconds: number): string {
+function formatSeconds(seconds: number): string {
   return String(Math.ceil(seconds * 10) / 10);
 }
 

@@ -3,7 +3,9 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSyn
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempDir } from "@/tests/helpers/temp-dir";
-import { copyWorkspaceFiles, readWorkspaceFile, removeWorkspaceTree, workspaceParts, WorkspacePathError, workspaceUsage, writeWorkspaceFile } from "./workspace-fs";
+import { copyWorkspaceFiles, readWorkspaceFile, writeWorkspaceFile } from "./workspace-fs";
+import { workspaceParts, WorkspacePathError } from "./workspace-path";
+import { removeWorkspaceTree, workspaceUsage } from "./workspace-tree";
 
 const scratch = tempDir("argus-wsfs-");
 afterAll(scratch.cleanup);

@@ -16,7 +16,7 @@ export class BridgeRefused extends Error {
   }
 }
 
-export const DEFAULT_BRIDGE_CALLS_PER_CELL = 50;
+const DEFAULT_BRIDGE_CALLS_PER_CELL = 50;
 
 /**
  * Meters one cell's calls back into the server (vqa, describe,

@@ -15,7 +15,7 @@ const BridgeRequestSchema = z.object({
   method: z.string().min(1).max(100),
   params: z.record(z.string(), z.unknown()).default({}),
 });
-export type BridgeRequest = z.infer<typeof BridgeRequestSchema>;
+type BridgeRequest = z.infer<typeof BridgeRequestSchema>;
 
 /** A question for the person, asked from inside a running cell. */
 export interface PersonQuestion {
@@ -49,7 +49,7 @@ export interface BridgeCallContext {
 }
 
 /** A method the kernel may call. */
-export type BridgeMethod = (params: Record<string, unknown>, ctx: BridgeCallContext) => Promise<unknown>;
+type BridgeMethod = (params: Record<string, unknown>, ctx: BridgeCallContext) => Promise<unknown>;
 
 export type BridgeMethods = Record<string, BridgeMethod>;
 

@@ -25,7 +25,7 @@ export interface JupyterBackend {
 }
 
 /** Only what jupyter-server needs: no API keys or server secrets reach kernels through it. */
-export function scrubbedEnv(extra: Record<string, string>): Record<string, string> {
+function scrubbedEnv(extra: Record<string, string>): Record<string, string> {
   const keep = ["PATH", "LANG", "LC_ALL", "TZ"];
   const env: Record<string, string> = {};
   for (const k of keep) {
@@ -247,10 +247,6 @@ export class ManagedJupyterServer implements JupyterBackend {
     }
     this.child = null;
     this.current = null;
-  }
-
-  get isStopping(): boolean {
-    return this.stopping;
   }
 }
 

@@ -4,7 +4,7 @@ import path from "node:path";
 /** The kernelspec Argus starts every kernel with (`POST /api/kernels {"name": ...}`). */
 export const ARGUS_KERNEL_NAME = "argus-python";
 
-export type SandboxKind = "bubblewrap" | "none";
+type SandboxKind = "bubblewrap" | "none";
 
 export interface KernelspecOptions {
   /** jupyter-server's JUPYTER_DATA_DIR; the spec goes in `kernels/argus-python/`. */

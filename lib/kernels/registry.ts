@@ -1,197 +1,62 @@
-import { randomUUID } from "node:crypto";
-import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { KernelManager, ServerConnection, type Kernel } from "@jupyterlab/services";
-import { ArgusError } from "@/lib/errors";
+import { workspaceUsage } from "@/lib/files/workspace-tree";
 import type { Execution } from "@/lib/protocol/contexts";
 import type { KeyedMutex } from "@/lib/server/keyed-mutex";
 import { workspaceLock } from "@/lib/sessions/workspace-lock";
-import type { BridgeMethods } from "./bridge";
-import type { JupyterBackend } from "./jupyter-server";
-import { KernelHandle, type ExecuteOptions } from "./kernel-handle";
+import type { ExecuteOptions, KernelHandle } from "./kernel-handle";
+import { KernelPool, type KernelPoolOptions } from "./kernel-pool";
 import { adoptWorkspace, copyWorkspaceFiles, removeDir } from "./workspace";
+import { untilAborted } from "./until-aborted";
 import { overQuota, withQuotaError } from "./workspace-quota";
-import { workspaceUsage } from "@/lib/files/workspace-fs";
 
-export interface RecordedCell {
+interface RecordedCell {
   kernelId: string;
   code: string;
   execution: Execution;
   executionCount: number | null;
 }
 
-export interface RegistryOptions {
-  jupyter: JupyterBackend;
-  /** Root the jupyter-server serves; session workspaces are its children. */
-  sessionsDir: string;
-  kernelName: string;
-  poolSize: number;
-  /** Live kernels at most (sessions', isolated, pooled and starting): a cap on what model-written code can hold. */
-  maxKernels: number;
+export interface RegistryOptions extends Omit<KernelPoolOptions, "sessionKernels"> {
   idleMs: number;
   cellTimeoutMs: number;
   /** Disk a session's workspace may hold, checked after each cell (see workspace-quota.ts). */
   workspaceMaxBytes?: number;
-  interruptGraceMs: number;
   locks: KeyedMutex;
-  bridge: BridgeMethods;
   /** Tells the chat something about the session's notebook (reset, restart). */
   onNotice?: (sessionId: string, text: string) => void;
   /** Every cell run in a session's kernel, for the notebook export. */
   onCell?: (sessionId: string, cell: RecordedCell) => void;
-  log?: (line: string) => void;
 }
-
-/** Pooled kernels wait in `<sessions>/_pool/<uuid>` until a session adopts one. */
-const POOL_DIR = "_pool";
 
 /**
  * One live kernel per session (the planner's notebook, kept across runs and
  * pauses), short-lived isolated kernels for the coder's tests, and a pool of
- * kernels started ahead so that neither waits for a cold start. Kernels that
- * idle too long are shut down; dead ones are replaced; the chat is told
- * whenever a session's notebook state was lost.
+ * kernels started ahead so that neither waits for a cold start (kernel-pool.ts).
+ * Kernels that idle too long are shut down; dead ones are replaced; the chat
+ * is told whenever a session's notebook state was lost.
  */
 export class KernelRegistry {
-  private manager: KernelManager | null = null;
-  private settings: ServerConnection.ISettings | null = null;
-  private pool: KernelHandle[] = [];
-  private starting = 0;
-  /** Kernels started for immediate use (no pooled one was ready), handed out but not yet registered, and isolated ones on loan. */
-  private startingDirect = 0;
-  private inHand = 0;
-  private lentIsolated = 0;
-  /** Waiting for a pooled kernel that is still starting, because the cap allows no other. */
-  private poolWaiters: (() => void)[] = [];
+  private readonly kernels: KernelPool;
   private readonly sessions = new Map<string, KernelHandle>();
   private readonly resetReasons = new Map<string, string>();
   private reaper: NodeJS.Timeout | null = null;
   private closed = false;
-  private generation = 0;
 
-  constructor(private readonly o: RegistryOptions) {}
+  constructor(private readonly o: RegistryOptions) {
+    this.kernels = new KernelPool({ ...o, sessionKernels: () => this.sessions.size });
+  }
 
   async start(): Promise<void> {
-    this.connect();
+    this.kernels.connect();
     this.o.jupyter.onRestart?.(() => void this.jupyterRestarted());
     this.reaper = setInterval(() => void this.reap(), Math.min(60_000, Math.max(1000, this.o.idleMs / 4)));
     this.reaper.unref();
-    this.fillPool();
-  }
-
-  private connect(): void {
-    const endpoint = this.o.jupyter.endpoint();
-    if (!endpoint) throw new Error("Jupyter is not available, so kernels cannot start.");
-    this.manager?.dispose();
-    this.settings = ServerConnection.makeSettings({
-      baseUrl: endpoint.baseUrl,
-      wsUrl: endpoint.baseUrl.replace(/^http/, "ws"),
-      token: endpoint.token,
-      appendToken: true,
-    });
-    this.manager = new KernelManager({ serverSettings: this.settings });
-    this.generation++;
-  }
-
-  /** Every kernel that exists or is being started. */
-  private liveCount(): number {
-    return this.pool.length + this.starting + this.startingDirect + this.inHand + this.sessions.size + this.lentIsolated;
-  }
-
-  private wakePoolWaiters(): void {
-    for (const wake of this.poolWaiters.splice(0)) wake();
+    this.kernels.fill();
   }
 
   stats(): { pooled: number; live: number; starting: number } {
-    return { pooled: this.pool.length, live: this.sessions.size, starting: this.starting };
-  }
-
-  /** Starts a kernel in a fresh directory under `dir` (relative to the sessions root). */
-  private async startKernel(dir: string): Promise<KernelHandle> {
-    const manager = this.manager;
-    if (!manager) throw new Error("the kernel registry is not started");
-    const relative = path.join(dir, randomUUID());
-    const workspace = path.join(this.o.sessionsDir, relative);
-    await mkdir(workspace, { recursive: true, mode: 0o700 });
-    // jupyter-server's POST /api/kernels takes `path` (the kernel's cwd), which
-    // services' typings omit.
-    const connection: Kernel.IKernelConnection = await manager.startNew({ name: this.o.kernelName, path: relative } as never);
-    const handle = new KernelHandle(connection, workspace, {
-      bridge: this.o.bridge,
-      interruptGraceMs: this.o.interruptGraceMs,
-    });
-    try {
-      await handle.ready();
-    } catch (error) {
-      await handle.shutdown();
-      throw error;
-    }
-    return handle;
-  }
-
-  private fillPool(): void {
-    if (this.closed) return;
-    const generation = this.generation;
-    while (this.pool.length + this.starting < this.o.poolSize && this.liveCount() < this.o.maxKernels) {
-      this.starting++;
-      void this.startKernel(POOL_DIR)
-        .then((handle) => {
-          if (this.closed || generation !== this.generation) return void handle.shutdown();
-          this.pool.push(handle);
-        })
-        .catch((error: unknown) => this.o.log?.(`[kernels] could not start a pooled kernel: ${String(error)}`))
-        .finally(() => {
-          this.starting--;
-          this.wakePoolWaiters();
-        });
-    }
-  }
-
-  /**
-   * A ready kernel: a pooled one, else a new one while under the cap, else
-   * the pooled one still starting; past the cap with none coming, a busy
-   * error the person can act on. The kernel counts as "in hand" until the
-   * caller registers it (`settle`), so the pool never refills past the cap meanwhile.
-   */
-  private async takeKernel(): Promise<{ kernel: KernelHandle; settle: () => void }> {
-    const kernel = await this.reserveKernel();
-    this.inHand++;
-    let settled = false;
-    this.fillPool();
-    return {
-      kernel,
-      settle: () => {
-        if (settled) return;
-        settled = true;
-        this.inHand--;
-      },
-    };
-  }
-
-  private async reserveKernel(): Promise<KernelHandle> {
-    for (;;) {
-      let handle: KernelHandle | undefined;
-      while ((handle = this.pool.shift())) {
-        if (!handle.lost) break;
-        void handle.shutdown();
-      }
-      if (handle) return handle;
-      if (this.liveCount() < this.o.maxKernels) {
-        this.startingDirect++;
-        try {
-          return await this.startKernel(POOL_DIR);
-        } finally {
-          this.startingDirect--;
-        }
-      }
-      if (this.starting === 0) {
-        throw new ArgusError(
-          "unavailable:jupyter",
-          `Argus is already running as many notebooks as it may (${this.o.maxKernels}). Try again in a minute, or stop a run you no longer need.`,
-        );
-      }
-      await new Promise<void>((resolve) => this.poolWaiters.push(resolve));
-    }
+    const { pooled, starting } = this.kernels.stats();
+    return { pooled, live: this.sessions.size, starting };
   }
 
   sessionDir(sessionId: string): string {
@@ -210,7 +75,7 @@ export class KernelRegistry {
         this.sessions.delete(sessionId);
         void current.shutdown();
       }
-      const { kernel, settle } = await this.takeKernel();
+      const { kernel, settle } = await this.kernels.take();
       try {
         await adoptWorkspace(kernel.workspace, this.sessionDir(sessionId));
       } catch (error) {
@@ -271,17 +136,13 @@ export class KernelRegistry {
    * tests: never the planner's notebook, and disposed of afterwards.
    */
   async isolated<T>(sessionId: string | null, fn: (kernel: KernelHandle) => Promise<T>): Promise<T> {
-    const { kernel, settle } = await this.takeKernel();
-    this.lentIsolated++;
-    settle();
+    const kernel = await this.kernels.takeIsolated();
     try {
       if (sessionId) await copyWorkspaceFiles(this.sessionDir(sessionId), kernel.workspace);
       return await fn(kernel);
     } finally {
       await kernel.shutdown();
-      this.lentIsolated--;
-      this.wakePoolWaiters();
-      this.fillPool();
+      this.kernels.returnIsolated();
       await removeDir(kernel.workspace);
     }
   }
@@ -292,7 +153,7 @@ export class KernelRegistry {
     this.sessions.delete(sessionId);
     this.resetReasons.delete(sessionId);
     await kernel?.shutdown();
-    this.fillPool();
+    this.kernels.fill();
   }
 
   has(sessionId: string): boolean {
@@ -321,12 +182,11 @@ export class KernelRegistry {
     if (this.closed) return;
     this.o.log?.("[kernels] jupyter-server restarted: replacing every kernel");
     const live = [...this.sessions.entries()];
-    for (const k of this.pool) k.markLost("Jupyter restarted");
+    this.kernels.dropPooled("Jupyter restarted");
     for (const [, k] of live) k.markLost("Jupyter restarted");
-    this.pool = [];
     this.sessions.clear();
-    this.connect();
-    this.fillPool();
+    this.kernels.connect();
+    this.kernels.fill();
     for (const [sessionId] of live) {
       this.resetReasons.set(sessionId, "the Jupyter server stopped unexpectedly and was restarted");
       void this.acquire(sessionId).catch((e: unknown) => this.o.log?.(`[kernels] could not replace a kernel: ${String(e)}`));
@@ -336,30 +196,9 @@ export class KernelRegistry {
   async close(): Promise<void> {
     this.closed = true;
     if (this.reaper) clearInterval(this.reaper);
-    const all = [...this.pool, ...this.sessions.values()];
-    this.pool = [];
+    const all = [...this.kernels.drain(), ...this.sessions.values()];
     this.sessions.clear();
     await Promise.all(all.map((k) => k.shutdown()));
-    this.manager?.dispose();
+    this.kernels.dispose();
   }
-}
-
-/** Resolves with the promise's value, or null as soon as the signal aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | null> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.resolve(null);
-  return new Promise<T | null>((resolve, reject) => {
-    const onAbort = () => resolve(null);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }

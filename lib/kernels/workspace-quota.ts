@@ -1,5 +1,5 @@
 import type { Execution } from "@/lib/protocol/contexts";
-import type { WorkspaceUsage } from "@/lib/files/workspace-fs";
+import type { WorkspaceUsage } from "@/lib/files/workspace-tree";
 
 /**
  * A workspace is a directory on the data disk, and a cell can fill it (6 GB

@@ -1,6 +1,7 @@
 import { mkdir, readdir, rename, rmdir } from "node:fs/promises";
 import path from "node:path";
-import { copyWorkspaceFiles as copyFilesBetweenWorkspaces, removeWorkspaceTree } from "@/lib/files/workspace-fs";
+import { copyWorkspaceFiles as copyFilesBetweenWorkspaces } from "@/lib/files/workspace-fs";
+import { removeWorkspaceTree } from "@/lib/files/workspace-tree";
 
 /**
  * Pooled kernels start before anyone needs them, each sandboxed to its own

@@ -3,7 +3,10 @@
  * the app starts without a model, and the page shows `notConfiguredMessage` instead of failing.
  */
 import type { ModelRole } from "@/lib/config";
-import { DEFAULT_BASE_URL, modelEnvVar } from "./errors";
+
+export const modelEnvVar = (role: ModelRole): string => `ARGUS_MODEL_${role.toUpperCase()}`;
+
+const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
 export interface ModelSettings {
   apiKey: string | null;

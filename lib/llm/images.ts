@@ -9,7 +9,7 @@
  */
 import sharp from "sharp";
 
-export interface ImagePart {
+interface ImagePart {
   type: "image";
   image: Uint8Array;
   mediaType: "image/png" | "image/jpeg";

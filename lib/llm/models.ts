@@ -11,21 +11,21 @@ import { createOpenAICompatible, type OpenAICompatibleProvider } from "@ai-sdk/o
 import { streamText, type ModelMessage } from "ai";
 import type { ModelRole } from "@/lib/config";
 import { effectiveBaseUrl, notConfiguredMessage, type ModelSettings } from "./endpoint";
-import { classifyModelError, ModelError, type ModelCallContext } from "./errors";
+import { classifyModelError, type ModelCallContext } from "./classify-error";
+import { ModelError } from "./errors";
 import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from "./retry";
 import { collectReply, type ChatReply } from "./stream-reply";
 import { checkToolReply, repairMessages } from "./tool-call";
 import { toSdkTools, type ToolSpecs } from "./tool-schema";
 import { sumUsage, type Usage } from "./usage";
 
-export type { ChatReply, ToolCall } from "./stream-reply";
-export type { ToolSpec, ToolSpecs } from "./tool-schema";
+export type { ChatReply } from "./stream-reply";
+export type { ToolSpecs } from "./tool-schema";
 export type { ModelSettings } from "./endpoint";
-export type { Usage } from "./usage";
 
 /** A reply this long is runaway output, not an answer (e.g. a model repeating itself). */
-export const DEFAULT_MAX_RESPONSE_CHARS = 100_000;
-export const DEFAULT_MAX_REPAIRS = 2;
+const DEFAULT_MAX_RESPONSE_CHARS = 100_000;
+const DEFAULT_MAX_REPAIRS = 2;
 
 export interface ModelClientOptions extends Partial<RetryPolicy> {
   maxResponseChars?: number;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { classifyModelError, ModelError } from "./errors";
+import { classifyModelError } from "./classify-error";
+import { ModelError } from "./errors";
 import { attemptSignal, backoffMs, retryDelayMs, withRetries, type RetryPolicy } from "./retry";
 
 const policy: RetryPolicy = { maxRetries: 3, timeoutMs: 1_000, baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 5_000 };

@@ -49,7 +49,7 @@ export function retryDelayMs(
 }
 
 /** Whether to try again: transient kind, retries left, and the caller still wants the answer. */
-export function shouldRetry(error: ModelError, attemptsMade: number, policy: RetryPolicy, callerAborted: boolean): boolean {
+function shouldRetry(error: ModelError, attemptsMade: number, policy: RetryPolicy, callerAborted: boolean): boolean {
   return error.retryable && !callerAborted && attemptsMade <= policy.maxRetries;
 }
 
@@ -91,7 +91,7 @@ export function attemptSignal(caller: AbortSignal, timeoutMs: number) {
 }
 
 /** setTimeout as a promise that rejects with the signal's reason as soon as it aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const onAbort = () => {
@@ -106,7 +106,7 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-export interface RetryInfo {
+interface RetryInfo {
   /** The attempt that failed (1-based). */
   attempt: number;
   error: ModelError;

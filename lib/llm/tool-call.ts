@@ -23,12 +23,12 @@ export type ToolVerdict =
     };
 
 /** How much of an unusable reply is echoed back; a 200 KB reply would only waste context. */
-export const ECHO_LIMIT = 2_000;
+const ECHO_LIMIT = 2_000;
 
 const list = (names: string[]): string => names.join(", ");
 
 /** `["items", 0, "x"]` → `items[0].x`, the way the model wrote it. */
-export function formatPath(path: readonly PropertyKey[]): string {
+function formatPath(path: readonly PropertyKey[]): string {
   let out = "";
   for (const key of path) {
     if (typeof key === "number") out += `[${key}]`;

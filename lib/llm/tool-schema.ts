@@ -6,7 +6,7 @@
 import { jsonSchema, tool, type JSONSchema7, type Tool } from "ai";
 import { z } from "zod";
 
-export interface ToolSpec {
+interface ToolSpec {
   /** Shown to the model; say when to call the tool, not just what it is. */
   description: string;
   /** Validates the arguments; also the source of the JSON schema sent to the model. */

@@ -17,7 +17,7 @@ export const AGENT_MESSAGE_ROLES = [
   "interaction",
   "interaction_response",
 ] as const;
-export const AgentMessageRoleSchema = z.enum(AGENT_MESSAGE_ROLES);
+const AgentMessageRoleSchema = z.enum(AGENT_MESSAGE_ROLES);
 export type AgentMessageRole = z.infer<typeof AgentMessageRoleSchema>;
 
 export const AgentMessageSchema = z.object({

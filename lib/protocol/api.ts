@@ -6,7 +6,7 @@ export const CreateSessionBody = z
   .object({ title: z.string().trim().min(1).max(120).optional() })
   .strict();
 
-export const SessionSettings = z
+const SessionSettings = z
   .object({
     /** Show get_tool_for_task's candidates to the person before the planner uses one (default on). */
     toolReview: z.boolean().optional(),

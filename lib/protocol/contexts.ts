@@ -7,7 +7,7 @@ import { z } from "zod";
 import { AgentMessageSchema } from "./agent-message";
 
 /** One display output or the cell's value: a mime bundle of strings. */
-export const ExecutionResultSchema = z.object({
+const ExecutionResultSchema = z.object({
   /**
    * mime type → data. Images are base64; `application/json` bundles must be
    * JSON.stringify'd by the kernel layer so every value is a string.
@@ -23,13 +23,12 @@ export const ExecutionResultSchema = z.object({
 });
 export type ExecutionResult = z.infer<typeof ExecutionResultSchema>;
 
-export const ExecutionErrorSchema = z.object({
+const ExecutionErrorSchema = z.object({
   name: z.string(),
   value: z.string(),
   /** Joined lines with ANSI colour codes removed. */
   traceback: z.string(),
 });
-export type ExecutionError = z.infer<typeof ExecutionErrorSchema>;
 
 export const ExecutionSchema = z.object({
   results: z.array(ExecutionResultSchema),
@@ -63,9 +62,7 @@ export const InteractionContextSchema = z.object({
   /** The planner's transcript up to and including the `interaction` message. */
   chat: z.array(AgentMessageSchema),
 });
-export type InteractionContext = z.infer<typeof InteractionContextSchema>;
 
 export const ErrorContextSchema = z.object({
   error: z.string(),
 });
-export type ErrorContext = z.infer<typeof ErrorContextSchema>;

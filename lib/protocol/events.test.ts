@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { ACTION_ARGS } from "./action-args";
 import {
-  ACTION_ARGS,
   ACTION_KINDS,
   ActionEventSchema,
   ArgusEventSchema,

@@ -4,14 +4,14 @@
  * can be cached or thrown away freely.
  */
 import { z } from "zod";
-import { AgentNameSchema, AgentStateSchema } from "./events";
+import { AgentNameSchema, AgentStateSchema } from "./event-base";
 
-export { AGENT_STATES, AgentStateSchema, type AgentState } from "./events";
+export type { AgentState } from "./event-base";
 
 /** States after which the run does not continue by itself. */
 export const TERMINAL_AGENT_STATES = ["stopped", "finished", "rejected", "error", "interrupted"] as const;
 
-export const RunLimitsSchema = z.object({
+const RunLimitsSchema = z.object({
   /** Planner turns ("turn k of N" in the UI). */
   maxTurns: z.number().int().positive(),
   /** Input + output tokens over every agent of the run. */
@@ -24,7 +24,7 @@ export type RunLimits = z.infer<typeof RunLimitsSchema>;
 
 const count = z.number().int().nonnegative();
 
-export const TokenTotalsSchema = z.object({
+const TokenTotalsSchema = z.object({
   inputTokens: count,
   outputTokens: count,
   /** null until some call reports a cost (local models often do not). */
@@ -32,7 +32,7 @@ export const TokenTotalsSchema = z.object({
 });
 export type TokenTotals = z.infer<typeof TokenTotalsSchema>;
 
-export const AgentMetricsSchema = TokenTotalsSchema.extend({
+const AgentMetricsSchema = TokenTotalsSchema.extend({
   /** Model calls that reported usage. */
   calls: count,
 });

@@ -44,7 +44,7 @@ export const DEFAULT_RUN_LIMITS: RunLimits = {
   maxIterations: 60,
 };
 
-export function streamedMessage(event: ArgusEvent): StreamedMessage | null {
+function streamedMessage(event: ArgusEvent): StreamedMessage | null {
   const message = toAgentMessage(event);
   if (message === null || event.id === undefined || event.timestamp === undefined) return null;
   return { ...message, seq: event.id, runId: event.runId ?? null, ts: event.timestamp };

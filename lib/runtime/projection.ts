@@ -4,16 +4,10 @@
  * state channel carries them instead.
  */
 import type { AgentMessage, AgentMessageRole } from "@/lib/protocol/agent-message";
-import {
-  isAction,
-  type ActionEvent,
-  type ActionOf,
-  type AgentName,
-  type ArgusEvent,
-  type ObservationEvent,
-  type TaskItem,
-} from "@/lib/protocol/events";
-import { eventMessage } from "./serialization";
+import type { TaskItem } from "@/lib/protocol/action-args";
+import type { AgentName } from "@/lib/protocol/event-base";
+import { isAction, type ActionEvent, type ActionOf, type ArgusEvent, type ObservationEvent } from "@/lib/protocol/events";
+import { eventMessage } from "./event-message";
 
 function message(role: AgentMessageRole, content: string, media?: readonly string[] | null): AgentMessage {
   return media && media.length > 0 ? { role, content, media: [...media] } : { role, content };

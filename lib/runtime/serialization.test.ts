@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ArgusError } from "@/lib/errors";
 import type { ArgusEvent } from "@/lib/protocol/events";
-import { eventMessage, fromDict, observationSuccess, toDict, toMemory } from "./serialization";
+import { eventMessage } from "./event-message";
+import { fromDict, observationSuccess, toDict } from "./serialization";
+import { toMemory } from "./to-memory";
 
 function errorOf(fn: () => unknown): ArgusError {
   try {

@@ -1,5 +1,6 @@
 /**
- * Events ⇄ JSON dicts in OpenHands' shape, plus the trimmed form the model sees.
+ * Events ⇄ JSON dicts in OpenHands' shape (the model's trimmed form is in
+ * to-memory.ts, the `message` one-liner in event-message.ts).
  *
  * `fromDict` is the single gate for anything read from disk, the database or a
  * client: it migrates legacy keys, fills defaults and validates. `toDict` is
@@ -8,13 +9,11 @@
 import { truncateMiddle } from "@/lib/text/truncate-middle";
 import type { z } from "zod";
 import { ArgusError } from "@/lib/errors";
+import { ACTION_ARGS } from "@/lib/protocol/action-args";
+import { BASE_KEYS } from "@/lib/protocol/event-base";
 import {
-  ACTION_ARGS,
   ACTION_KINDS,
   ActionEventSchema,
-  BASE_KEYS,
-  CmdMetadataSchema,
-  OBSERVATION_EXTRAS,
   OBSERVATION_KINDS,
   ObservationEventSchema,
   isAction,
@@ -23,10 +22,12 @@ import {
   type ArgusEvent,
   type ObservationEvent,
 } from "@/lib/protocol/events";
+import { CmdMetadataSchema, OBSERVATION_EXTRAS } from "@/lib/protocol/observation-extras";
+import { eventMessage } from "./event-message";
 
-type Dict = Record<string, unknown>;
+export type Dict = Record<string, unknown>;
 
-function isDict(value: unknown): value is Dict {
+export function isDict(value: unknown): value is Dict {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
@@ -191,63 +192,6 @@ export function observationSuccess(e: ObservationEvent): boolean | undefined {
   return undefined;
 }
 
-/** The UI one-liner OpenHands stores as `message`; derived, never read back. */
-export function eventMessage(e: ArgusEvent): string {
-  if (isAction(e)) {
-    switch (e.action) {
-      case "null":
-        return "";
-      case "message":
-        return e.args.content;
-      case "run":
-        return `Running command: ${e.args.command}`;
-      case "run_ipython":
-        return `Running Python:\n${e.args.code}`;
-      case "read":
-        return `Reading file: ${e.args.path}`;
-      case "write":
-        return `Writing file: ${e.args.path}`;
-      case "browse":
-        return `Opening ${e.args.url}`;
-      case "browse_interactive":
-        return `Using the browser:\n${e.args.browser_actions}`;
-      case "delegate":
-        return `Handing the task to the ${e.args.agent} agent.`;
-      case "finish":
-        return e.args.final_thought || "Finished.";
-      case "reject": {
-        const reason = e.args.outputs.reason;
-        return typeof reason === "string" && reason ? `Gave up on the task: ${reason}` : "Gave up on the task.";
-      }
-      case "task_tracking":
-        return e.args.command === "plan"
-          ? `Updating the task list (${e.args.task_list.length} items).`
-          : "Checking the task list.";
-      case "interaction":
-        return e.args.prompt;
-    }
-  }
-  switch (e.observation) {
-    case "null":
-      return "";
-    case "run":
-      return `Command \`${e.extras.command}\` exited with code ${e.extras.metadata.exit_code}.`;
-    case "run_ipython":
-      // Not the output itself: it can be large and is already in `content`.
-      return e.extras.image_urls?.length ? `Python cell ran (${e.extras.image_urls.length} images).` : "Python cell ran.";
-    case "read":
-      return `Read ${e.extras.path}.`;
-    case "write":
-      return `Wrote ${e.extras.path}.`;
-    case "browse":
-      return `Visited ${e.extras.url}.`;
-    case "agent_state_changed":
-      return `Run state: ${e.extras.agent_state}.`;
-    default:
-      return e.content;
-  }
-}
-
 /**
  * Key order: id, timestamp, source, message, cause, action|observation,
  * tool_call_metadata, llm_metrics, runId, agent, then args (+ timeout) or
@@ -277,36 +221,5 @@ export function toDict(e: ArgusEvent): Dict {
     d.extras = orderedExtras(e);
     put("success", observationSuccess(e));
   }
-  return d;
-}
-
-// ---------------------------------------------------------------------------
-// toMemory
-
-
-const MEMORY_DROPPED_TOP = ["id", "cause", "timestamp", "message", "runId", "tool_call_metadata", "llm_metrics"];
-const MEMORY_DROPPED_ARGS = ["image_urls", "blocking", "confirmation_state"];
-/** Browser state that is bulky or only meaningful to the browser itself. */
-const MEMORY_DROPPED_EXTRAS = [
-  "image_urls",
-  "screenshot",
-  "set_of_marks",
-  "dom_object",
-  "axtree_object",
-  "extra_element_properties",
-  "active_page_index",
-  "last_browser_action",
-  "last_browser_action_error",
-  "focused_element_bid",
-  "open_pages_urls",
-];
-
-/** The dict put in the model's context: no ids or bookkeeping, long output cut. */
-export function toMemory(e: ArgusEvent, options: { maxChars: number }): Dict {
-  const d = toDict(e);
-  for (const key of MEMORY_DROPPED_TOP) delete d[key];
-  if (isDict(d.args)) for (const key of MEMORY_DROPPED_ARGS) delete d.args[key];
-  if (isDict(d.extras)) for (const key of MEMORY_DROPPED_EXTRAS) delete d.extras[key];
-  if (typeof d.content === "string") d.content = truncateMiddle(d.content, options.maxChars);
   return d;
 }

@@ -8,12 +8,8 @@
  * total (OpenHands stores a running total under that name; Argus producers
  * must attach per-call figures). `accumulated_cost` is read the same way.
  */
-import {
-  isAction,
-  type AgentName,
-  type ArgusEvent,
-  type LlmMetrics,
-} from "@/lib/protocol/events";
+import type { AgentName, LlmMetrics } from "@/lib/protocol/event-base";
+import { isAction, type ArgusEvent } from "@/lib/protocol/events";
 import {
   TERMINAL_AGENT_STATES,
   type AgentMetrics,

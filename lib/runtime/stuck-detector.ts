@@ -18,7 +18,7 @@ import {
   type ObservationEvent,
 } from "@/lib/protocol/events";
 
-export type LoopType =
+type LoopType =
   | "repeating_action_observation"
   | "repeating_action_error"
   | "monologue"

@@ -6,7 +6,7 @@ import type { IncomingMessage } from "node:http";
  * the socket's peer address into this header, overwriting whatever a client
  * sent under that name. X-Forwarded-For is never trusted: anyone can write it.
  */
-export const CLIENT_ADDRESS_HEADER = "x-argus-client-address";
+const CLIENT_ADDRESS_HEADER = "x-argus-client-address";
 
 export function stampClientAddress(req: IncomingMessage): void {
   req.headers[CLIENT_ADDRESS_HEADER] = req.socket.remoteAddress ?? "unknown";

@@ -15,7 +15,7 @@ import {
   type SessionRow,
 } from "@/lib/db/sessions";
 import { ArgusError } from "@/lib/errors";
-import { removeWorkspaceTree } from "@/lib/files/workspace-fs";
+import { removeWorkspaceTree } from "@/lib/files/workspace-tree";
 import type { KernelRegistry } from "@/lib/kernels/registry";
 import type { RunState } from "@/lib/protocol/state";
 import type { EventLog } from "@/lib/runtime/event-log";

@@ -83,6 +83,7 @@ from .images import load_image, save_image
 from .model_tools import suggestion, vqa
 from .overlays import overlay_bounding_boxes, overlay_segmentation_masks
 from .tools import (
+    TOOL_NAMES,
     TOOLS,
     classify,
     count_objects,
@@ -111,6 +112,7 @@ from .tool_choice import get_tool_for_task
 from .video import extract_frames_and_timestamps
 from .view import view_image
 
+# The vision tools come from the catalogue (argus.tools.TOOL_NAMES); the rest are this package's own.
 __all__ = [
     "load_image",
     "save_image",
@@ -122,26 +124,6 @@ __all__ = [
     "suggestion",
     "ping",
     "search_tools",
-    "detect_faces",
-    "detect_eyes",
-    "detect_cat_faces",
-    "detect_people",
-    "detect_circles",
-    "detect_blobs",
-    "count_objects",
-    "segment_color",
-    "dominant_colors",
-    "find_template",
-    "read_qr_codes",
-    "read_barcodes",
-    "ocr",
-    "read_text",
-    "detect_edges",
-    "find_contours",
-    "detect_motion",
-    "track_objects",
-    "track_box",
-    "describe",
-    "classify",
+    *TOOL_NAMES,
     "get_tool_for_task",
 ]

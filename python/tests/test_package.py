@@ -11,6 +11,8 @@ from pathlib import Path
 
 import argus
 
+# Written out on purpose, the one full list: the package derives its __all__
+# (partly from the tool catalogue), so this is what notices a name disappearing.
 PUBLIC = [
     "load_image",
     "save_image",

@@ -23,9 +23,7 @@ from argus.tools import TOOLS, search_tools, try_tools
 
 from .support import WorkspaceTestCase
 
-TOOL_FUNCTIONS = [
-    name for name in argus.tools.__all__ if name not in ("TOOLS", "ToolInfo", "MAX_PIXELS", "search_tools", "try_tools")
-]
+TOOL_FUNCTIONS = argus.tools.TOOL_NAMES
 
 
 class CatalogueTest(unittest.TestCase):
@@ -33,8 +31,11 @@ class CatalogueTest(unittest.TestCase):
         self.assertEqual(sorted(TOOL_FUNCTIONS), sorted(name for name in TOOLS if name != "vqa"))
         self.assertIn("vqa", TOOLS)
         for name in TOOL_FUNCTIONS + ["search_tools"]:
+            self.assertIn(name, argus.tools.__all__)
             self.assertIn(name, argus.__all__)
             self.assertIs(getattr(argus, name), getattr(argus.tools, name))
+        for name in TOOL_FUNCTIONS:
+            self.assertIs(getattr(argus.tools, name), TOOLS[name].function)
 
     def test_entries_document_inputs_outputs_and_when_to_use(self) -> None:
         for name, info in TOOLS.items():

@@ -1,8 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { io as connect, type Socket } from "socket.io-client";
-import { loadScenario, startScriptedModel, type ScriptedModel } from "@/lib/llm/scripted-model";
+import { loadScenario, startScriptedModel, type ScriptedModel } from "@/scripted-model/server";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { RunStateWire } from "@/lib/protocol/state-wire";
 import { api, startArgus, type RunningServer } from "./argus-server";
@@ -102,7 +101,6 @@ export async function uploadFile(world: AgentWorld, session: { id: string; token
 }
 
 export const scenarioPath = (name: string) => path.join(import.meta.dirname, "..", "..", "e2e", "scenarios", name);
-export const readScenario = (name: string) => JSON.parse(readFileSync(scenarioPath(name), "utf8")) as { turns: unknown[] };
 
 /** The run of the newest user message seen on the socket. */
 function lastRunId(messages: readonly StreamedMessage[]): string | null {

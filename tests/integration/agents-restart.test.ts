@@ -1,6 +1,6 @@
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadScenario, startScriptedModel } from "@/lib/llm/scripted-model";
+import { loadScenario, startScriptedModel } from "@/scripted-model/server";
 import { ROLE_MODELS, scenarioPath, watchSession } from "@/tests/helpers/agent-run";
 import { api, startArgus } from "@/tests/helpers/argus-server";
 import { tempDir } from "@/tests/helpers/temp-dir";

@@ -3,7 +3,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, statfsSync, unlinkSync, write
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadScenario, startScriptedModel, type ScriptedModel } from "@/lib/llm/scripted-model";
+import { loadScenario, startScriptedModel, type ScriptedModel } from "@/scripted-model/server";
 import type { SyncAck } from "@/lib/protocol/socket";
 import { ROLE_MODELS, scenarioPath, watchSession } from "@/tests/helpers/agent-run";
 import { api, startArgus, type RunningServer } from "@/tests/helpers/argus-server";

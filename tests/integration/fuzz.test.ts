@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startScriptedModel, type ScriptedModel } from "@/lib/llm/scripted-model";
+import { startScriptedModel, type ScriptedModel } from "@/scripted-model/server";
 import { ROLE_MODELS } from "@/tests/helpers/agent-run";
 import { api, startArgus, type RunningServer } from "@/tests/helpers/argus-server";
-import { Rng, runHttpFuzz, runSocketFuzz, tinyPng, type FuzzContext, type FuzzSession } from "@/tests/helpers/fuzz";
+import type { FuzzContext, FuzzSession } from "@/tests/helpers/fuzz/http-cases";
+import { Rng } from "@/tests/helpers/fuzz/rng";
+import { runHttpFuzz } from "@/tests/helpers/fuzz/run-http";
+import { runSocketFuzz } from "@/tests/helpers/fuzz/run-socket";
+import { tinyPng } from "@/tests/helpers/fuzz/uploads";
 import { tempDir } from "@/tests/helpers/temp-dir";
 
 /**

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startScriptedModel, type ScriptedModel } from "@/lib/llm/scripted-model";
+import { startScriptedModel, type ScriptedModel } from "@/scripted-model/server";
 import { coinsPng, ROLE_MODELS } from "@/tests/helpers/agent-run";
 import { startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startScriptedModel, type ScriptedModel } from "@/lib/llm/scripted-model";
+import { startScriptedModel, type ScriptedModel } from "@/scripted-model/server";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { SyncAck } from "@/lib/protocol/socket";
 import type { RunStateWire } from "@/lib/protocol/state-wire";

@@ -6,7 +6,7 @@ import { getSession } from "@/lib/db/sessions";
 import { storeUpload } from "@/lib/files/store-upload";
 import { removeSession } from "@/lib/sessions/service";
 import { copyWorkspaceFiles } from "@/lib/kernels/workspace";
-import { startScriptedModel, type ScriptedModel } from "@/lib/llm/scripted-model";
+import { startScriptedModel, type ScriptedModel } from "@/scripted-model/server";
 import { ROLE_MODELS } from "@/tests/helpers/agent-run";
 import { startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
 import { noisyImage } from "@/tests/helpers/media";

@@ -6,7 +6,7 @@ import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { SyncAck } from "@/lib/protocol/socket";
 import type { RunStateWire } from "@/lib/protocol/state-wire";
 import { createSession } from "@/lib/sessions/service";
-import { startSpineServer, type SpineServer } from "@/lib/server/spine-server";
+import { startSpineServer, type SpineServer } from "@/scripted-model/spine-server";
 import { agentReply, stateChange, userMessage } from "@/tests/helpers/events";
 import { tempDir } from "@/tests/helpers/temp-dir";
 

@@ -9,10 +9,10 @@ tile them. Detection tools return lists of
 with integer pixel corners (x2, y2 exclusive), ready for overlay_bounding_boxes;
 segmentation tools add "mask": HxW bool arrays, ready for overlay_segmentation_masks.
 
-TOOLS maps each tool name to its summary, keywords and docs;
-search_tools(task, k) ranks them for a task, and try_tools(names, images)
-runs candidates and summarises their outputs as JSON (for the server's
-get_tool_for_task step).
+TOOLS maps each tool name to its summary, keywords and docs, and TOOL_NAMES
+lists the ones this package exports; search_tools(task, k) ranks them for a
+task, and try_tools(names, images) runs candidates and summarises their
+outputs as JSON (for the server's get_tool_for_task step).
 """
 
 from ._checks import MAX_PIXELS
@@ -32,31 +32,8 @@ from .templates import find_template
 from .tracking import track_box, track_objects
 from .trial import try_tools
 
-__all__ = [
-    "detect_faces",
-    "detect_eyes",
-    "detect_cat_faces",
-    "detect_people",
-    "detect_circles",
-    "detect_blobs",
-    "count_objects",
-    "segment_color",
-    "dominant_colors",
-    "find_template",
-    "read_qr_codes",
-    "read_barcodes",
-    "ocr",
-    "read_text",
-    "detect_edges",
-    "find_contours",
-    "detect_motion",
-    "track_objects",
-    "track_box",
-    "describe",
-    "classify",
-    "search_tools",
-    "try_tools",
-    "TOOLS",
-    "ToolInfo",
-    "MAX_PIXELS",
-]
+# The catalogue is the one list of tools. Those defined in this package are
+# exported here; vqa is catalogued too, but the argus package exports it itself.
+TOOL_NAMES = [name for name, info in TOOLS.items() if info.function.__module__.startswith(f"{__name__}.")]
+
+__all__ = [*TOOL_NAMES, "search_tools", "try_tools", "TOOLS", "ToolInfo", "MAX_PIXELS"]

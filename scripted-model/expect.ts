@@ -2,8 +2,8 @@
  * Checking a turn's `expect` against a request. Pure, so the wording of every mismatch can be
  * tested without a server; the wording matters because it is what a failing test prints.
  */
-import type { Expect } from "./scripted-scenario";
-import { countImages, offeredToolNames, textSegments, type ChatRequest } from "./scripted-request";
+import type { Expect } from "./scenario";
+import { countImages, offeredToolNames, textSegments, type ChatRequest } from "./request";
 
 function asList(value: string | string[] | undefined): string[] {
   if (value === undefined) return [];

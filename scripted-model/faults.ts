@@ -4,8 +4,8 @@
  * timeout handling is tested against the wire, not against a mocked client.
  */
 import type { ServerResponse } from "node:http";
-import { delay, isOpen, openAIError, sendJson, startSse, writeSse } from "./scripted-http";
-import type { Fault } from "./scripted-scenario";
+import { delay, isOpen, openAIError, sendJson, startSse, writeSse } from "./http";
+import type { Fault } from "./scenario";
 
 type StatusFault = Extract<Fault, { status: number }>;
 export type ActiveFault = Exclude<Fault, { type: "slow" }>;

@@ -8,7 +8,7 @@ import { z } from "zod";
 
 const OneOrMany = z.union([z.string(), z.array(z.string())]);
 
-export const ExpectSchema = z.strictObject({
+const ExpectSchema = z.strictObject({
   /** Every string must appear somewhere in the request's message text. */
   contains: OneOrMany.optional(),
   /** No string may appear anywhere in the request's message text. */
@@ -24,7 +24,7 @@ export const ExpectSchema = z.strictObject({
 /** `times`: answer with the fault this many times, then give the turn's normal answer. */
 const Times = z.int().min(1).optional();
 
-export const FaultSchema = z.discriminatedUnion("type", [
+const FaultSchema = z.discriminatedUnion("type", [
   z.strictObject({
     type: z.literal("status").optional(),
     status: z.literal([429, 500, 503, 401, 404, 400]),
@@ -52,13 +52,13 @@ export const FaultSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("slow"), ms: z.int().min(0) }),
 ]);
 
-export const ToolCallSchema = z.strictObject({
+const ToolCallSchema = z.strictObject({
   name: z.string().min(1),
   /** Sent as JSON.stringify(args); a string is sent verbatim so tests can send broken JSON. */
   args: z.unknown(),
 });
 
-export const TurnSchema = z.strictObject({
+const TurnSchema = z.strictObject({
   model: z.string().min(1),
   text: z.string().optional(),
   /** Appended after `text`: big outputs without a big scenario file. */
@@ -76,7 +76,7 @@ export const TurnSchema = z.strictObject({
   refusal: z.string().optional(),
 });
 
-export const ScenarioSchema = z.strictObject({
+const ScenarioSchema = z.strictObject({
   name: z.string().min(1),
   turns: z.array(TurnSchema).min(1),
 });

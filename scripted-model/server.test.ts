@@ -17,7 +17,7 @@ import {
   type Scenario,
   type ScriptedModel,
   type ScriptedModelOptions,
-} from "./scripted-model";
+} from "./server";
 
 // ---------- helpers ----------
 
@@ -464,7 +464,7 @@ describe("scenario files", () => {
   };
 
   it("loads the example scenario", () => {
-    const scenario = loadScenario(fileURLToPath(new URL("../../e2e/scenarios/hello.json", import.meta.url)));
+    const scenario = loadScenario(fileURLToPath(new URL("../e2e/scenarios/hello.json", import.meta.url)));
     expect(scenario.name).toBe("hello");
   });
 

@@ -9,15 +9,15 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { faultLabel, performFault } from "./scripted-faults";
-import { delay, isOpen, openAIError, readBody, sendJson, startSse, writeSse } from "./scripted-http";
-import { TurnQueue } from "./scripted-queue";
-import { countImages, offeredToolNames, parseChatRequest, redactImages, type ChatMessage } from "./scripted-request";
-import { buildAnswer, completionBody, streamChunks } from "./scripted-response";
-import { loadScenario, parseScenario, type Scenario } from "./scripted-scenario";
+import { faultLabel, performFault } from "./faults";
+import { delay, isOpen, openAIError, readBody, sendJson, startSse, writeSse } from "./http";
+import { TurnQueue } from "./queue";
+import { countImages, offeredToolNames, parseChatRequest, redactImages, type ChatMessage } from "./request";
+import { buildAnswer, completionBody, streamChunks } from "./response";
+import { loadScenario, parseScenario, type Scenario } from "./scenario";
 
-export { ScenarioSchema, ScenarioError, loadScenario, parseScenario } from "./scripted-scenario";
-export type { Scenario, Turn, Expect, Fault } from "./scripted-scenario";
+export { ScenarioError, loadScenario } from "./scenario";
+export type { Scenario, Turn } from "./scenario";
 
 export interface LoggedRequest {
   /** Position in the log, from 0. */

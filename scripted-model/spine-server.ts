@@ -1,9 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ArgusConfig } from "@/lib/config";
-import { createArgusCore, type ArgusCore } from "./argus-core";
-import { allowedHosts } from "./allowed-hosts";
-import { attachSocketServer, type ArgusIo } from "./socket";
+import { createArgusCore, type ArgusCore } from "@/lib/server/argus-core";
+import { allowedHosts } from "@/lib/server/allowed-hosts";
+import { attachSocketServer, type ArgusIo } from "@/lib/server/socket";
 
 export interface SpineServer {
   core: ArgusCore;

@@ -12,7 +12,7 @@ const MessageSchema = z.looseObject({
   content: z.union([z.string(), z.array(ContentPartSchema)]).nullish(),
 });
 
-export const ChatRequestSchema = z.looseObject({
+const ChatRequestSchema = z.looseObject({
   model: z.string().min(1),
   messages: z.array(MessageSchema),
   tools: z

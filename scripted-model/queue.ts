@@ -3,9 +3,9 @@
  * name, in file order), so a coder request never consumes a planner turn. Pure state, no I/O:
  * the server asks `take()` and then performs whatever it returns.
  */
-import { expectViolations } from "./scripted-expect";
-import type { ChatRequest } from "./scripted-request";
-import type { Fault, Scenario, Turn } from "./scripted-scenario";
+import { expectViolations } from "./expect";
+import type { ChatRequest } from "./request";
+import type { Fault, Scenario, Turn } from "./scenario";
 
 /** What to do with a request. Turn numbers count from 1, as in every message. */
 export type Decision =

@@ -1,16 +1,18 @@
 /**
  * ModelClient against the scripted model over real HTTP: the real AI SDK provider, real
  * streaming, real sockets. Timeouts and backoff are shrunk so the whole file runs in seconds.
+ * It lives under tests/ rather than beside lib/llm/models.ts because it needs the scripted
+ * model, and nothing under lib/ imports scripted-model/.
  */
 import { createServer as createHttpServer, type IncomingMessage } from "node:http";
 import { createServer } from "node:net";
 import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ModelError } from "./errors";
-import { imagePart } from "./images";
-import { ModelClient, type ModelClientOptions, type RestartInfo, type ToolSpecs } from "./models";
-import { startScriptedModel, type ScriptedModel, type Turn } from "./scripted-model";
+import { ModelError } from "@/lib/llm/errors";
+import { imagePart } from "@/lib/llm/images";
+import { ModelClient, type ModelClientOptions, type RestartInfo, type ToolSpecs } from "@/lib/llm/models";
+import { startScriptedModel, type ScriptedModel, type Turn } from "@/scripted-model/server";
 
 const byRole = { conversation: "conversation", planner: "planner", coder: "coder", vqa: "vqa", judge: "judge" };
 const fast: ModelClientOptions = { baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 5_000, maxRetries: 3, random: () => 0.5 };

@@ -5,16 +5,16 @@
  * split, a finish chunk, then a usage chunk with `choices: []`) because that is what
  * `@ai-sdk/openai-compatible` is written against.
  */
-import { countImages, textSegments, type ChatRequest } from "./scripted-request";
-import type { Turn } from "./scripted-scenario";
+import { countImages, textSegments, type ChatRequest } from "./request";
+import type { Turn } from "./scenario";
 
-export interface Usage {
+interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
 }
 
-export interface AnswerToolCall {
+interface AnswerToolCall {
   id: string;
   name: string;
   arguments: string;
@@ -99,7 +99,7 @@ export function completionBody(answer: Answer): Record<string, unknown> {
 }
 
 /** Split into a few pieces (at most `maxPiece` chars each) without cutting a surrogate pair. */
-export function splitText(text: string, pieces: number, maxPiece = 8192): string[] {
+function splitText(text: string, pieces: number, maxPiece = 8192): string[] {
   if (text.length === 0) return [];
   const size = Math.max(1, Math.min(maxPiece, Math.ceil(text.length / pieces)));
   const out: string[] = [];

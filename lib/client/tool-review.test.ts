@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { boxPercent, describeAnswer, parseToolReview, parseToolReviewAnswer, visibleDetections } from "./tool-review";
+
+describe("parseToolReview", () => {
+  const payload = {
+    image: "/api/files/img1",
+    width: 640,
+    height: 480,
+    candidates: [
+      { function_name: "owlv2_object_detection", args: { prompt: "coin", box_threshold: 0.1 }, detections: [{ label: "coin", score: 0.9, bbox: [10, 20, 110, 220] }] },
+      { function_name: "countgd", args: {}, detections: [{ label: "coin", score: 0.4, bbox: [300, 200, 100, 100] }, { label: "bad", bbox: [1, 2] }] },
+      { args: {}, detections: [] },
+    ],
+  };
+
+  it("reads candidates, normalises corners and drops invalid detections", () => {
+    const r = parseToolReview(payload);
+    expect(r?.width).toBe(640);
+    expect(r?.candidates.map((c) => c.functionName)).toEqual(["owlv2_object_detection", "countgd"]);
+    expect(r?.candidates[1]?.detections).toEqual([{ label: "coin", score: 0.4, bbox: [100, 100, 300, 200] }]);
+  });
+
+  it("is null without an image, with an unsafe image URL, or without candidates", () => {
+    expect(parseToolReview({ ...payload, image: undefined })).toBeNull();
+    expect(parseToolReview({ ...payload, image: "javascript:alert(1)" })).toBeNull();
+    expect(parseToolReview({ ...payload, image: "//evil.example/x.png" })).toBeNull();
+    expect(parseToolReview({ ...payload, candidates: [] })).toBeNull();
+    expect(parseToolReview(null)).toBeNull();
+    expect(parseToolReview("x")).toBeNull();
+  });
+
+  it("leaves a missing or bad size to the image's natural size", () => {
+    const r = parseToolReview({ ...payload, width: 0, height: "480" });
+    expect([r?.width, r?.height]).toEqual([null, null]);
+  });
+
+  it("filters by threshold inclusively and scales boxes to percentages", () => {
+    const d = parseToolReview(payload)!.candidates.flatMap((c) => c.detections);
+    expect(visibleDetections(d, 0.4).length).toBe(2);
+    expect(visibleDetections(d, 0.41).length).toBe(1);
+    expect(boxPercent([64, 48, 320, 240], 640, 480)).toEqual({ left: 10, top: 10, width: 40, height: 40 });
+    expect(boxPercent([-10, 0, 700, 480], 640, 480)).toEqual({ left: 0, top: 0, width: 100, height: 100 });
+  });
+});
+
+describe("answers", () => {
+  it("reads and describes a tool-review answer", () => {
+    const text = JSON.stringify({ function_name: "owlv2", box_threshold: 0.3 });
+    expect(parseToolReviewAnswer(text)).toEqual({ functionName: "owlv2", boxThreshold: 0.3 });
+    expect(describeAnswer(text)).toBe("owlv2 (confidence ≥ 0.30)");
+  });
+
+  it("describes plain text as itself", () => {
+    expect(describeAnswer("only the gold ones")).toBe("only the gold ones");
+    expect(describeAnswer('{"function_name": 1}')).toBe('{"function_name": 1}');
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * The tool-review card's data: the candidates' detections from an
+ * interaction's payload, the slider's filtering, box placement, and the
+ * person's answer. Pure; the payload is model-influenced, so it is validated
+ * field by field.
+ */
+import { isSafeImageUrl } from "./links";
+import { asString, isRecord, parseJson } from "./tag-reader";
+
+export type BBox = [number, number, number, number];
+
+export interface Detection {
+  label: string;
+  score: number;
+  /** [x1, y1, x2, y2] in image pixels. */
+  bbox: BBox;
+}
+
+export interface ToolCandidate {
+  functionName: string;
+  args: Record<string, unknown>;
+  detections: Detection[];
+}
+
+export interface ToolReview {
+  image: string;
+  /** Intrinsic size the boxes refer to; null when the payload omits it (the image's natural size is used). */
+  width: number | null;
+  height: number | null;
+  candidates: ToolCandidate[];
+}
+
+const finite = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+const positive = (v: unknown): number | null => (finite(v) && v > 0 ? v : null);
+
+function parseDetection(v: unknown): Detection | null {
+  if (!isRecord(v) || !Array.isArray(v.bbox) || v.bbox.length !== 4 || !v.bbox.every(finite)) return null;
+  const [a, b, c, d] = v.bbox as BBox;
+  // Normalise corner order so a box drawn from x2,y2 still has a positive size.
+  const bbox: BBox = [Math.min(a, c), Math.min(b, d), Math.max(a, c), Math.max(b, d)];
+  return { label: asString(v.label), score: finite(v.score) ? v.score : 1, bbox };
+}
+
+/**
+ * The tool_review payload, or null when it has no usable image or candidate.
+ * The image must be a same-origin path or an http(s) URL: it is put into an
+ * `<img src>`, and the payload is ultimately model-influenced.
+ */
+export function parseToolReview(payload: unknown): ToolReview | null {
+  if (!isRecord(payload) || typeof payload.image !== "string" || !isSafeImageUrl(payload.image)) return null;
+  const candidates: ToolCandidate[] = [];
+  for (const c of Array.isArray(payload.candidates) ? payload.candidates : []) {
+    if (!isRecord(c) || typeof c.function_name !== "string" || !c.function_name) continue;
+    const detections = (Array.isArray(c.detections) ? c.detections : [])
+      .map(parseDetection)
+      .filter((d): d is Detection => d !== null);
+    candidates.push({ functionName: c.function_name, args: isRecord(c.args) ? c.args : {}, detections });
+  }
+  if (candidates.length === 0) return null;
+  return { image: payload.image, width: positive(payload.width), height: positive(payload.height), candidates };
+}
+
+/** Detections at or above the threshold (the slider hides the rest). */
+export function visibleDetections(detections: readonly Detection[], threshold: number): Detection[] {
+  return detections.filter((d) => d.score >= threshold);
+}
+
+/**
+ * A box as percentages of the image, so absolutely positioned overlays scale
+ * with whatever size the image is displayed at. Clamped to the image.
+ */
+export function boxPercent(bbox: BBox, width: number, height: number): { left: number; top: number; width: number; height: number } {
+  const clamp = (v: number, max: number) => Math.min(Math.max(v, 0), max);
+  const x1 = clamp(bbox[0], width);
+  const y1 = clamp(bbox[1], height);
+  const x2 = clamp(bbox[2], width);
+  const y2 = clamp(bbox[3], height);
+  return { left: (x1 / width) * 100, top: (y1 / height) * 100, width: ((x2 - x1) / width) * 100, height: ((y2 - y1) / height) * 100 };
+}
+
+export interface ToolReviewAnswer {
+  functionName: string;
+  boxThreshold: number;
+}
+
+/** The JSON answer to a tool review (`{"function_name", "box_threshold"}`), or null for any other text. */
+export function parseToolReviewAnswer(text: string): ToolReviewAnswer | null {
+  const data = parseJson(text);
+  if (!isRecord(data) || typeof data.function_name !== "string" || !finite(data.box_threshold)) return null;
+  return { functionName: data.function_name, boxThreshold: data.box_threshold };
+}
+
+/** What "You answered: …" shows: a tool review's JSON reads as words, anything else as is. */
+export function describeAnswer(text: string): string {
+  const review = parseToolReviewAnswer(text);
+  if (review) return `${review.functionName} (confidence ≥ ${review.boxThreshold.toFixed(2)})`;
+  return text;
+}

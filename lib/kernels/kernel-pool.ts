@@ -1,0 +1,198 @@
+import { randomUUID } from "node:crypto";
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { KernelManager, ServerConnection, type Kernel } from "@jupyterlab/services";
+import { ArgusError } from "@/lib/errors";
+import type { BridgeMethods } from "./bridge";
+import type { JupyterBackend } from "./jupyter-server";
+import { KernelHandle } from "./kernel-handle";
+
+export interface KernelPoolOptions {
+  jupyter: JupyterBackend;
+  /** Root the jupyter-server serves; session workspaces are its children, and new kernels start under it. */
+  sessionsDir: string;
+  kernelName: string;
+  poolSize: number;
+  /** Live kernels at most (sessions', isolated, pooled and starting): a cap on what model-written code can hold. */
+  maxKernels: number;
+  interruptGraceMs: number;
+  bridge: BridgeMethods;
+  /** Kernels the registry holds for sessions: they count against the cap too. */
+  sessionKernels: () => number;
+  log?: (line: string) => void;
+}
+
+/** Pooled kernels wait in `<sessions>/_pool/<uuid>` until a session adopts one. */
+const POOL_DIR = "_pool";
+
+/**
+ * Where kernels come from: the connection to Jupyter, a pool of kernels
+ * started ahead so that nobody waits for a cold start, and the count of every
+ * live kernel against the cap. The registry decides what a kernel is for.
+ */
+export class KernelPool {
+  private manager: KernelManager | null = null;
+  private settings: ServerConnection.ISettings | null = null;
+  private pool: KernelHandle[] = [];
+  private starting = 0;
+  /** Kernels started for immediate use (no pooled one was ready), handed out but not yet registered, and isolated ones on loan. */
+  private startingDirect = 0;
+  private inHand = 0;
+  private lentIsolated = 0;
+  /** Waiting for a pooled kernel that is still starting, because the cap allows no other. */
+  private poolWaiters: (() => void)[] = [];
+  private closed = false;
+  private generation = 0;
+
+  constructor(private readonly o: KernelPoolOptions) {}
+
+  connect(): void {
+    const endpoint = this.o.jupyter.endpoint();
+    if (!endpoint) throw new Error("Jupyter is not available, so kernels cannot start.");
+    this.manager?.dispose();
+    this.settings = ServerConnection.makeSettings({
+      baseUrl: endpoint.baseUrl,
+      wsUrl: endpoint.baseUrl.replace(/^http/, "ws"),
+      token: endpoint.token,
+      appendToken: true,
+    });
+    this.manager = new KernelManager({ serverSettings: this.settings });
+    this.generation++;
+  }
+
+  /** Every kernel that exists or is being started. */
+  private liveCount(): number {
+    return this.pool.length + this.starting + this.startingDirect + this.inHand + this.o.sessionKernels() + this.lentIsolated;
+  }
+
+  private wakePoolWaiters(): void {
+    for (const wake of this.poolWaiters.splice(0)) wake();
+  }
+
+  stats(): { pooled: number; starting: number } {
+    return { pooled: this.pool.length, starting: this.starting };
+  }
+
+  /** Starts a kernel in a fresh directory under `dir` (relative to the sessions root). */
+  private async startKernel(dir: string): Promise<KernelHandle> {
+    const manager = this.manager;
+    if (!manager) throw new Error("the kernel registry is not started");
+    const relative = path.join(dir, randomUUID());
+    const workspace = path.join(this.o.sessionsDir, relative);
+    await mkdir(workspace, { recursive: true, mode: 0o700 });
+    // jupyter-server's POST /api/kernels takes `path` (the kernel's cwd), which
+    // services' typings omit.
+    const connection: Kernel.IKernelConnection = await manager.startNew({ name: this.o.kernelName, path: relative } as never);
+    const handle = new KernelHandle(connection, workspace, {
+      bridge: this.o.bridge,
+      interruptGraceMs: this.o.interruptGraceMs,
+    });
+    try {
+      // Fails at once if the kernel dies while starting (see KernelHandle.ready).
+      await handle.ready();
+    } catch (error) {
+      await handle.shutdown();
+      throw error;
+    }
+    return handle;
+  }
+
+  fill(): void {
+    if (this.closed) return;
+    const generation = this.generation;
+    while (this.pool.length + this.starting < this.o.poolSize && this.liveCount() < this.o.maxKernels) {
+      this.starting++;
+      void this.startKernel(POOL_DIR)
+        .then((handle) => {
+          if (this.closed || generation !== this.generation) return void handle.shutdown();
+          this.pool.push(handle);
+        })
+        .catch((error: unknown) => this.o.log?.(`[kernels] could not start a pooled kernel: ${String(error)}`))
+        .finally(() => {
+          this.starting--;
+          this.wakePoolWaiters();
+        });
+    }
+  }
+
+  /**
+   * A ready kernel: a pooled one, else a new one while under the cap, else
+   * the pooled one still starting; past the cap with none coming, a busy
+   * error the person can act on. The kernel counts as "in hand" until the
+   * caller registers it (`settle`), so the pool never refills past the cap meanwhile.
+   */
+  async take(): Promise<{ kernel: KernelHandle; settle: () => void }> {
+    const kernel = await this.reserveKernel();
+    this.inHand++;
+    let settled = false;
+    this.fill();
+    return {
+      kernel,
+      settle: () => {
+        if (settled) return;
+        settled = true;
+        this.inHand--;
+      },
+    };
+  }
+
+  private async reserveKernel(): Promise<KernelHandle> {
+    for (;;) {
+      let handle: KernelHandle | undefined;
+      while ((handle = this.pool.shift())) {
+        if (!handle.lost) break;
+        void handle.shutdown();
+      }
+      if (handle) return handle;
+      if (this.liveCount() < this.o.maxKernels) {
+        this.startingDirect++;
+        try {
+          return await this.startKernel(POOL_DIR);
+        } finally {
+          this.startingDirect--;
+        }
+      }
+      if (this.starting === 0) {
+        throw new ArgusError(
+          "unavailable:jupyter",
+          `Argus is already running as many notebooks as it may (${this.o.maxKernels}). Try again in a minute, or stop a run you no longer need.`,
+        );
+      }
+      await new Promise<void>((resolve) => this.poolWaiters.push(resolve));
+    }
+  }
+
+  /** A kernel lent out for one isolated job; it counts against the cap until `returnIsolated`. */
+  async takeIsolated(): Promise<KernelHandle> {
+    const { kernel, settle } = await this.take();
+    this.lentIsolated++;
+    settle();
+    return kernel;
+  }
+
+  /** The isolated kernel was shut down: its place under the cap is free again. */
+  returnIsolated(): void {
+    this.lentIsolated--;
+    this.wakePoolWaiters();
+    this.fill();
+  }
+
+  /** Marks every pooled kernel lost and forgets it (Jupyter died with them). */
+  dropPooled(reason: string): void {
+    for (const k of this.pool) k.markLost(reason);
+    this.pool = [];
+  }
+
+  /** Stops refilling and hands back the pooled kernels for shutting down. */
+  drain(): KernelHandle[] {
+    this.closed = true;
+    const pooled = this.pool;
+    this.pool = [];
+    return pooled;
+  }
+
+  /** After every kernel is shut down: disposing the manager earlier would cut their connections. */
+  dispose(): void {
+    this.manager?.dispose();
+  }
+}

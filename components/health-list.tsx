@@ -4,10 +4,10 @@ const LABELS: Record<keyof Omit<Health, "ok">, string> = { db: "Database", jupyt
 
 export function HealthList({ health }: { health: Health }) {
   return (
-    <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm" data-testid="health">
+    <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm" data-testid="health">
       {(Object.keys(LABELS) as (keyof typeof LABELS)[]).map((key) => (
         <div key={key} className="contents">
-          <dt className="text-zinc-500">{LABELS[key]}</dt>
+          <dt className="text-muted-foreground">{LABELS[key]}</dt>
           <dd data-testid={`health-${key}`}>{health[key]}</dd>
         </div>
       ))}

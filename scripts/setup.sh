@@ -12,22 +12,31 @@ want_test=0
 [[ "${1:-}" == "--test" ]] && want_test=1
 
 say() { printf '[setup] %s\n' "$*"; }
+# Numbered step lines, so a first run that takes minutes never looks stuck.
+total_steps=$(( 3 + want_test ))
+step_no=0
+step() { step_no=$(( step_no + 1 )); say "step ${step_no}/${total_steps}: $*"; }
 is_root() { [[ "$(id -u)" == "0" ]]; }
 have_apt() { command -v apt-get >/dev/null 2>&1; }
 
 # --- Node ------------------------------------------------------------------
+step "checking Node"
 node_major=$(node -p 'process.versions.node.split(".")[0]')
 if (( node_major < 20 )); then
   say "Argus needs Node >= 20 (found $(node --version))."; exit 1
 fi
+say "Node $(node --version): ok"
 
+step "checking npm packages"
 lock_hash=$(sha256sum package-lock.json package.json | sha256sum | cut -c1-16)
 if [[ ! -f node_modules/.argus-lock-hash || "$(cat node_modules/.argus-lock-hash)" != "$lock_hash" ]]; then
   # Not `npm ci`: npm records only this platform's optional packages (tailwind's
   # and sharp's native builds) in the lock, and `npm ci` then refuses the lock.
-  say "installing npm packages"
+  say "installing npm packages (pinned by package-lock.json)"
   npm install --no-audit --no-fund
   echo "$lock_hash" > node_modules/.argus-lock-hash
+else
+  say "npm packages: up to date"
 fi
 
 # --- System packages through apt (root on Debian/Ubuntu) --------------------
@@ -37,10 +46,20 @@ apt_install() {
   for pkg in "$@"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
   done
-  (( ${#missing[@]} == 0 )) && return 0
-  say "apt-get install ${missing[*]}"
-  if (( APT_UPDATED == 0 )); then apt-get update -qq; APT_UPDATED=1; fi
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  if (( ${#missing[@]} == 0 )); then
+    say "system packages: all $# present"
+    return 0
+  fi
+  say "installing ${#missing[@]} system package(s) with apt: ${missing[*]}"
+  say "the first time this takes a few minutes; apt's own progress follows"
+  if (( APT_UPDATED == 0 )); then
+    say "apt-get update (fetching the package lists)"
+    apt-get update -q
+    APT_UPDATED=1
+  fi
+  say "apt-get install (downloading, unpacking and setting up, with their dependencies)"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends -o Dpkg::Use-Pty=0 "${missing[@]}"
+  say "apt-get install: done"
 }
 
 PY_MODULES="jupyter_server, ipykernel, numpy, cv2, PIL, matplotlib, skimage, nbformat"
@@ -50,26 +69,33 @@ APT_PACKAGES=(jupyter-server python3-ipykernel python3-numpy python3-opencv open
   python3-matplotlib python3-skimage python3-nbformat python3-pyzbar python3-jupyter-client
   tesseract-ocr tesseract-ocr-eng bubblewrap)
 
+step "checking the kernel's Python packages (jupyter, numpy, opencv, scikit-image…)"
 if is_root && have_apt; then
   apt_install "${APT_PACKAGES[@]}"
   python_ready /usr/bin/python3 || { say "Debian's python3 still lacks: $PY_MODULES"; exit 1; }
+  say "kernel Python: ready (/usr/bin/python3)"
 elif python_ready /usr/bin/python3; then
-  : # a machine that already has the packages
+  say "kernel Python: ready (/usr/bin/python3)" # a machine that already has the packages
 else
   venv=.argus/venv
   if ! python_ready "$venv/bin/python"; then
     say "not root on Debian/Ubuntu: installing the kernel's Python packages into $venv with pip"
+    say "the first time this takes a few minutes; pip's own progress follows"
     python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet jupyter-server ipykernel numpy opencv-python-headless pillow \
+    "$venv/bin/pip" install --progress-bar off jupyter-server ipykernel numpy opencv-python-headless pillow \
       matplotlib scikit-image nbformat pyzbar jupyter-client
   fi
+  say "kernel Python: ready ($venv)"
   command -v tesseract >/dev/null || say "warning: tesseract is not installed; OCR tools will be unavailable"
   command -v bwrap >/dev/null || say "warning: bubblewrap is not installed; kernels will run without a filesystem sandbox"
 fi
 
 # --- Chromium for the browser tests ----------------------------------------
 if (( want_test )); then
-  if [[ ! -x /usr/bin/chromium ]]; then
+  step "checking Chromium for the browser tests"
+  if [[ -x /usr/bin/chromium ]]; then
+    say "Chromium: /usr/bin/chromium"
+  else
     if is_root && have_apt; then
       apt_install chromium fonts-liberation
     else

@@ -1,3 +1,6 @@
+import { ArrowLeft } from "lucide-react";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
 import { HealthList } from "@/components/health-list";
 import { ModelBanner } from "@/components/model-banner";
 import { getArgus } from "@/lib/server/context";
@@ -11,10 +14,15 @@ export default async function Status() {
     <main className="mx-auto flex max-w-2xl flex-col gap-6 p-8">
       <h1 className="text-3xl font-semibold tracking-tight">Argus status</h1>
       <ModelBanner configured={health.model === "configured"} />
-      <HealthList health={health} />
-      <a href="/" className="text-sky-600 underline">
-        Back to the chat
-      </a>
+      <Card padding="md">
+        <HealthList health={health} />
+      </Card>
+      <Button asChild variant="link" className="self-start">
+        <a href="/">
+          <ArrowLeft aria-hidden="true" />
+          Back to the chat
+        </a>
+      </Button>
     </main>
   );
 }

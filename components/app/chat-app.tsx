@@ -3,13 +3,19 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { MessageList } from "@/components/chat/message-list";
 import { StatusLine } from "@/components/chat/status-line";
-import { Composer } from "@/components/composer/composer";
+import { Composer, type ComposerDraft } from "@/components/composer/composer";
+import { ModelBanner } from "@/components/model-banner";
 import { PreviewSection } from "@/components/preview/preview-section";
+import { Alert } from "@/components/ui/alert";
 import { api, ApiError, type SessionSummary } from "@/lib/client/api";
 import { regionsMessage, type Polygon } from "@/lib/client/polygons";
+import { isRefusedSession } from "@/lib/client/session-refusal";
 import { useSessionStream } from "@/lib/client/use-session-stream";
 import type { UploadView } from "@/lib/protocol/files";
-import { ModelBanner } from "@/components/model-banner";
+import { AppLayout, type Panel } from "./app-layout";
+import { ChatUnavailable } from "./chat-unavailable";
+import { EmptyChat } from "./empty-chat";
+import { EXAMPLE, loadExampleImage } from "./example";
 import { SessionSidebar } from "./session-sidebar";
 import { useChatActions } from "./use-chat-actions";
 
@@ -28,9 +34,15 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
   const [uploads, setUploads] = useState<UploadView[]>([]);
   const [polygons, setPolygons] = useState<Polygon[]>([]);
   const [notebookVersion, setNotebookVersion] = useState(0);
-  const [panel, setPanel] = useState<"none" | "sessions" | "preview">("none");
+  const [panel, setPanel] = useState<Panel>("none");
   const [loadError, setLoadError] = useState<string | null>(null);
-  const stream = useSessionStream(currentId);
+  // The server would not open this session for this browser: stop asking.
+  const [refusedByApi, setRefusedByApi] = useState(false);
+  const [draft, setDraft] = useState<ComposerDraft | null>(null);
+  // The session whose transcript has been fetched (so "no messages" means an empty chat, not "still loading").
+  const [loadedId, setLoadedId] = useState<string | null>(null);
+  const stream = useSessionStream(refusedByApi ? null : currentId);
+  const refused = refusedByApi || stream.refused;
   const currentRef = useRef<string | null>(null);
   currentRef.current = currentId;
 
@@ -43,6 +55,7 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
     setUploads([]);
     setPolygons([]);
     setPanel("none");
+    setRefusedByApi(false);
     const url = id ? `/?s=${id}` : "/";
     window.history.replaceState(null, "", url);
   }, []);
@@ -57,12 +70,24 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
   // A selected session: its transcript (the socket then streams the rest) and uploads.
   useEffect(() => {
     if (!currentId) return;
+    let current = true;
     setLoadError(null);
     api.getSession(currentId).then(
-      (detail) => stream.absorb(detail.messages),
-      (e: unknown) => setLoadError(e instanceof ApiError ? e.message : "This chat could not be loaded."),
+      (detail) => {
+        if (!current) return;
+        stream.absorb(detail.messages);
+        setLoadedId(currentId);
+      },
+      (e: unknown) => {
+        if (!current) return;
+        if (isRefusedSession(e)) setRefusedByApi(true);
+        else setLoadError(e instanceof ApiError ? e.message : "This chat could not be loaded.");
+      },
     );
-    api.uploads(currentId).then(setUploads, () => undefined);
+    api.uploads(currentId).then((u) => current && setUploads(u), () => undefined);
+    return () => {
+      current = false;
+    };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [currentId]);
 
@@ -114,57 +139,56 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
     return last ? actions.send(last.content) : false;
   };
 
+  // The sample picture goes up like any attachment; the question waits in the composer to be sent.
+  const tryExample = async () => {
+    setDraft({ text: EXAMPLE.question, id: Date.now() });
+    const file = await loadExampleImage().catch((e: unknown) => {
+      actions.setError(e instanceof Error ? e.message : String(e));
+      return null;
+    });
+    if (file) await actions.attach([file]);
+  };
+
+  const sidebar = (
+    <SessionSidebar
+      sessions={sessions}
+      currentId={currentId}
+      onSelect={select}
+      onNew={() => select(null)}
+      onRename={(id, title) => void api.renameSession(id, title).then(refreshSessions)}
+      onDelete={(id) =>
+        void api.deleteSession(id).then(() => {
+          if (id === currentId) select(null);
+          refreshSessions();
+        })
+      }
+    />
+  );
+
+  const preview = (
+    <PreviewSection
+      sessionId={refused ? null : currentId}
+      messages={stream.messages}
+      uploads={uploads}
+      polygons={polygons}
+      onPolygonsChange={setPolygons}
+      notebookVersion={notebookVersion}
+    />
+  );
+
   return (
-    <div className="flex h-dvh flex-col overflow-hidden">
-      {!modelConfigured && (
-        <div className="p-2">
-          <ModelBanner configured={false} />
-        </div>
-      )}
-      <div className="flex items-center gap-2 border-b border-zinc-200 px-3 py-2 md:hidden dark:border-zinc-800">
-        <button type="button" className="rounded border px-2 py-1 text-sm" onClick={() => setPanel(panel === "sessions" ? "none" : "sessions")} aria-expanded={panel === "sessions"}>
-          Chats
-        </button>
-        <span className="flex-1 truncate text-sm font-semibold">Argus</span>
-        <button type="button" className="rounded border px-2 py-1 text-sm" data-testid="open-preview" onClick={() => setPanel(panel === "preview" ? "none" : "preview")} aria-expanded={panel === "preview"}>
-          Preview
-        </button>
-      </div>
-      <div className="relative flex min-h-0 flex-1">
-        <aside
-          className={`${panel === "sessions" ? "absolute inset-y-0 left-0 z-20 w-72 bg-white shadow-xl dark:bg-zinc-950" : "hidden"} border-r border-zinc-200 md:static md:block md:w-64 md:shadow-none dark:border-zinc-800`}
-        >
-          <div className="hidden px-4 pt-3 text-lg font-semibold md:block">Argus</div>
-          <SessionSidebar
-            sessions={sessions}
-            currentId={currentId}
-            onSelect={select}
-            onNew={() => select(null)}
-            onRename={(id, title) => void api.renameSession(id, title).then(refreshSessions)}
-            onDelete={(id) =>
-              void api.deleteSession(id).then(() => {
-                if (id === currentId) select(null);
-                refreshSessions();
-              })
-            }
-          />
-        </aside>
-        <main className="flex min-w-0 flex-1 flex-col" aria-label="Chat">
+    <AppLayout banner={!modelConfigured && <div className="p-2"><ModelBanner configured={false} /></div>} sidebar={sidebar} preview={preview} panel={panel} onPanelChange={setPanel}>
+      {refused ? (
+        <ChatUnavailable onNewChat={() => select(null)} />
+      ) : (
+        <>
           <StatusLine state={stream.state} connected={currentId === null || stream.connected} />
           {loadError && (
-            <p role="alert" className="m-3 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
-              {loadError}
-            </p>
+            <Alert className="m-3">{loadError}</Alert>
           )}
           <div className="min-h-0 flex-1">
-            {stream.messages.length === 0 && !currentId ? (
-              <div className="flex h-full items-center justify-center p-8 text-center text-zinc-500">
-                <p>
-                  Drop in images or a short video and ask a vision question —
-                  <br />
-                  “how many coins are on the table?”, “read the serial number”.
-                </p>
-              </div>
+            {stream.messages.length === 0 && (!currentId || loadedId === currentId) ? (
+              <EmptyChat onTryExample={tryExample} />
             ) : (
               <MessageList
                 key={currentId ?? "new"}
@@ -176,41 +200,24 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
             )}
           </div>
           {actions.error && (
-            <p role="alert" data-testid="send-error" className="mx-3 mb-1 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+            <Alert data-testid="send-error" className="mx-auto mb-1 w-[calc(100%-2rem)] max-w-3xl">
               {actions.error}
-            </p>
+            </Alert>
           )}
           <Composer
             attachments={actions.attachments}
             running={running}
             waitingForAnswer={waiting}
             maxUploadBytes={maxUploadBytes}
+            draft={draft}
             onFiles={(files) => void actions.attach(files)}
             onRefused={actions.refuse}
             onRemove={actions.remove}
             onSend={send}
             onStop={() => void actions.stop()}
           />
-        </main>
-        <aside
-          aria-label="Preview"
-          className={`${panel === "preview" ? "absolute inset-0 z-20 overflow-y-auto bg-white dark:bg-zinc-950" : "hidden"} border-l border-zinc-200 md:static md:block md:w-[42%] md:max-w-2xl md:overflow-y-auto dark:border-zinc-800`}
-        >
-          {panel === "preview" && (
-            <button type="button" className="m-2 rounded border px-2 py-1 text-sm md:hidden" onClick={() => setPanel("none")}>
-              Close preview
-            </button>
-          )}
-          <PreviewSection
-            sessionId={currentId}
-            messages={stream.messages}
-            uploads={uploads}
-            polygons={polygons}
-            onPolygonsChange={setPolygons}
-            notebookVersion={notebookVersion}
-          />
-        </aside>
-      </div>
-    </div>
+        </>
+      )}
+    </AppLayout>
   );
 }

@@ -10,8 +10,8 @@ const SPEAKER: Partial<Record<StreamedMessage["role"], string>> = { planner: "Pl
 /** A short progress note from an agent, as plain text (task lists keep their line layout). */
 export function AgentNote({ message }: AgentNoteProps) {
   return (
-    <article data-testid={`message-${message.role}`} data-seq={message.seq} className="max-w-full text-sm text-zinc-700 dark:text-zinc-300">
-      <span className="font-semibold">{SPEAKER[message.role] ?? message.role}: </span>
+    <article data-testid={`message-${message.role}`} data-seq={message.seq} className="max-w-full text-sm text-muted-foreground">
+      <span className="font-semibold text-foreground">{SPEAKER[message.role] ?? message.role}: </span>
       <span className="whitespace-pre-wrap break-words">{message.content}</span>
     </article>
   );

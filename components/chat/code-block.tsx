@@ -23,8 +23,8 @@ export const CodeBlock = memo(function CodeBlock({ code, language = "python", ti
   const tokens = useTokenize({ prism: Prism, code, grammar: Prism.languages[lang], language: lang });
   const heading = title ?? (lang === "python" ? "Python" : lang || "Code");
   return (
-    <figure className="my-2 overflow-hidden rounded-md border border-zinc-200 dark:border-zinc-700">
-      <figcaption className="flex items-center justify-between gap-2 border-b border-zinc-200 bg-zinc-100 px-3 py-1 text-xs text-zinc-600 dark:border-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
+    <figure className="my-2 overflow-hidden rounded-lg border">
+      <figcaption className="flex items-center justify-between gap-2 border-b bg-muted py-0.5 pr-1 pl-3 text-xs font-medium text-muted-foreground">
         <span>{heading}</span>
         <CopyButton text={code} what={copyWhat} />
       </figcaption>
@@ -33,7 +33,7 @@ export const CodeBlock = memo(function CodeBlock({ code, language = "python", ti
         tabIndex={0}
         aria-label={`${heading} code`}
         style={blockVars}
-        className={`max-h-[32rem] overflow-auto p-3 font-mono text-[0.8125rem] leading-relaxed focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600 ${BLOCK_CLASS}`}
+        className={`focus-ring-inset max-h-[32rem] overflow-auto p-3 font-mono text-[0.8125rem] leading-relaxed ${BLOCK_CLASS}`}
       >
         <code>
           {tokens.map((line, i) => (

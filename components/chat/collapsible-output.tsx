@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
+import { Button } from "@/components/ui/button";
 
 export type OutputTone = "plain" | "warning" | "error";
 
@@ -18,9 +19,9 @@ export interface CollapsibleOutputProps {
 }
 
 const TONES: Record<OutputTone, string> = {
-  plain: "border-zinc-200 bg-zinc-50 text-zinc-800 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-200",
-  warning: "border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-700 dark:bg-amber-950/40 dark:text-amber-100",
-  error: "border-red-300 bg-red-50 text-red-950 dark:border-red-800 dark:bg-red-950/40 dark:text-red-100",
+  plain: "bg-muted/60 text-foreground",
+  warning: "border-warning-border bg-warning-soft text-warning-soft-foreground",
+  error: "border-danger-border bg-danger-soft text-danger-soft-foreground",
 };
 
 /**
@@ -41,23 +42,17 @@ export function CollapsibleOutput({ label, text, tone = "plain", previewLines = 
   return (
     <section className="my-2" aria-label={label}>
       <div className="mb-0.5 flex items-center justify-between gap-2">
-        <h4 className="text-xs font-semibold text-zinc-600 dark:text-zinc-400">{label}</h4>
+        <h4 className="text-xs font-semibold text-muted-foreground">{label}</h4>
         {long && (
-          <button
-            type="button"
-            aria-expanded={open}
-            aria-controls={id}
-            onClick={() => setOpen((o) => !o)}
-            className="rounded px-1 text-xs text-blue-700 underline hover:text-blue-900 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-400"
-          >
+          <Button variant="link" size="xs" aria-expanded={open} aria-controls={id} onClick={() => setOpen((o) => !o)}>
             {open ? "Show less" : `Show all (${lines.length} lines)`}
-          </button>
+          </Button>
         )}
       </div>
       <pre
         id={id}
         tabIndex={0}
-        className={`max-h-[40rem] overflow-auto rounded border p-2 font-mono text-xs leading-relaxed whitespace-pre-wrap break-words focus-visible:outline-2 focus-visible:outline-blue-600 ${TONES[tone]}`}
+        className={`focus-ring max-h-[40rem] overflow-auto rounded-md border p-2 font-mono text-xs leading-relaxed whitespace-pre-wrap break-words ${TONES[tone]}`}
       >
         {open || !long ? text : preview}
       </pre>

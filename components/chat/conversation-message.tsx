@@ -1,3 +1,4 @@
+import { Eye } from "lucide-react";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import { MarkdownText } from "./markdown-text";
 import { MediaThumbnail } from "./media-thumbnail";
@@ -12,7 +13,12 @@ export function ConversationMessage({ message }: ConversationMessageProps) {
   const media = message.media ?? [];
   return (
     <article data-testid={`message-${message.role}`} data-seq={message.seq} aria-label="Argus" className="max-w-full">
-      <p className="mb-1 text-xs font-semibold tracking-wide text-zinc-500 uppercase dark:text-zinc-400">Argus</p>
+      <p className="mb-1.5 flex items-center gap-1.5 text-xs font-semibold text-muted-foreground">
+        <span aria-hidden="true" className="inline-flex size-5 items-center justify-center rounded-md bg-primary text-primary-foreground">
+          <Eye className="size-3" />
+        </span>
+        Argus
+      </p>
       <MarkdownText text={message.content} />
       {media.length > 0 && (
         <ul className="mt-2 flex flex-wrap gap-2" aria-label="Files">

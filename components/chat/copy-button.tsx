@@ -1,6 +1,9 @@
 "use client";
 
+import { Check, Copy, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
 
 /**
  * The Clipboard API exists only in secure contexts; Argus is often opened over
@@ -33,7 +36,7 @@ export interface CopyButtonProps {
 }
 
 /** A small Copy button that confirms with "Copied" (and says so to screen readers). */
-export function CopyButton({ text, what = "code", className = "" }: CopyButtonProps) {
+export function CopyButton({ text, what = "code", className }: CopyButtonProps) {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -50,18 +53,21 @@ export function CopyButton({ text, what = "code", className = "" }: CopyButtonPr
   };
 
   const visible = state === "copied" ? "Copied" : state === "failed" ? "Copy failed" : "Copy";
+  const Icon = state === "copied" ? Check : state === "failed" ? X : Copy;
   return (
-    <button
-      type="button"
+    <Button
+      variant="ghost"
+      size="xs"
       onClick={copy}
       // The accessible name starts with the visible text (label-in-name).
       aria-label={state === "idle" ? `Copy ${what}` : visible}
-      className={`rounded border border-zinc-300 bg-white px-2 py-0.5 text-xs font-medium text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-zinc-600 dark:bg-zinc-800 dark:text-zinc-200 dark:hover:bg-zinc-700 ${className}`}
+      className={cn("text-muted-foreground hover:text-foreground", className)}
     >
+      <Icon aria-hidden="true" />
       {visible}
       <span role="status" className="sr-only">
         {state === "copied" ? "Copied to the clipboard" : state === "failed" ? "Could not copy" : ""}
       </span>
-    </button>
+    </Button>
   );
 }

@@ -24,12 +24,12 @@ export function DetectionOverlay({ image, width, height, detections, alt }: Dete
   const h = height ?? natural?.h ?? null;
   return (
     <div className="relative inline-block max-w-full align-top">
-      <a href={image} target="_blank" rel="noopener noreferrer" aria-label={`${alt} (open full size)`} className="block rounded focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600">
+      <a href={image} target="_blank" rel="noopener noreferrer" aria-label={`${alt} (open full size)`} className="focus-ring block rounded-md">
         <img
           src={image}
           alt={alt}
           onLoad={(e) => setNatural({ w: e.currentTarget.naturalWidth, h: e.currentTarget.naturalHeight })}
-          className="block h-auto max-h-[28rem] max-w-full rounded border border-zinc-200 dark:border-zinc-700"
+          className="block h-auto max-h-[28rem] max-w-full rounded-md border"
         />
       </a>
       {w !== null && h !== null && w > 0 && h > 0 && (

@@ -1,6 +1,9 @@
 "use client";
 
+import { CircleAlert, RotateCcw } from "lucide-react";
 import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Card, CardTitle } from "@/components/ui/card";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 
 export interface ErrorCardProps {
@@ -30,22 +33,19 @@ export function ErrorCard({ message, retryable, onRetry }: ErrorCardProps) {
       role={retryable ? "alert" : undefined}
       className="max-w-full"
     >
-      <div data-testid="error-card" className="rounded-lg border border-red-300 bg-red-50 p-3 text-red-950 dark:border-red-800 dark:bg-red-950/40 dark:text-red-100">
-        <h3 className="text-sm font-semibold">
-          <span aria-hidden="true">⚠ </span>Error
-        </h3>
+      <Card tone="danger" data-testid="error-card">
+        <CardTitle className="flex items-center gap-1.5">
+          <CircleAlert aria-hidden="true" className="size-4" />
+          Error
+        </CardTitle>
         <p className="mt-1 text-sm whitespace-pre-wrap break-words">{message.content || "Something went wrong."}</p>
         {retryable && (
-          <button
-            type="button"
-            onClick={retry}
-            disabled={busy}
-            className="mt-2 rounded-md bg-red-700 px-3 py-1 text-sm font-medium text-white hover:bg-red-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700 disabled:cursor-not-allowed disabled:opacity-60 dark:bg-red-600 dark:hover:bg-red-500"
-          >
+          <Button variant="destructive" size="sm" onClick={retry} disabled={busy} className="mt-2">
+            <RotateCcw aria-hidden="true" />
             {busy ? "Retrying…" : "Retry"}
-          </button>
+          </Button>
         )}
-      </div>
+      </Card>
     </article>
   );
 }

@@ -1,6 +1,8 @@
 "use client";
 
+import { FileCode2 } from "lucide-react";
 import { useMemo } from "react";
+import { Card, CardTitle } from "@/components/ui/card";
 import { parseFinalCode } from "@/lib/client/message-parts";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import { CodeBlock } from "./code-block";
@@ -15,17 +17,22 @@ export function FinalCodeBlock({ message }: FinalCodeBlockProps) {
   const final = useMemo(() => parseFinalCode(message.content), [message.content]);
   return (
     <article data-testid={`message-${message.role}`} data-seq={message.seq} className="max-w-full">
-      <section data-testid="final-code-block" className="rounded-lg border border-emerald-300 bg-white p-3 dark:border-emerald-800 dark:bg-zinc-900">
-        <h3 className="text-sm font-semibold">Coder · final code</h3>
-        {final ? (
-          <>
-            <CodeBlock code={final.code} title="Function" copyWhat="function" />
-            {final.test && <CodeBlock code={final.test} title="Test" copyWhat="test" />}
-          </>
-        ) : (
-          <pre className="mt-2 text-xs whitespace-pre-wrap break-words">{message.content}</pre>
-        )}
-      </section>
+      <Card asChild tone="success">
+        <section data-testid="final-code-block">
+          <CardTitle className="flex items-center gap-1.5">
+            <FileCode2 aria-hidden="true" className="size-4 text-success" />
+            Coder · final code
+          </CardTitle>
+          {final ? (
+            <>
+              <CodeBlock code={final.code} title="Function" copyWhat="function" />
+              {final.test && <CodeBlock code={final.test} title="Test" copyWhat="test" />}
+            </>
+          ) : (
+            <pre className="mt-2 text-xs whitespace-pre-wrap break-words">{message.content}</pre>
+          )}
+        </section>
+      </Card>
     </article>
   );
 }

@@ -1,6 +1,8 @@
 "use client";
 
+import { MessageCircleQuestion } from "lucide-react";
 import { useMemo, useState } from "react";
+import { Card, CardEyebrow } from "@/components/ui/card";
 import { describeAnswer, parseInteraction, parseToolReview } from "@/lib/client/message-parts";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import { QuestionForm } from "./question-form";
@@ -43,49 +45,49 @@ export function InteractionCard({ message, response, responseInline = true, pend
   const answered = response?.content ?? null;
   const disabled = !pending || answered !== null || sent !== null;
   const prompt = parsed ? parsed.prompt : "";
+  const waiting = pending && answered === null;
 
   return (
     <article data-testid={`message-${message.role}`} data-seq={message.seq} className="max-w-full">
-      <section
-        data-testid="interaction-card"
-        data-kind={parsed?.kind ?? "unknown"}
-        data-state={answered !== null ? "answered" : pending ? "pending" : "inactive"}
-        aria-label={review ? "Tool review" : "Question from the planner"}
-        className={`rounded-lg border p-3 ${
-          pending && answered === null
-            ? "border-blue-400 bg-blue-50 dark:border-blue-600 dark:bg-blue-950/40"
-            : "border-zinc-200 bg-white dark:border-zinc-700 dark:bg-zinc-900"
-        }`}
-      >
-        <h3 className="text-xs font-semibold tracking-wide text-zinc-600 uppercase dark:text-zinc-400">
-          {review ? "Tool review" : "Question"}
-          {pending && answered === null && <span className="ml-2 normal-case">· waiting for your answer</span>}
-        </h3>
-        {parsed ? (
-          prompt && <p className="mt-1 whitespace-pre-wrap break-words">{prompt}</p>
-        ) : (
-          // Unreadable question: show what arrived; a typed answer still works.
-          <p className="mt-1 text-sm whitespace-pre-wrap break-words">{message.content}</p>
-        )}
-        {review ? (
-          <ToolReviewCard review={review} disabled={disabled} answer={answered ?? sent} onChoose={answer} />
-        ) : (
-          <QuestionForm options={parsed?.options ?? []} disabled={disabled} chosen={answered ?? sent} onSubmit={answer} />
-        )}
-        {answered !== null ? (
-          <p
-            {...(responseInline && response ? { "data-testid": `message-${response.role}`, "data-seq": response.seq } : {})}
-            className="mt-3 text-sm font-medium whitespace-pre-wrap break-words">
-            You answered: {describeAnswer(answered)}
-          </p>
-        ) : sent !== null ? (
-          <p role="status" className="mt-3 text-sm text-zinc-600 dark:text-zinc-400">
-            Sending your answer: {describeAnswer(sent)}
-          </p>
-        ) : (
-          !pending && <p className="mt-3 text-xs text-zinc-500 dark:text-zinc-400">This question is no longer waiting for an answer.</p>
-        )}
-      </section>
+      <Card asChild tone={waiting ? "info" : "default"}>
+        <section
+          data-testid="interaction-card"
+          data-kind={parsed?.kind ?? "unknown"}
+          data-state={answered !== null ? "answered" : pending ? "pending" : "inactive"}
+          aria-label={review ? "Tool review" : "Question from the planner"}
+        >
+          <CardEyebrow className="flex items-center gap-1.5">
+            <MessageCircleQuestion aria-hidden="true" className="size-3.5" />
+            {review ? "Tool review" : "Question"}
+            {waiting && <span className="normal-case">· waiting for your answer</span>}
+          </CardEyebrow>
+          {parsed ? (
+            prompt && <p className="mt-1 whitespace-pre-wrap break-words">{prompt}</p>
+          ) : (
+            // Unreadable question: show what arrived; a typed answer still works.
+            <p className="mt-1 text-sm whitespace-pre-wrap break-words">{message.content}</p>
+          )}
+          {review ? (
+            <ToolReviewCard review={review} disabled={disabled} answer={answered ?? sent} onChoose={answer} />
+          ) : (
+            <QuestionForm options={parsed?.options ?? []} disabled={disabled} chosen={answered ?? sent} onSubmit={answer} />
+          )}
+          {answered !== null ? (
+            <p
+              {...(responseInline && response ? { "data-testid": `message-${response.role}`, "data-seq": response.seq } : {})}
+              className="mt-3 text-sm font-medium whitespace-pre-wrap break-words"
+            >
+              You answered: {describeAnswer(answered)}
+            </p>
+          ) : sent !== null ? (
+            <p role="status" className="mt-3 text-sm text-muted-foreground">
+              Sending your answer: {describeAnswer(sent)}
+            </p>
+          ) : (
+            !pending && <p className="mt-3 text-xs text-muted-foreground">This question is no longer waiting for an answer.</p>
+          )}
+        </section>
+      </Card>
     </article>
   );
 }

@@ -28,7 +28,7 @@ const components: Components = {
       <a
         href={target.href}
         {...(external ? { target: "_blank", rel: "noopener noreferrer" } : {})}
-        className="text-blue-700 underline underline-offset-2 hover:text-blue-900 dark:text-blue-400 dark:hover:text-blue-300"
+        className="text-link underline underline-offset-2 hover:opacity-80"
       >
         {children}
         {external && <span className="sr-only"> (opens in a new tab)</span>}
@@ -42,14 +42,14 @@ const components: Components = {
     if (url.startsWith("/api/files/")) {
       return (
         <a href={url} target="_blank" rel="noopener noreferrer">
-          <img src={url} alt={alt ?? ""} loading="lazy" className="my-2 max-h-80 max-w-full rounded border border-zinc-200 dark:border-zinc-700" />
+          <img src={url} alt={alt ?? ""} loading="lazy" className="my-2 max-h-80 max-w-full rounded-md border" />
         </a>
       );
     }
     const target = classifyLink(url);
     const label = `Image: ${alt || url || "(no address)"}`;
     return target.kind === "external" ? (
-      <a href={target.href} target="_blank" rel="noopener noreferrer" className="text-blue-700 underline dark:text-blue-400">
+      <a href={target.href} target="_blank" rel="noopener noreferrer" className="text-link underline">
         {label}
       </a>
     ) : (
@@ -73,12 +73,11 @@ const components: Components = {
 
 // Element styling via descendant selectors keeps the override list short.
 const PROSE =
-  "break-words [&_blockquote]:border-l-4 [&_blockquote]:border-zinc-300 [&_blockquote]:pl-3 [&_blockquote]:text-zinc-600 dark:[&_blockquote]:border-zinc-600 dark:[&_blockquote]:text-zinc-400 " +
+  "break-words leading-relaxed [&_blockquote]:border-l-4 [&_blockquote]:pl-3 [&_blockquote]:text-muted-foreground " +
   "[&_h1]:mt-3 [&_h1]:text-xl [&_h1]:font-semibold [&_h2]:mt-3 [&_h2]:text-lg [&_h2]:font-semibold [&_h3]:mt-2 [&_h3]:font-semibold " +
   "[&_ol]:my-2 [&_ol]:list-decimal [&_ol]:pl-6 [&_ul]:my-2 [&_ul]:list-disc [&_ul]:pl-6 [&_li]:my-0.5 [&_p]:my-2 [&>*:first-child]:mt-0 [&>*:last-child]:mb-0 " +
-  "[&_:not(pre)>code]:rounded [&_:not(pre)>code]:bg-zinc-100 [&_:not(pre)>code]:px-1 [&_:not(pre)>code]:font-mono [&_:not(pre)>code]:text-[0.85em] dark:[&_:not(pre)>code]:bg-zinc-800 " +
-  "[&_td]:border [&_td]:border-zinc-300 [&_td]:px-2 [&_td]:py-1 [&_th]:border [&_th]:border-zinc-300 [&_th]:px-2 [&_th]:py-1 [&_th]:text-left dark:[&_td]:border-zinc-700 dark:[&_th]:border-zinc-700 " +
-  "[&_hr]:my-3 [&_hr]:border-zinc-200 dark:[&_hr]:border-zinc-700";
+  "[&_:not(pre)>code]:rounded [&_:not(pre)>code]:bg-muted [&_:not(pre)>code]:px-1 [&_:not(pre)>code]:font-mono [&_:not(pre)>code]:text-[0.85em] " +
+  "[&_td]:border [&_td]:px-2 [&_td]:py-1 [&_th]:border [&_th]:bg-muted [&_th]:px-2 [&_th]:py-1 [&_th]:text-left [&_hr]:my-3";
 
 /** Model-written Markdown (GFM), rendered safely; memoised because parsing is the costly part. */
 export const MarkdownText = memo(function MarkdownText({ text }: { text: string }) {

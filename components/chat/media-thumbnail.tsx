@@ -24,12 +24,12 @@ export function MediaThumbnail({ url, label }: MediaThumbnailProps) {
       target="_blank"
       rel="noopener noreferrer"
       aria-label={`${label} (open full size)`}
-      className="block overflow-hidden rounded-md border border-zinc-300 bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-zinc-600 dark:bg-zinc-800"
+      className="focus-ring block overflow-hidden rounded-lg border bg-muted"
     >
       {broken ? (
-        <span className="flex h-20 w-20 items-center justify-center p-1 text-center text-xs underline">{label}</span>
+        <span className="flex size-20 items-center justify-center p-1 text-center text-xs underline">{label}</span>
       ) : (
-        <img src={thumbUrl(url)} alt={label} loading="lazy" onError={() => setBroken(true)} className="h-20 w-20 object-cover" />
+        <img src={thumbUrl(url)} alt={label} loading="lazy" onError={() => setBroken(true)} className="size-20 object-cover" />
       )}
     </a>
   );

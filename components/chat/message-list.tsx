@@ -1,6 +1,8 @@
 "use client";
 
+import { ArrowDown } from "lucide-react";
 import { useCallback, useDeferredValue, useLayoutEffect, useMemo, useRef } from "react";
+import { Button } from "@/components/ui/button";
 import { groupMessages, type DisplayItem } from "@/lib/client/message-parts";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import { DisplayItemView } from "./display-item-view";
@@ -60,9 +62,9 @@ export function MessageList({ messages, pendingSeq, onAnswer, onRetry, className
         role="log"
         aria-label="Conversation"
         tabIndex={0}
-        className="min-h-0 flex-1 overflow-y-auto overscroll-contain focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600"
+        className="focus-ring-inset min-h-0 flex-1 overflow-y-auto overscroll-contain"
       >
-        <div ref={contentRef} className="mx-auto flex w-full max-w-3xl flex-col gap-4 px-4 py-4">
+        <div ref={contentRef} className="mx-auto flex w-full max-w-3xl flex-col gap-5 px-4 py-5">
           {items.map((item, i) => (
             <DisplayItemView
               key={item.key}
@@ -77,14 +79,15 @@ export function MessageList({ messages, pendingSeq, onAnswer, onRetry, className
         </div>
       </div>
       {!atBottom && (
-        <button
-          type="button"
+        <Button
+          variant="outline"
+          size="sm"
           data-testid="jump-to-latest"
           onClick={jumpToLatest}
-          className="absolute bottom-4 left-1/2 -translate-x-1/2 rounded-full border border-zinc-300 bg-white px-4 py-1.5 text-sm font-medium text-zinc-800 shadow-md hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-zinc-600 dark:bg-zinc-800 dark:text-zinc-100 dark:hover:bg-zinc-700"
+          className="absolute bottom-4 left-1/2 -translate-x-1/2 rounded-full shadow-md"
         >
-          Jump to latest <span aria-hidden="true">↓</span>
-        </button>
+          Jump to latest <ArrowDown aria-hidden="true" />
+        </Button>
       )}
     </div>
   );

@@ -9,7 +9,7 @@ export interface ObservationImagesProps {
 /** Pictures a cell displayed, inline at a readable size; each opens full size in a new tab. */
 export function ObservationImages({ urls, caption }: ObservationImagesProps) {
   const safe = urls.filter(isSafeImageUrl);
-  if (safe.length === 0) return caption ? <p className="my-2 text-xs text-zinc-500 dark:text-zinc-400">{caption}</p> : null;
+  if (safe.length === 0) return caption ? <p className="my-2 text-xs text-muted-foreground">{caption}</p> : null;
   return (
     <figure className="my-2">
       <ul className="flex flex-wrap gap-2">
@@ -20,19 +20,19 @@ export function ObservationImages({ urls, caption }: ObservationImagesProps) {
               target="_blank"
               rel="noopener noreferrer"
               aria-label={`Output image ${i + 1} (open full size)`}
-              className="block rounded focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+              className="focus-ring block rounded-md"
             >
               <img
                 src={url}
                 alt={`Output image ${i + 1}`}
                 loading="lazy"
-                className="max-h-80 max-w-full rounded border border-zinc-200 bg-white object-contain dark:border-zinc-700"
+                className="max-h-80 max-w-full rounded-md border bg-white object-contain"
               />
             </a>
           </li>
         ))}
       </ul>
-      {caption && <figcaption className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">{caption}</figcaption>}
+      {caption && <figcaption className="mt-1 text-xs text-muted-foreground">{caption}</figcaption>}
     </figure>
   );
 }

@@ -17,7 +17,7 @@ export function ObservationView({ text, media = [] }: ObservationViewProps) {
   const obs = useMemo(() => parseObservation(text), [text]);
   return (
     <div>
-      {obs.other && <p className="my-2 text-sm whitespace-pre-wrap break-words text-zinc-700 dark:text-zinc-300">{obs.other}</p>}
+      {obs.other && <p className="my-2 text-sm whitespace-pre-wrap break-words text-muted-foreground">{obs.other}</p>}
       {obs.stdout && <CollapsibleOutput label="Output" text={obs.stdout} />}
       {obs.stderr && <CollapsibleOutput label="stderr" text={obs.stderr} tone="warning" />}
       {obs.value && <CollapsibleOutput label="Value" text={obs.value} />}

@@ -1,6 +1,9 @@
 "use client";
 
+import { Check } from "lucide-react";
 import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
 
 export interface QuestionFormProps {
   options: readonly string[];
@@ -33,17 +36,19 @@ export function QuestionForm({ options, disabled, chosen = null, onSubmit }: Que
       {options.length > 0 && (
         <div role="group" aria-label="Answers" className="flex flex-wrap gap-2">
           {options.map((option, i) => (
-            <button
+            <Button
               key={`${i}:${option}`}
-              type="button"
+              variant="outline"
+              size="sm"
               disabled={disabled}
               aria-pressed={chosen === null ? undefined : chosen === option}
               onClick={() => onSubmit(option)}
-              className="rounded-md border border-blue-600 px-3 py-1 text-sm font-medium text-blue-700 hover:bg-blue-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 aria-pressed:font-semibold disabled:cursor-not-allowed disabled:border-zinc-300 disabled:text-zinc-400 disabled:hover:bg-transparent disabled:aria-pressed:border-blue-600 disabled:aria-pressed:text-blue-700 dark:border-blue-400 dark:text-blue-300 dark:hover:bg-blue-950 dark:disabled:border-zinc-700 dark:disabled:text-zinc-500 dark:disabled:aria-pressed:border-blue-400 dark:disabled:aria-pressed:text-blue-300"
+              // The chosen option stays marked (and fully opaque) once the card is disabled.
+              className="aria-pressed:border-primary aria-pressed:bg-primary-soft aria-pressed:text-primary-soft-foreground disabled:aria-pressed:opacity-100"
             >
-              {chosen === option && <span aria-hidden="true">✓ </span>}
+              {chosen === option && <Check aria-hidden="true" />}
               {option}
-            </button>
+            </Button>
           ))}
         </div>
       )}
@@ -51,24 +56,19 @@ export function QuestionForm({ options, disabled, chosen = null, onSubmit }: Que
         <label htmlFor={inputId} className="sr-only">
           Your answer
         </label>
-        <input
+        <Input
           id={inputId}
-          type="text"
           value={text}
           disabled={disabled}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKeyDown}
           placeholder={options.length > 0 ? "Or type your own answer" : "Type your answer"}
           autoComplete="off"
-          className="min-w-0 flex-1 rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-600 disabled:cursor-not-allowed disabled:bg-zinc-100 dark:border-zinc-600 dark:bg-zinc-900 dark:disabled:bg-zinc-800"
+          className="flex-1"
         />
-        <button
-          type="submit"
-          disabled={disabled || !text.trim()}
-          className="rounded-md bg-blue-600 px-3 py-1 text-sm font-medium text-white hover:bg-blue-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:cursor-not-allowed disabled:opacity-50"
-        >
+        <Button type="submit" size="sm" disabled={disabled || !text.trim()}>
           Send
-        </button>
+        </Button>
       </form>
     </div>
   );

@@ -7,11 +7,11 @@ export interface StatusLineProps {
 }
 
 const DOT: Record<StatusTone, string> = {
-  idle: "bg-zinc-400",
-  busy: "bg-blue-500 motion-safe:animate-pulse",
-  waiting: "bg-amber-500",
-  ended: "bg-zinc-400",
-  offline: "bg-red-500 motion-safe:animate-pulse",
+  idle: "bg-muted-foreground/60",
+  busy: "bg-primary motion-safe:animate-pulse",
+  waiting: "bg-warning",
+  ended: "bg-muted-foreground/60",
+  offline: "bg-destructive motion-safe:animate-pulse",
 };
 
 /** One line of run progress ("Planner is working · turn 2 of 10 · 1.2k tokens"), announced politely. */
@@ -22,7 +22,7 @@ export function StatusLine({ state, connected }: StatusLineProps) {
       data-testid="status-line"
       data-tone={tone}
       role="status"
-      className="flex items-center gap-2 px-4 py-1 text-xs text-zinc-600 dark:text-zinc-400"
+      className="flex h-9 shrink-0 items-center gap-2 border-b px-4 text-xs text-muted-foreground"
     >
       {/* The dot only decorates; the words carry the state. */}
       <span aria-hidden="true" className={`inline-block h-2 w-2 shrink-0 rounded-full ${DOT[tone]}`} />

@@ -21,7 +21,7 @@ export function UserMessage({ message }: UserMessageProps) {
         </ul>
       )}
       {message.content && (
-        <div className="max-w-[85%] rounded-2xl rounded-br-sm bg-blue-600 px-4 py-2 whitespace-pre-wrap break-words text-white dark:bg-blue-700">
+        <div className="max-w-[85%] rounded-2xl rounded-br-md bg-primary px-4 py-2 whitespace-pre-wrap break-words text-primary-foreground">
           {message.content}
         </div>
       )}

@@ -1,15 +1,25 @@
 "use client";
 
-import { useRef, useState, type ClipboardEvent, type KeyboardEvent } from "react";
+import { ArrowUp, Paperclip, Square } from "lucide-react";
+import { useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from "react";
 import type { Attachment } from "@/components/app/use-chat-actions";
+import { Button } from "@/components/ui/button";
+import { Textarea } from "@/components/ui/textarea";
 import { ACCEPT_ATTRIBUTE, checkUpload } from "@/lib/client/upload-rules";
 import { AttachmentChip } from "./attachment-chip";
+
+/** Text put into the composer from outside (the "Try an example" button); a new id applies it again. */
+export interface ComposerDraft {
+  text: string;
+  id: number;
+}
 
 interface ComposerProps {
   attachments: Attachment[];
   running: boolean;
   waitingForAnswer: boolean;
   maxUploadBytes: number;
+  draft?: ComposerDraft | null;
   onFiles: (files: File[]) => void;
   onRefused: (file: File, reason: string) => void;
   onRemove: (key: string) => void;
@@ -27,6 +37,17 @@ export function Composer(p: ComposerProps) {
   const [text, setText] = useState("");
   const [sending, setSending] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  const box = useRef<HTMLTextAreaElement>(null);
+
+  // A draft from outside replaces the text once (adjusting state while rendering, as React recommends).
+  const [draftId, setDraftId] = useState(p.draft?.id);
+  if (p.draft && p.draft.id !== draftId) {
+    setDraftId(p.draft.id);
+    setText(p.draft.text);
+  }
+  useEffect(() => {
+    if (draftId !== undefined) box.current?.focus();
+  }, [draftId]);
 
   const take = (files: File[]) => {
     const ok: File[] = [];
@@ -65,7 +86,7 @@ export function Composer(p: ComposerProps) {
   return (
     <form
       aria-label="Message"
-      className="border-t border-zinc-200 p-3 dark:border-zinc-800"
+      className="px-3 pt-1 pb-3 md:px-4 md:pb-4"
       onSubmit={(e) => {
         e.preventDefault();
         void submit();
@@ -76,38 +97,20 @@ export function Composer(p: ComposerProps) {
         take([...e.dataTransfer.files]);
       }}
     >
-      {p.attachments.length > 0 && (
-        <div className="mb-2 flex flex-wrap gap-2" aria-label="Attachments">
-          {p.attachments.map((a) => (
-            <AttachmentChip key={a.key} item={a} onRemove={() => p.onRemove(a.key)} />
-          ))}
-        </div>
-      )}
-      <div className="flex items-end gap-2">
-        <input
-          ref={input}
-          type="file"
-          multiple
-          accept={ACCEPT_ATTRIBUTE}
-          className="sr-only"
-          aria-label="Attach images or videos"
-          data-testid="file-input"
-          onChange={(e) => {
-            take([...(e.target.files ?? [])]);
-            e.target.value = "";
-          }}
-        />
-        <button
-          type="button"
-          onClick={() => input.current?.click()}
-          className="rounded-md border border-zinc-300 px-3 py-2 text-sm hover:bg-zinc-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:border-zinc-700 dark:hover:bg-zinc-800"
-        >
-          Attach
-        </button>
+      <div className="mx-auto max-w-3xl rounded-xl border border-input bg-card shadow-sm transition-shadow focus-within:border-ring focus-within:ring-2 focus-within:ring-ring/20">
+        {p.attachments.length > 0 && (
+          <div className="flex flex-wrap gap-2 px-3 pt-3" aria-label="Attachments">
+            {p.attachments.map((a) => (
+              <AttachmentChip key={a.key} item={a} onRemove={() => p.onRemove(a.key)} />
+            ))}
+          </div>
+        )}
         <label htmlFor="composer-text" className="sr-only">
           {p.waitingForAnswer ? "Your answer" : "Ask about your images"}
         </label>
-        <textarea
+        <Textarea
+          ref={box}
+          bare
           id="composer-text"
           data-testid="composer-text"
           value={text}
@@ -115,28 +118,46 @@ export function Composer(p: ComposerProps) {
           onKeyDown={onKeyDown}
           onPaste={onPaste}
           rows={Math.min(6, Math.max(1, text.split("\n").length))}
-          placeholder={p.waitingForAnswer ? "Type your answer…" : "Ask a vision question — drop images here (Enter to send, Shift+Enter for a new line)"}
-          className="min-h-10 flex-1 resize-none rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:border-zinc-700 dark:bg-zinc-900"
+          placeholder={p.waitingForAnswer ? "Type your answer…" : "Ask a vision question, or drop images here"}
+          aria-describedby="composer-hint"
+          className="block min-h-11 px-3.5 pt-3 pb-1"
         />
-        {p.running && !p.waitingForAnswer ? (
-          <button
-            type="button"
-            onClick={p.onStop}
-            data-testid="stop"
-            className="rounded-md bg-red-600 px-4 py-2 text-sm font-medium text-white hover:bg-red-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-400"
-          >
-            Stop
-          </button>
-        ) : (
-          <button
-            type="submit"
-            disabled={sending}
-            data-testid="send"
-            className="rounded-md bg-sky-600 px-4 py-2 text-sm font-medium text-white hover:bg-sky-700 disabled:opacity-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
-          >
-            Send
-          </button>
-        )}
+        <div className="flex items-center gap-2 px-2 pb-2">
+          <input
+            ref={input}
+            type="file"
+            multiple
+            accept={ACCEPT_ATTRIBUTE}
+            className="sr-only"
+            aria-label="Attach images or videos"
+            data-testid="file-input"
+            onChange={(e) => {
+              take([...(e.target.files ?? [])]);
+              e.target.value = "";
+            }}
+          />
+          <Button variant="ghost" size="sm" onClick={() => input.current?.click()} className="text-muted-foreground hover:text-foreground">
+            <Paperclip aria-hidden="true" />
+            Attach
+          </Button>
+          <p id="composer-hint" className="min-w-0 flex-1 truncate text-right text-xs text-muted-foreground">
+            <span className="hidden sm:inline">
+              <kbd className="font-sans font-medium">Enter</kbd> to send ·{" "}
+            </span>
+            <kbd className="font-sans font-medium">Shift+Enter</kbd> for a new line
+          </p>
+          {p.running && !p.waitingForAnswer ? (
+            <Button variant="destructive" size="sm" onClick={p.onStop} data-testid="stop">
+              <Square aria-hidden="true" className="fill-current" />
+              Stop
+            </Button>
+          ) : (
+            <Button type="submit" size="sm" disabled={sending} data-testid="send">
+              <ArrowUp aria-hidden="true" />
+              Send
+            </Button>
+          )}
+        </div>
       </div>
     </form>
   );

@@ -1,5 +1,6 @@
 "use client";
 
+import { FileCode2 } from "lucide-react";
 import { useId } from "react";
 import { pyFileName, type FinalCode } from "@/lib/client/preview-data";
 import { CopyButton } from "@/components/chat/copy-button";
@@ -14,12 +15,15 @@ export function CodeTab({ final }: { final: FinalCode | null }) {
   return (
     <div className="flex flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <p className="font-mono text-sm text-zinc-700 dark:text-zinc-300">{pyFileName(final.code)}</p>
+        <p className="flex items-center gap-1.5 font-mono text-sm">
+          <FileCode2 aria-hidden="true" className="size-4 text-muted-foreground" />
+          {pyFileName(final.code)}
+        </p>
         <DownloadPyButton final={final} />
       </div>
       <section aria-labelledby={`${id}-code`} className="flex flex-col gap-2">
         <div className="flex items-center justify-between">
-          <h3 id={`${id}-code`} className="text-sm font-semibold text-zinc-800 dark:text-zinc-100">
+          <h3 id={`${id}-code`} className="text-sm font-semibold">
             Function
           </h3>
           <CopyButton text={final.code} what="code" />
@@ -29,7 +33,7 @@ export function CodeTab({ final }: { final: FinalCode | null }) {
       {final.test && (
         <section aria-labelledby={`${id}-test`} className="flex flex-col gap-2">
           <div className="flex items-center justify-between">
-            <h3 id={`${id}-test`} className="text-sm font-semibold text-zinc-800 dark:text-zinc-100">
+            <h3 id={`${id}-test`} className="text-sm font-semibold">
               Test
             </h3>
             <CopyButton text={final.test} what="test" />

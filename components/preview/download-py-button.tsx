@@ -1,5 +1,7 @@
 "use client";
 
+import { Download } from "lucide-react";
+import { Button } from "@/components/ui/button";
 import { pyFileContent, pyFileName, type FinalCode } from "@/lib/client/preview-data";
 
 /** Saves the function and its test as one runnable `.py`, named after the function. */
@@ -20,14 +22,9 @@ export function DownloadPyButton({ final }: { final: FinalCode }) {
   };
 
   return (
-    <button
-      type="button"
-      data-testid="download-py"
-      onClick={download}
-      aria-label={`Download ${name}`}
-      className="rounded-md bg-blue-600 px-2.5 py-1 text-xs font-medium text-white hover:bg-blue-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-2 dark:focus-visible:ring-offset-zinc-900"
-    >
+    <Button size="xs" data-testid="download-py" onClick={download} aria-label={`Download ${name}`}>
+      <Download aria-hidden="true" />
       Download .py
-    </button>
+    </Button>
   );
 }

@@ -1,12 +1,13 @@
 "use client";
 
 import type { ReactNode } from "react";
+import { Card } from "@/components/ui/card";
 
 /** The quiet message a tab shows before there is anything in it. */
 export function EmptyState({ children }: { children: ReactNode }) {
   return (
-    <div className="flex h-full min-h-40 items-center justify-center rounded-lg border border-dashed border-zinc-300 p-6 text-center text-sm text-zinc-500 dark:border-zinc-700 dark:text-zinc-400">
+    <Card tone="muted" padding="md" className="flex h-full min-h-40 items-center justify-center text-center text-sm">
       <p>{children}</p>
-    </div>
+    </Card>
   );
 }

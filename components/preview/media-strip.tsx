@@ -1,5 +1,7 @@
 "use client";
 
+import { Play } from "lucide-react";
+import { cn } from "@/components/ui/cn";
 import type { MediaItem } from "@/lib/client/preview-data";
 
 interface MediaStripProps {
@@ -21,9 +23,10 @@ export function MediaStrip({ items, selectedUrl, onSelect }: MediaStripProps) {
               aria-pressed={selected}
               title={item.name}
               onClick={() => onSelect(item)}
-              className={`relative block h-16 w-16 overflow-hidden rounded-md border-2 bg-zinc-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-1 dark:bg-zinc-800 ${
-                selected ? "border-blue-600 dark:border-blue-400" : "border-transparent hover:border-zinc-300 dark:hover:border-zinc-600"
-              }`}
+              className={cn(
+                "focus-ring relative block size-16 cursor-pointer overflow-hidden rounded-md border-2 bg-muted",
+                selected ? "border-primary" : "border-transparent hover:border-input",
+              )}
             >
               <span className="sr-only">
                 {item.name} ({item.origin === "upload" ? `uploaded ${item.kind}` : "generated image"})
@@ -33,8 +36,8 @@ export function MediaStrip({ items, selectedUrl, onSelect }: MediaStripProps) {
                 <img src={item.thumbnailUrl ?? item.url} alt="" loading="lazy" className="h-full w-full object-cover" />
               ) : null}
               {item.kind === "video" && (
-                <span aria-hidden="true" className="absolute inset-0 flex items-center justify-center text-lg text-white drop-shadow">
-                  ▶
+                <span aria-hidden="true" className="absolute inset-0 flex items-center justify-center text-white drop-shadow">
+                  <Play className="size-5 fill-current" />
                 </span>
               )}
               {item.origin === "generated" && (

@@ -1,6 +1,9 @@
 "use client";
 
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from "react";
+import { ExternalLink } from "lucide-react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
 import type { MediaItem } from "@/lib/client/preview-data";
 import { toImageCoords, type Point, type Polygon } from "@/lib/client/polygons";
 import { RegionOverlay } from "./region-overlay";
@@ -114,14 +117,12 @@ export function MediaViewer(props: MediaViewerProps) {
           {zoomable && <ZoomControls scale={view.scale} onZoomIn={() => zoomBy(1.5)} onZoomOut={() => zoomBy(1 / 1.5)} onReset={reset} />}
           {tools}
         </div>
-        <a
-          href={item.url}
-          target="_blank"
-          rel="noopener noreferrer"
-          className="rounded text-xs text-blue-700 underline-offset-2 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 dark:text-blue-300"
-        >
-          Open original<span className="sr-only"> of {item.name} in a new tab</span>
-        </a>
+        <Button asChild variant="link" size="xs">
+          <a href={item.url} target="_blank" rel="noopener noreferrer">
+            <ExternalLink aria-hidden="true" />
+            Open original<span className="sr-only"> of {item.name} in a new tab</span>
+          </a>
+        </Button>
       </div>
 
       <div className="flex justify-center">
@@ -136,7 +137,7 @@ export function MediaViewer(props: MediaViewerProps) {
           onDoubleClick={onDoubleClick}
           {...pointerHandlers}
           style={{ cursor, touchAction: zoomable && view.scale > 1 ? "none" : "auto" }}
-          className="relative max-w-full select-none overflow-hidden rounded-md bg-zinc-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 dark:bg-zinc-800"
+          className="focus-ring relative max-w-full overflow-hidden rounded-lg bg-muted select-none"
         >
           <div
             className="relative"
@@ -184,11 +185,9 @@ export function MediaViewer(props: MediaViewerProps) {
         </div>
       </div>
       {failed && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-          {item.name} could not be loaded.
-        </p>
+        <Alert>{item.name} could not be loaded.</Alert>
       )}
-      <p id={hintId} className="text-xs text-zinc-500 dark:text-zinc-400">
+      <p id={hintId} className="text-xs text-muted-foreground">
         {hint}
       </p>
     </div>

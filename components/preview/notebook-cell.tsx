@@ -8,7 +8,7 @@ import { NotebookOutput } from "./notebook-output";
 export function NotebookCell({ cell }: { cell: NotebookCellView }) {
   if (cell.kind === "markdown") {
     return (
-      <li data-testid="notebook-cell" className="whitespace-pre-wrap break-words rounded-md bg-zinc-50 p-3 text-sm text-zinc-700 dark:bg-zinc-800/60 dark:text-zinc-300">
+      <li data-testid="notebook-cell" className="rounded-lg bg-muted p-3 text-sm whitespace-pre-wrap break-words text-muted-foreground">
         {cell.source}
       </li>
     );
@@ -17,7 +17,7 @@ export function NotebookCell({ cell }: { cell: NotebookCellView }) {
   return (
     <li data-testid="notebook-cell" className="flex flex-col gap-2">
       <div className="flex gap-2">
-        <span className="w-12 shrink-0 pt-3 text-right font-mono text-xs text-blue-700 dark:text-blue-400" aria-hidden="true">
+        <span className="w-12 shrink-0 pt-3 text-right font-mono text-xs text-link" aria-hidden="true">
           [{count}]:
         </span>
         <HighlightedCode

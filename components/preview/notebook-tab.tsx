@@ -1,5 +1,8 @@
 "use client";
 
+import { Download, RotateCcw } from "lucide-react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
 import { EmptyState } from "./empty-state";
 import { NotebookCell } from "./notebook-cell";
 import { useNotebook } from "./use-notebook";
@@ -20,29 +23,26 @@ export function NotebookTab({ sessionId, notebookVersion, active }: NotebookTabP
   return (
     <div className="flex flex-col gap-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <p role="status" className="text-xs text-zinc-500 dark:text-zinc-400">
+        <p role="status" className="text-xs text-muted-foreground">
           {status === "loading" ? (cells.length ? "Refreshing the notebook…" : "Loading the notebook…") : cells.length ? `${cells.length} cell${cells.length === 1 ? "" : "s"}` : ""}
         </p>
-        <a
-          data-testid="download-ipynb"
-          href={`/api/sessions/${encodeURIComponent(sessionId)}/notebook`}
-          download
-          className="rounded-md border border-zinc-300 px-2.5 py-1 text-xs font-medium text-zinc-700 hover:bg-zinc-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 dark:border-zinc-600 dark:text-zinc-200 dark:hover:bg-zinc-800"
-        >
-          Download .ipynb
-        </a>
+        <Button asChild variant="outline" size="xs">
+          <a data-testid="download-ipynb" href={`/api/sessions/${encodeURIComponent(sessionId)}/notebook`} download>
+            <Download aria-hidden="true" />
+            Download .ipynb
+          </a>
+        </Button>
       </div>
       {status === "error" && (
-        <div role="alert" className="flex items-center justify-between gap-2 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/50 dark:text-red-200">
-          <span>Could not load the notebook. {error}</span>
-          <button
-            type="button"
-            onClick={retry}
-            className="rounded-md border border-red-300 px-2 py-1 text-xs font-medium hover:bg-red-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-500 dark:border-red-800 dark:hover:bg-red-900"
-          >
-            Retry
-          </button>
-        </div>
+        <Alert>
+          <div className="flex items-center justify-between gap-2">
+            <span>Could not load the notebook. {error}</span>
+            <Button variant="outline" size="xs" onClick={retry}>
+              <RotateCcw aria-hidden="true" />
+              Retry
+            </Button>
+          </div>
+        </Alert>
       )}
       {status === "ready" && cells.length === 0 && <EmptyState>No cells yet — the planner&apos;s code will appear here as it runs.</EmptyState>}
       {cells.length > 0 && (

@@ -1,6 +1,7 @@
 "use client";
 
-import { useId, useMemo, useState, type ReactNode } from "react";
+import { useMemo, useState, type ReactNode } from "react";
+import { Tabs, TabsContent } from "@/components/ui/tabs";
 import type { UploadView } from "@/lib/protocol/files";
 import { finalCode, resultImage, sessionImages } from "@/lib/client/preview-data";
 import type { Polygon } from "@/lib/client/polygons";
@@ -8,7 +9,7 @@ import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import { CodeTab } from "./code-tab";
 import { MediaTab } from "./media-tab";
 import { NotebookTab } from "./notebook-tab";
-import { PREVIEW_TABS, PreviewTabList, panelId, tabId, type PreviewTab } from "./preview-tab-list";
+import { PREVIEW_TABS, PreviewTabList, type PreviewTab } from "./preview-tab-list";
 import { ResultTab } from "./result-tab";
 
 export type { PreviewTab } from "./preview-tab-list";
@@ -30,7 +31,6 @@ export interface PreviewSectionProps {
 /** The right-hand pane: the session's media, the final code, the result picture and the notebook. */
 export function PreviewSection(props: PreviewSectionProps) {
   const { sessionId, messages, uploads, polygons, onPolygonsChange, notebookVersion } = props;
-  const prefix = useId();
   const [ownTab, setOwnTab] = useState<PreviewTab>("media");
   const active = props.tab ?? ownTab;
   const select = (tab: PreviewTab) => {
@@ -50,22 +50,16 @@ export function PreviewSection(props: PreviewSectionProps) {
   };
 
   return (
-    <section data-testid="preview-section" aria-label="Preview" className="flex h-full min-h-0 flex-col bg-white dark:bg-zinc-900">
-      <PreviewTabList idPrefix={prefix} active={active} onSelect={select} marked={{ code: code !== null, result: result !== null }} />
-      {PREVIEW_TABS.map((tab) => (
-        // Panels stay mounted so the Media tab keeps its zoom and a half-drawn region.
-        <div
-          key={tab}
-          role="tabpanel"
-          id={panelId(prefix, tab)}
-          aria-labelledby={tabId(prefix, tab)}
-          hidden={tab !== active}
-          tabIndex={0}
-          className="min-h-0 flex-1 overflow-auto p-4 focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-blue-500"
-        >
-          {panels[tab]}
-        </div>
-      ))}
-    </section>
+    <Tabs asChild value={active} onValueChange={(v) => select(v as PreviewTab)}>
+      <section data-testid="preview-section" aria-label="Preview" className="h-full min-h-0 bg-background">
+        <PreviewTabList active={active} marked={{ code: code !== null, result: result !== null }} />
+        {PREVIEW_TABS.map((tab) => (
+          // Panels stay mounted so the Media tab keeps its zoom and a half-drawn region.
+          <TabsContent key={tab} value={tab} keepMounted className="min-h-0 flex-1 overflow-auto p-pane">
+            {panels[tab]}
+          </TabsContent>
+        ))}
+      </section>
+    </Tabs>
   );
 }

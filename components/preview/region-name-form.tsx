@@ -1,6 +1,9 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
 
 interface RegionNameFormProps {
   defaultName: string;
@@ -20,36 +23,30 @@ export function RegionNameForm({ defaultName, onSave, onDiscard }: RegionNameFor
   }, []);
 
   return (
-    <form
-      className="flex flex-wrap items-center gap-2 rounded-md border border-blue-200 bg-blue-50 p-2 dark:border-blue-900 dark:bg-blue-950/40"
-      onSubmit={(e) => {
-        e.preventDefault();
-        onSave(name.trim() || defaultName);
-      }}
-      onKeyDown={(e) => {
-        if (e.key === "Escape") {
+    <Card asChild tone="info" padding="none" className="flex flex-wrap items-center gap-2 p-2">
+      <form
+        onSubmit={(e) => {
           e.preventDefault();
-          onDiscard();
-        }
-      }}
-    >
-      <label htmlFor={id} className="text-sm font-medium text-zinc-800 dark:text-zinc-100">
-        Name this region
-      </label>
-      <input
-        ref={input}
-        id={id}
-        value={name}
-        maxLength={80}
-        onChange={(e) => setName(e.target.value)}
-        className="min-w-0 flex-1 rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm text-zinc-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 dark:border-zinc-600 dark:bg-zinc-900 dark:text-zinc-100"
-      />
-      <button type="submit" className="rounded-md bg-blue-600 px-2.5 py-1 text-xs font-medium text-white hover:bg-blue-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-1">
-        Save region
-      </button>
-      <button type="button" onClick={onDiscard} className="rounded-md border border-zinc-300 px-2.5 py-1 text-xs font-medium text-zinc-700 hover:bg-zinc-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 dark:border-zinc-600 dark:text-zinc-200 dark:hover:bg-zinc-800">
-        Discard
-      </button>
-    </form>
+          onSave(name.trim() || defaultName);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === "Escape") {
+            e.preventDefault();
+            onDiscard();
+          }
+        }}
+      >
+        <label htmlFor={id} className="text-sm font-medium">
+          Name this region
+        </label>
+        <Input ref={input} id={id} value={name} maxLength={80} onChange={(e) => setName(e.target.value)} className="flex-1" />
+        <Button type="submit" size="xs">
+          Save region
+        </Button>
+        <Button variant="outline" size="xs" onClick={onDiscard}>
+          Discard
+        </Button>
+      </form>
+    </Card>
   );
 }

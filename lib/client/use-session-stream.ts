@@ -6,11 +6,17 @@ import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { SyncAck } from "@/lib/protocol/socket";
 import type { RunStateWire } from "@/lib/protocol/state-wire";
 import { lastSeq, mergeMessages } from "./merge-messages";
+import { isSocketRefusal } from "./session-refusal";
 
 export interface SessionStream {
   messages: StreamedMessage[];
   state: RunStateWire | null;
   connected: boolean;
+  /**
+   * The server refused this session (another browser's chat, or one that no
+   * longer exists). The socket then stops: retrying can't change the answer.
+   */
+  refused: boolean;
   /** Adds messages fetched another way (the initial GET). */
   absorb: (messages: StreamedMessage[]) => void;
 }
@@ -24,6 +30,7 @@ export function useSessionStream(sessionId: string | null): SessionStream {
   const [messages, setMessages] = useState<StreamedMessage[]>([]);
   const [state, setState] = useState<RunStateWire | null>(null);
   const [connected, setConnected] = useState(false);
+  const [refused, setRefused] = useState(false);
   const held = useRef<StreamedMessage[]>([]);
 
   const absorb = (incoming: StreamedMessage[]) => {
@@ -38,6 +45,7 @@ export function useSessionStream(sessionId: string | null): SessionStream {
     setMessages([]);
     held.current = [];
     setState(null);
+    setRefused(false);
     if (!sessionId) return;
     // The browser cookie authenticates the socket; the session id picks the room.
     const socket: Socket = io({ auth: { sessionId }, transports: ["websocket", "polling"] });
@@ -53,7 +61,13 @@ export function useSessionStream(sessionId: string | null): SessionStream {
       catchUp();
     });
     socket.on("disconnect", () => setConnected(false));
-    socket.on("connect_error", () => setConnected(false));
+    socket.on("connect_error", (error) => {
+      setConnected(false);
+      if (isSocketRefusal(error)) {
+        setRefused(true);
+        socket.disconnect();
+      }
+    });
     socket.on("message", (m: StreamedMessage) => absorb([m]));
     socket.on("state", (s: RunStateWire) => setState(s));
     return () => {
@@ -61,5 +75,5 @@ export function useSessionStream(sessionId: string | null): SessionStream {
     };
   }, [sessionId]);
 
-  return { messages, state, connected, absorb };
+  return { messages, state, connected, refused, absorb };
 }

@@ -76,16 +76,6 @@ export class ArgusError extends Error {
   get status(): number {
     return STATUS[this.type];
   }
-
-  toBody(): ErrorBody {
-    return {
-      error: {
-        code: this.code,
-        message: this.message,
-        ...(this.field === undefined ? {} : { field: this.field }),
-      },
-    };
-  }
 }
 
 /**

@@ -3,7 +3,7 @@
 import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 
-export type OutputTone = "plain" | "warning" | "error";
+type OutputTone = "plain" | "warning" | "error";
 
 export interface CollapsibleOutputProps {
   /** Visible section name ("Output", "stderr", "Error"): the tone is never the only cue. */

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { isSafeImageUrl } from "@/lib/client/message-parts";
 
 /** `/api/files/<id>` → its thumbnail variant, keeping any existing query. */
-export function thumbUrl(url: string): string {
+function thumbUrl(url: string): string {
   return `${url}${url.includes("?") ? "&" : "?"}variant=thumb`;
 }
 

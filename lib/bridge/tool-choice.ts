@@ -9,7 +9,7 @@ import type { BridgeMethods } from "@/lib/kernels/bridge";
 import type { KernelRegistry } from "@/lib/kernels/registry";
 import { imagePart, MAX_EDGE } from "@/lib/llm/images";
 import type { ModelClient } from "@/lib/llm/models";
-import { buildCandidateRunner, CandidateResultsSchema, RESULTS_MARKER, type CandidateResult } from "./tool-runner";
+import { buildCandidateRunner, candidateResult, RESULTS_MARKER, TryToolsReportSchema, type CandidateResult } from "./tool-runner";
 
 /** Candidates run at a low threshold, so the person can raise it with the slider. */
 const REVIEW_THRESHOLD = 0.05;
@@ -90,7 +90,8 @@ export function toolChoiceMethods(deps: ToolChoiceDeps): BridgeMethods {
         const { execution } = await kernel.execute(code, { timeoutMs: (PER_TOOL_SECONDS * candidates.length + 30) * 1000, signal: ctx.signal, bridgeMeter: ctx.meter });
         const line = execution.stdout.split("\n").find((l) => l.startsWith(RESULTS_MARKER));
         if (!line) throw new Error(`The candidate tools could not be run: ${execution.error?.value ?? execution.stderr.slice(0, 300)}`);
-        return CandidateResultsSchema.parse(JSON.parse(line.slice(RESULTS_MARKER.length)));
+        const report = TryToolsReportSchema.parse(JSON.parse(line.slice(RESULTS_MARKER.length)));
+        return Object.fromEntries(candidates.map((c) => [c, candidateResult(report[c])])) as Record<string, CandidateResult>;
       });
 
       const usable = candidates.filter((c) => results[c] && !results[c]!.error);

@@ -7,6 +7,7 @@ import importlib
 import inspect
 import json
 import pkgutil
+import time
 import unittest
 from pathlib import Path
 from typing import Any, List
@@ -142,6 +143,28 @@ class TryToolsTest(WorkspaceTestCase):
         loose = try_tools(["detect_circles", "count_objects"], data.coins(), box_threshold=0.05)
         self.assertLess(strict["detect_circles"]["runs"][0]["count"], loose["detect_circles"]["runs"][0]["count"])
         self.assertEqual(strict["count_objects"]["runs"][0]["count"], 24)
+
+    def test_detections_come_back_as_plain_boxes(self) -> None:
+        report = try_tools(["detect_circles"], [data.coins()], box_threshold=0.05, max_items=100)
+        run = report["detect_circles"]["runs"][0]
+        self.assertEqual(len(run["boxes"]), run["count"])
+        box = run["boxes"][0]
+        self.assertEqual(len(box["bbox"]), 4)
+        self.assertTrue(all(isinstance(v, float) for v in box["bbox"]))
+        self.assertIsInstance(box["score"], float)
+        json.dumps(report)
+
+    def test_a_slow_candidate_is_stopped_and_reported(self) -> None:
+        # A real tool on a large picture cannot finish in 10 ms; the limit stops it
+        # and the report says so, while a run without a limit on the same tool works.
+        big = np.tile(data.coins(), (4, 4))
+        started = time.monotonic()
+        report = try_tools(["detect_circles"], [big], time_limit=0.01)
+        self.assertEqual(report["detect_circles"]["runs"][0]["error"], "took longer than 0.01 s")
+        self.assertLess(time.monotonic() - started, 5)
+        self.assertEqual(try_tools(["detect_circles"], [data.coins()])["detect_circles"]["runs"][0]["count"], 24)
+        with self.assertRaises(ValueError):
+            try_tools(["detect_circles"], [big], time_limit=0)
 
     def test_long_outputs_are_cut_but_counted(self) -> None:
         report = try_tools(["detect_circles"], [data.coins()], max_items=3)

@@ -15,6 +15,8 @@ from __future__ import annotations
 import inspect
 import math
 import numbers
+import signal
+import threading
 import time
 from typing import Any, Dict, Optional, Sequence
 
@@ -42,6 +44,7 @@ def try_tools(
     images: Sequence[Any],
     box_threshold: Optional[float] = None,
     max_items: int = MAX_ITEMS,
+    time_limit: Optional[float] = None,
 ) -> Dict[str, Any]:
     """Run candidate tools on images and summarise what each one returned.
 
@@ -55,11 +58,15 @@ def try_tools(
         box_threshold: if given, passed to every tool that has a box_threshold
             parameter (e.g. 0.05 to show a human reviewer weak candidates too).
         max_items: at most this many detections are listed per result (the count is always exact).
+        time_limit: seconds one tool may take on one image; a slower run is
+            stopped and reported as an error (main thread only, where signals work).
 
     Returns:
         {tool name: {"signature": "name(args...)", "summary": one-line summary,
                      "runs": [one entry per image: {"image": index, "seconds": float,
-                              "count": int or None, "output": JSON-safe summary}
+                              "count": int or None, "output": JSON-safe summary,
+                              "boxes": [{"label", "score", "bbox": [x1, y1, x2, y2]}] when
+                              the tool returned detections}
                               or {"image": index, "error": "ExceptionType: message"}],
                      "skipped": reason (only when the tool needs more than an image)}}.
         Unknown names map to {"error": "unknown tool ..."}.
@@ -74,6 +81,8 @@ def try_tools(
     threshold = None if box_threshold is None else fraction(box_threshold, fn, "box_threshold")
     if not isinstance(max_items, int) or isinstance(max_items, bool) or max_items < 0:
         raise ValueError(f"{fn}: max_items must be a non-negative integer, got {max_items!r}")
+    if time_limit is not None and (not isinstance(time_limit, (int, float)) or isinstance(time_limit, bool) or time_limit <= 0):
+        raise ValueError(f"{fn}: time_limit must be a positive number of seconds, got {time_limit!r}")
 
     report: Dict[str, Any] = {}
     for name in names:
@@ -93,21 +102,71 @@ def try_tools(
         for index, image in enumerate(images):
             start = time.perf_counter()
             try:
-                output = info.function(image, **extra)
+                with _time_limit(time_limit):
+                    output = info.function(image, **extra)
+            except _TooSlow:
+                runs.append({"image": index, "error": f"took longer than {time_limit:g} s"})
+                continue
             except Exception as error:  # each candidate fails alone; the others still report
                 runs.append({"image": index, "error": f"{type(error).__name__}: {error}"})
                 continue
-            runs.append(
-                {
-                    "image": index,
-                    "seconds": round(time.perf_counter() - start, 3),
-                    "count": len(output) if isinstance(output, list) else None,
-                    "output": summarise(output, max_items),
-                }
-            )
+            run = {
+                "image": index,
+                "seconds": round(time.perf_counter() - start, 3),
+                "count": len(output) if isinstance(output, list) else None,
+                "output": summarise(output, max_items),
+            }
+            boxes = _boxes(output, max_items)
+            if boxes:
+                run["boxes"] = boxes
+            runs.append(run)
         entry["runs"] = runs
         report[name] = entry
     return report
+
+
+class _TooSlow(Exception):
+    """A candidate ran past try_tools' time_limit."""
+
+
+class _time_limit:
+    """Raises _TooSlow in the running code after `seconds` (no limit when None or off the main thread)."""
+
+    def __init__(self, seconds: Optional[float]) -> None:
+        self.seconds = seconds if threading.current_thread() is threading.main_thread() else None
+
+    def __enter__(self) -> None:
+        if self.seconds is None:
+            return
+        self.previous = signal.signal(signal.SIGALRM, self._expire)
+        signal.setitimer(signal.ITIMER_REAL, self.seconds)
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.seconds is None:
+            return
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, self.previous)
+
+    @staticmethod
+    def _expire(*_: Any) -> None:
+        raise _TooSlow()
+
+
+def _boxes(output: Any, max_items: int) -> list:
+    """Detections as plain numbers: what a reviewer's overlay draws (label, score, box corners)."""
+    items = output if isinstance(output, (list, tuple)) else output.get("detections", []) if isinstance(output, dict) else []
+    boxes = []
+    for item in list(items)[:max_items]:
+        if not isinstance(item, dict) or "bbox" not in item:
+            continue
+        try:
+            bbox = [float(v) for v in list(item["bbox"])[:4]]
+            score = float(item.get("score", 1.0))
+        except (TypeError, ValueError):
+            continue
+        if len(bbox) == 4 and all(math.isfinite(v) for v in bbox) and math.isfinite(score):
+            boxes.append({"label": str(item.get("label", "")), "score": score, "bbox": bbox})
+    return boxes
 
 
 def summarise(value: Any, max_items: int = MAX_ITEMS) -> Any:

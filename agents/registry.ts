@@ -14,6 +14,8 @@ export interface AgentDeps {
   db: Db;
   prepareImage: PrepareImage;
   plannerMaxTurns: number;
+  /** The vision-tool catalogue as a prompt section, rendered once at start ('' without Jupyter). */
+  catalogue: string;
 }
 
 /** The run being started: its session, the log so far, and the person's message. */
@@ -41,9 +43,9 @@ export function agentsForRun(deps: AgentDeps, run: RunRequest): RunAgents {
   const create = (name: AgentName, inputs: Record<string, unknown>): Agent => {
     switch (name) {
       case "planner":
-        return new PlannerAgent({ task: String(inputs.task ?? ""), uploads: imageRefs, maxTurns: deps.plannerMaxTurns }, deps.prepareImage);
+        return new PlannerAgent({ task: String(inputs.task ?? ""), uploads: imageRefs, maxTurns: deps.plannerMaxTurns, catalogue: deps.catalogue }, deps.prepareImage);
       case "coder":
-        return new CoderAgent({ ...(inputs as object), files } as CoderInputs);
+        return new CoderAgent({ ...(inputs as object), files, catalogue: deps.catalogue } as CoderInputs);
       case "conversation": {
         const history = run.events.map(toAgentMessage).filter((m): m is AgentMessage => m !== null);
         return new ConversationAgent({ history, request: { text: run.text, uploads: chosen.map((f) => f.id) }, lastCode: lastCode(run.events) });

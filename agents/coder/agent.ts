@@ -2,15 +2,19 @@ import { addUsage, NO_USAGE, type Agent, type StepContext, type StepResult } fro
 import type { ModelMessage } from "ai";
 import { CodeContextSchema, PlanContextSchema, type CodeContext } from "@/lib/protocol/contexts";
 import type { ArgusEvent } from "@/lib/protocol/events";
-import { CODER_SYSTEM, editBrief, planBrief } from "./prompt";
+import { coderSystem, editBrief, planBrief } from "./prompt";
 import { coderTools, fixTools, testTools } from "./tools";
 
 const MAX_DEBUG_ATTEMPTS = 3;
 const CODE_PRELUDE = "from argus import *\n";
 
-export type CoderInputs =
+export type CoderInputs = (
   | { mode: "plan"; task: string; uploads: string[]; files: string[] }
-  | { mode: "edit"; feedback: string; code: string; test: string; files: string[] };
+  | { mode: "edit"; feedback: string; code: string; test: string; files: string[] }
+) & {
+  /** The vision-tool catalogue section of the system prompt ('' when there is none). */
+  catalogue: string;
+};
 
 type Phase = "plan" | "write" | "run" | "debug" | "finish";
 
@@ -63,10 +67,10 @@ export class CoderAgent implements Agent {
 
   private async write(ctx: StepContext): Promise<StepResult> {
     const base: ModelMessage[] = [{ role: "user", content: this.brief }];
-    const code = await ctx.model.callTool("coder", { system: CODER_SYSTEM, messages: [...base, { role: "user", content: "Write the function with write_code." }], tools: coderTools, signal: ctx.signal, onText: ctx.onText });
+    const code = await ctx.model.callTool("coder", { system: coderSystem(this.inputs.catalogue), messages: [...base, { role: "user", content: "Write the function with write_code." }], tools: coderTools, signal: ctx.signal, onText: ctx.onText });
     this.code = (code.args as { code: string }).code;
     const test = await ctx.model.callTool("coder", {
-      system: CODER_SYSTEM,
+      system: coderSystem(this.inputs.catalogue),
       messages: [...base, { role: "user", content: `The function:\n\`\`\`python\n${this.code}\n\`\`\`\nNow write its test with write_test.` }],
       tools: testTools,
       signal: ctx.signal,
@@ -79,7 +83,7 @@ export class CoderAgent implements Agent {
   private async debug(ctx: StepContext): Promise<StepResult> {
     this.debugs++;
     const res = await ctx.model.callTool("coder", {
-      system: CODER_SYSTEM,
+      system: coderSystem(this.inputs.catalogue),
       messages: [
         { role: "user", content: this.brief },
         { role: "user", content: `Code:\n\`\`\`python\n${this.code}\n\`\`\`\nTest:\n\`\`\`python\n${this.test}\n\`\`\`\nRunning them failed:\n${this.lastRun?.text ?? ""}\n\nFix it with fix_code (attempt ${this.debugs} of ${MAX_DEBUG_ATTEMPTS}).` },

@@ -8,6 +8,11 @@ Rules:
 - Use exactly the approach and parameters the plan says worked; do not invent new ones.
 - The test calls the function on the person's file(s) (they are in the current directory) and prints the result.`;
 
+/** The coder's system prompt; its function may call the same vision tools the planner used. */
+export function coderSystem(catalogue: string): string {
+  return catalogue ? `${CODER_SYSTEM}\n\nThe function may call these tools too (\`from argus import *\` imports them).\n${catalogue}` : CODER_SYSTEM;
+}
+
 export function planBrief(plan: PlanContext, files: string[]): string {
   return [
     `Plan:\n${plan.plan}`,

@@ -2,10 +2,12 @@ import { addUsage, NO_USAGE, type Agent, type ObservationExtras, type StepContex
 import { PlanContextSchema, type PlanContext } from "@/lib/protocol/contexts";
 import type { ArgusEvent } from "@/lib/protocol/events";
 import { buildPlannerMessages, type ImageRef, type PlannerTurnRecord, type PrepareImage } from "./memory";
-import { PLANNER_FIX_NOTE, PLANNER_SYSTEM, SUMMARY_SYSTEM } from "./prompt";
+import { PLANNER_FIX_NOTE, plannerSystem, SUMMARY_SYSTEM } from "./prompt";
 import { plannerFixTools, plannerTools, summaryTools } from "./tools";
 
 export interface PlannerInputs {
+  /** The vision-tool catalogue section of the system prompt ('' when there is none). */
+  catalogue: string;
   task: string;
   uploads: ImageRef[];
   maxTurns: number;
@@ -46,7 +48,7 @@ export class PlannerAgent implements Agent {
     const fixing = this.lastFailed && this.fixes < MAX_FIX_ATTEMPTS;
     if (!this.lastFailed) this.fixes = 0;
     const context = await buildPlannerMessages(
-      { system: PLANNER_SYSTEM, task: { text: this.inputs.task, uploads: this.inputs.uploads }, turns: this.turns, maxTurns: this.inputs.maxTurns - this.turnsUsed + this.turns.length },
+      { system: plannerSystem(this.inputs.catalogue), task: { text: this.inputs.task, uploads: this.inputs.uploads }, turns: this.turns, maxTurns: this.inputs.maxTurns - this.turnsUsed + this.turns.length },
       this.prepareImage,
     );
     const messages = fixing

@@ -8,6 +8,11 @@ How to work:
 - Print what matters (counts, sizes, thresholds); long outputs are cut.
 - Be efficient: you have a limited number of turns, shown in each message.`;
 
+/** The planner's system prompt with the vision-tool catalogue section (agents/tool-catalogue-prompt.ts). */
+export function plannerSystem(catalogue: string): string {
+  return catalogue ? `${PLANNER_SYSTEM}\n\n${catalogue}` : PLANNER_SYSTEM;
+}
+
 export const PLANNER_FIX_NOTE = (attempt: number, max: number) =>
   `The last cell failed (see the error above). Fix the code and run it again with execute_python (fix attempt ${attempt} of ${max}).`;
 

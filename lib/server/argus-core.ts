@@ -21,6 +21,9 @@ import { ModelClient } from "@/lib/llm/models";
 import { DEFAULT_RUN_LIMITS, EventLog } from "@/lib/runtime/event-log";
 import { RunManager } from "@/lib/runtime/run-manager";
 import { agentsForRun } from "@/agents/registry";
+import { renderToolCatalogue } from "@/agents/tool-catalogue-prompt";
+import { loadToolCatalogue } from "@/lib/kernels/tool-catalogue";
+import type { ToolCatalogueEntry } from "@/lib/protocol/tool-catalogue";
 import { errorNote } from "@/lib/protocol/event-builders";
 import { modelBridgeMethods } from "@/lib/bridge/model-tools";
 import { toolChoiceMethods } from "@/lib/bridge/tool-choice";
@@ -81,6 +84,14 @@ export async function createArgusCore(
   const events = new EventLog(db);
   const locks = new KeyedMutex();
   const bridge: BridgeMethods = { ...builtinBridgeMethods };
+  // The prompts describe the kernel package's tools; asked for now, read before the runs are built.
+  const catalogue: Promise<ToolCatalogueEntry[]> =
+    config.jupyter.mode === "off"
+      ? Promise.resolve([])
+      : loadToolCatalogue(config.python, PYTHON_DIR).catch((error: unknown) => {
+          log(`[argus] WARNING: could not read the vision-tool catalogue, so the prompts won't list the tools: ${String(error).slice(0, 300)}`);
+          return [];
+        });
 
   let jupyter: JupyterBackend;
   let isolation: ArgusCore["isolation"];
@@ -159,6 +170,7 @@ export async function createArgusCore(
   }
 
   const prepareImage = imagePreparer({ db, blobs });
+  const catalogueSection = renderToolCatalogue(await catalogue);
   const runs = new RunManager(
     {
       db,
@@ -168,7 +180,7 @@ export async function createArgusCore(
       storeCellImages: (sessionId, execution, label) => storeExecutionImages({ db, blobs }, sessionId, execution, label),
       cellTimeoutMs: config.kernels.cellTimeoutMs,
       bridgeCallsPerCell: config.kernels.bridgeCallsPerCell,
-      agents: (run) => agentsForRun({ db, prepareImage, plannerMaxTurns: config.agents.plannerMaxTurns }, run),
+      agents: (run) => agentsForRun({ db, prepareImage, plannerMaxTurns: config.agents.plannerMaxTurns, catalogue: catalogueSection }, run),
     },
     model,
     { limits: { ...DEFAULT_RUN_LIMITS, maxTurns: config.agents.plannerMaxTurns, maxWallClockMs: config.agents.runMaxMs, maxTokens: config.agents.runMaxTokens } },

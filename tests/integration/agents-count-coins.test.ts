@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadToolCatalogue } from "@/lib/kernels/tool-catalogue";
+import { PYTHON_DIR } from "@/lib/server/argus-core";
 import { coinsPng, scenarioPath, startAgentWorld, uploadFile, watchSession, type AgentWorld } from "@/tests/helpers/agent-run";
 
 let world: AgentWorld;
@@ -54,6 +56,12 @@ describe("scenario: count coins (HTTP + Socket.io + real kernels + scripted mode
 
     // The planner's second request really carried the overlay it viewed.
     const plannerRequests = world.model.requests.filter((r) => r.model === "planner");
+    // Its first request names every tool of the kernel package's catalogue.
+    const catalogue = await loadToolCatalogue("/usr/bin/python3", PYTHON_DIR);
+    expect(catalogue.length).toBeGreaterThanOrEqual(20);
+    const firstSystem = JSON.stringify(plannerRequests[0]!.messages.filter((m) => m.role === "system"));
+    for (const tool of catalogue) expect(firstSystem, tool.name).toContain(`${tool.name}(`);
+    expect(firstSystem).toContain("get_tool_for_task(task, images)");
     expect(plannerRequests[1]!.images).toBeGreaterThanOrEqual(1);
     expect(plannerRequests[1]!.status).toBe(200);
 

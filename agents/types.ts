@@ -3,9 +3,6 @@ import type { Usage } from "@/lib/llm/usage";
 import type { AgentName } from "@/lib/protocol/event-base";
 import type { ArgusEvent, JsonObject } from "@/lib/protocol/events";
 
-/** Tokens spent, in the model layer's own shape (one vocabulary for usage). */
-type TokenUsage = Usage;
-
 /**
  * What an agent decides in one step (OpenHands' `agent.step(state) → action`).
  * The controller persists it as an event and carries it out.
@@ -21,7 +18,7 @@ type AgentAction =
 export interface StepResult {
   action: AgentAction;
   /** Tokens this step spent (one or more model calls), for the run's metrics. */
-  usage: TokenUsage;
+  usage: Usage;
 }
 
 export interface StepContext {

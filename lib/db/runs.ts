@@ -54,3 +54,8 @@ export function runsInState(db: Db, agentStates: readonly string[]): RunRow[] {
     .all(...agentStates) as RawRun[];
   return rows.map(fromRaw);
 }
+
+/** Ids of every run of a session (to forget their cached states when it is deleted). */
+export function runIdsOfSession(db: Db, sessionId: string): string[] {
+  return db.prepare("SELECT id FROM runs WHERE session_id = ?").pluck().all(sessionId) as string[];
+}

@@ -5,7 +5,7 @@ import type { ArgusConfig } from "@/lib/config";
 import type { BlobStore } from "@/lib/db/blobs";
 import type { Db } from "@/lib/db/database";
 import { blobInUse, filesOfSession } from "@/lib/db/files";
-import { latestRun } from "@/lib/db/runs";
+import { latestRun, runIdsOfSession } from "@/lib/db/runs";
 import {
   deleteSession as deleteSessionRow,
   getSession,
@@ -137,7 +137,7 @@ export async function removeSession(deps: SessionDeps, session: SessionRow): Pro
   // The workspace lock keeps an upload from landing half-way through a delete.
   await deps.locks.run(workspaceLock(session.id), async () => {
     const files = filesOfSession(deps.db, session.id);
-    const runIds = deps.db.prepare("SELECT id FROM runs WHERE session_id = ?").pluck().all(session.id) as string[];
+    const runIds = runIdsOfSession(deps.db, session.id);
     deps.events.forgetRuns(runIds);
     deps.events.forgetSession(session.id);
     deleteSessionRow(deps.db, session.id);

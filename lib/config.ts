@@ -10,6 +10,15 @@ import { z } from "zod";
 const ROLES = ["CONVERSATION", "PLANNER", "CODER", "VQA", "JUDGE"] as const;
 export type ModelRole = Lowercase<(typeof ROLES)[number]>;
 
+/**
+ * `native`: OpenAI tool calls. `text`: the model writes its call as tagged text (models served
+ * without tool calling). `auto`: native, switching to text for a model whose endpoint rejects
+ * `tools` or that answers in tags anyway.
+ */
+export const TOOL_PROTOCOLS = ["native", "text", "auto"] as const;
+export type ToolProtocolSetting = (typeof TOOL_PROTOCOLS)[number];
+const ToolProtocolEnv = z.enum(TOOL_PROTOCOLS);
+
 const positiveNumber = (fallback: number) =>
   z.coerce.number().positive().default(fallback);
 
@@ -33,6 +42,13 @@ const EnvSchema = z.object({
   ARGUS_MODEL_CODER: z.string().min(1).optional(),
   ARGUS_MODEL_VQA: z.string().min(1).optional(),
   ARGUS_MODEL_JUDGE: z.string().min(1).optional(),
+  // How each role's model is asked for its decisions: native tool calls, tagged text, or auto.
+  ARGUS_TOOL_PROTOCOL: ToolProtocolEnv.default("auto"),
+  ARGUS_TOOL_PROTOCOL_CONVERSATION: ToolProtocolEnv.optional(),
+  ARGUS_TOOL_PROTOCOL_PLANNER: ToolProtocolEnv.optional(),
+  ARGUS_TOOL_PROTOCOL_CODER: ToolProtocolEnv.optional(),
+  ARGUS_TOOL_PROTOCOL_VQA: ToolProtocolEnv.optional(),
+  ARGUS_TOOL_PROTOCOL_JUDGE: ToolProtocolEnv.optional(),
   // Per attempt: how long the endpoint may stay silent before the attempt counts as timed out.
   ARGUS_MODEL_TIMEOUT_SECONDS: positiveNumber(120),
   ARGUS_MODEL_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
@@ -88,6 +104,8 @@ export interface ArgusConfig {
     apiKey: string | null;
     baseUrl: string | null;
     byRole: Record<ModelRole, string | null>;
+    /** ARGUS_TOOL_PROTOCOL_<ROLE>, else ARGUS_TOOL_PROTOCOL. */
+    protocolByRole: Record<ModelRole, ToolProtocolSetting>;
     /** Silence allowed per attempt before it is abandoned as a timeout (and retried). */
     timeoutMs: number;
     /** Retries after the first attempt for transient failures (429, 5xx, network, timeout). */
@@ -157,6 +175,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const byRole = Object.fromEntries(
     ROLES.map((role) => [role.toLowerCase(), e[`ARGUS_MODEL_${role}`] ?? e.ARGUS_MODEL ?? null]),
   ) as Record<ModelRole, string | null>;
+  const protocolByRole = Object.fromEntries(
+    ROLES.map((role) => [role.toLowerCase(), e[`ARGUS_TOOL_PROTOCOL_${role}`] ?? e.ARGUS_TOOL_PROTOCOL]),
+  ) as Record<ModelRole, ToolProtocolSetting>;
 
   let jupyter: ArgusConfig["jupyter"];
   if (e.JUPYTER_URL) jupyter = { mode: "external", url: e.JUPYTER_URL, token: e.JUPYTER_TOKEN ?? "" };
@@ -183,6 +204,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiKey: e.OPENAI_API_KEY ?? null,
       baseUrl: e.OPENAI_BASE_URL ?? null,
       byRole,
+      protocolByRole,
       timeoutMs: e.ARGUS_MODEL_TIMEOUT_SECONDS * 1000,
       maxRetries: e.ARGUS_MODEL_MAX_RETRIES,
     },

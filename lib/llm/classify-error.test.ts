@@ -1,7 +1,7 @@
 import { APICallError, JSONParseError, RetryError } from "ai";
 import { describe, expect, it } from "vitest";
 import { isArgusError } from "@/lib/errors";
-import { classifyModelError, type ModelCallContext } from "./classify-error";
+import { classifyModelError, refusesTools, type ModelCallContext } from "./classify-error";
 import { ModelError } from "./errors";
 
 const ctx: ModelCallContext = {
@@ -91,10 +91,27 @@ describe("classifyModelError", () => {
   });
 
   it("another 4xx is a refused request, not retried", () => {
-    const e = classifyModelError(apiError(400, openAIBody("tools are not supported by this model")), ctx);
+    const e = classifyModelError(apiError(400, openAIBody("temperature must be at most 2")), ctx);
     expect(e.kind).toBe("bad_request");
     expect(e.retryable).toBe(false);
-    expect(e.message).toContain("tools are not supported");
+    expect(e.message).toContain("temperature must be at most 2");
+  });
+
+  it("a server without tool calling is told apart, with the setting that fixes it", () => {
+    const said = [
+      "registry.ollama.ai/library/llava:latest does not support tools",
+      '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+      "tools param requires --jinja flag",
+      "tools are not supported by this model",
+    ];
+    for (const text of said) {
+      const e = classifyModelError(apiError(400, openAIBody(text)), ctx);
+      expect(e.kind, text).toBe("tools_unsupported");
+      expect(e.retryable).toBe(false);
+      expect(e.message).toContain(`ARGUS_TOOL_PROTOCOL_${ctx.role.toUpperCase()}=text`);
+    }
+    expect(refusesTools("the image is too large")).toBe(false);
+    expect(refusesTools("tool_choice must be one of none, auto")).toBe(false);
   });
 
   it("408 and 5xx are retryable", () => {

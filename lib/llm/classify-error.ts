@@ -110,10 +110,34 @@ function fromStatus(error: APICallError, ctx: Required<Pick<ModelCallContext, "r
       { ...base, retryable: true, retryAfterMs: retryAfterFromHeaders(error.responseHeaders) },
     );
   }
+  if (refusesTools(haystack)) {
+    return new ModelError(
+      "tools_unsupported",
+      withProvider(
+        `The model '${ctx.model}' is served without tool calling (${status}). Set ARGUS_TOOL_PROTOCOL_${ctx.role.toUpperCase()}=text (or auto) so it answers in tagged text.`,
+        detail,
+      ),
+      base,
+    );
+  }
   return new ModelError(
     "bad_request",
     withProvider(`The model endpoint refused the request for '${ctx.model}' (${status}).`, detail),
     base,
+  );
+}
+
+/**
+ * What servers say when a model cannot take `tools`: Ollama "… does not support tools", vLLM
+ * "\"auto\" tool choice requires --enable-auto-tool-choice …", llama.cpp "tools param requires
+ * --jinja flag", and the generic "tool(s)/tool_choice … not supported".
+ */
+export function refusesTools(text: string): boolean {
+  return (
+    /does(?: not|n't) support tools/i.test(text) ||
+    /tool[ _]?choice[^.]{0,80}(?:requires|not supported|unsupported)/i.test(text) ||
+    /enable-auto-tool-choice/i.test(text) ||
+    /tools?(?: param(?:eter)?s?)?[^.]{0,40}(?:requires --jinja|not supported|unsupported|not enabled)/i.test(text)
   );
 }
 

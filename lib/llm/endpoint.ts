@@ -2,7 +2,7 @@
  * Where a role's requests go, and what to tell the person when that is not known yet. Pure:
  * the app starts without a model, and the page shows `notConfiguredMessage` instead of failing.
  */
-import type { ModelRole } from "@/lib/config";
+import type { ModelRole, ToolProtocolSetting } from "@/lib/config";
 
 export const modelEnvVar = (role: ModelRole): string => `ARGUS_MODEL_${role.toUpperCase()}`;
 
@@ -12,6 +12,8 @@ export interface ModelSettings {
   apiKey: string | null;
   baseUrl: string | null;
   byRole: Record<ModelRole, string | null>;
+  /** From ARGUS_TOOL_PROTOCOL(_<ROLE>); unset means auto. */
+  protocolByRole?: Partial<Record<ModelRole, ToolProtocolSetting>>;
   /** From ARGUS_MODEL_TIMEOUT_SECONDS; ModelClient options override it. */
   timeoutMs?: number;
   /** From ARGUS_MODEL_MAX_RETRIES; ModelClient options override it. */

@@ -13,7 +13,9 @@ export type ModelErrorKind =
   | "unknown_model"
   | "rate_limited"
   | "context_too_long"
-  /** Any other 4xx: the endpoint understood the request and refused it (e.g. no tool support). */
+  /** The endpoint refused a request because it carried `tools` (a model served without tool calling). */
+  | "tools_unsupported"
+  /** Any other 4xx: the endpoint understood the request and refused it. */
   | "bad_request"
   | "unreachable"
   | "timeout"
@@ -28,6 +30,7 @@ const CODES: Record<ModelErrorKind, ErrorCode> = {
   unknown_model: "unavailable:model",
   rate_limited: "unavailable:model",
   context_too_long: "payload_too_large:model",
+  tools_unsupported: "bad_request:model",
   bad_request: "bad_request:model",
   unreachable: "unavailable:model",
   timeout: "unavailable:model",

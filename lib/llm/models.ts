@@ -15,7 +15,11 @@ import { classifyModelError, type ModelCallContext } from "./classify-error";
 import { ModelError } from "./errors";
 import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from "./retry";
 import { collectReply, type ChatReply } from "./stream-reply";
-import { checkToolReply, repairMessages } from "./tool-call";
+import { normalizingFetch } from "./normalizing-fetch";
+import { ToolProtocolChoice } from "./protocol-choice";
+import { readReplyCalls, type ToolProtocol } from "./reply-calls";
+import { textProtocolInstructions } from "./tagged-calls";
+import { checkToolReply, ignoredCallsNotice, repairMessages } from "./tool-call";
 import { toSdkTools, type ToolSpecs } from "./tool-schema";
 import { sumUsage, type Usage } from "./usage";
 
@@ -29,6 +33,8 @@ const DEFAULT_MAX_REPAIRS = 2;
 
 export interface ModelClientOptions extends Partial<RetryPolicy> {
   maxResponseChars?: number;
+  /** Where a protocol switch is announced (once per model). */
+  log?: (line: string) => void;
   /** Jitter source; tests pass a constant. */
   random?: () => number;
 }
@@ -65,6 +71,12 @@ export interface ToolCallResult<T> {
   args: T;
   /** Text the model wrote alongside the call (often its reasoning), possibly empty. */
   text: string;
+  /** Its reasoning: a reasoning field, text beside the call, or `<thinking>`; possibly empty. */
+  thinking: string;
+  /** Set when the reply made several calls and only the first was used; tell the model next turn. */
+  notice?: string;
+  /** How the call was made. */
+  protocol: ToolProtocol;
   /** Summed over every reply, including the unusable ones. */
   usage: Usage;
   /** Replies it took: 1 when the first was good. */
@@ -88,11 +100,13 @@ export class ModelClient {
   private readonly maxResponseChars: number;
   private readonly random?: () => number;
   private readonly provider: OpenAICompatibleProvider;
+  private readonly protocols: ToolProtocolChoice;
 
   constructor(settings: ModelSettings, options: ModelClientOptions = {}) {
     this.settings = settings;
     this.baseUrl = effectiveBaseUrl(settings);
-    const { maxResponseChars, random, ...policy } = options;
+    const { maxResponseChars, random, log, ...policy } = options;
+    this.protocols = new ToolProtocolChoice(settings.protocolByRole, log);
     this.policy = {
       ...DEFAULT_RETRY_POLICY,
       ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
@@ -107,6 +121,7 @@ export class ModelClient {
       baseURL: this.baseUrl,
       ...(settings.apiKey === null ? {} : { apiKey: settings.apiKey }),
       includeUsage: true,
+      fetch: normalizingFetch(),
     });
   }
 
@@ -161,26 +176,54 @@ export class ModelClient {
     );
   }
 
+  /** The protocol `role` uses now (auto may have moved its model to text). */
+  protocolFor(role: ModelRole): ToolProtocol {
+    const model = this.settings.byRole[role];
+    return model === null ? "native" : this.protocols.current(role, model);
+  }
+
   /**
-   * Exactly one call of one of `tools`, with arguments valid for its schema. An unusable reply
-   * is shown back to the model with a correction, at most `maxRepairs` times; then `bad_output`.
+   * Exactly one call of one of `tools`, with arguments valid for its schema, made natively or
+   * written as tagged text (the role's tool protocol). An unusable reply is shown back to the
+   * model with a correction, at most `maxRepairs` times; then `bad_output`.
    */
   async callTool<T = unknown>(role: ModelRole, request: ToolCallRequest): Promise<ToolCallResult<T>> {
     const maxRepairs = request.maxRepairs ?? DEFAULT_MAX_REPAIRS;
     const maxResponseChars = request.maxResponseChars ?? this.maxResponseChars;
+    const model = this.context(role).model;
     const messages = [...request.messages];
     const usages: Usage[] = [];
-    for (let attempt = 1; ; attempt++) {
-      const reply = await this.chat(role, { ...request, messages, maxResponseChars }).catch((error: unknown) => {
+    let protocol = this.protocols.current(role, model);
+    for (let attempt = 1; ; ) {
+      let reply: ChatReply;
+      try {
+        reply = await this.chat(role, { ...request, ...protocolRequest(request, protocol), messages, maxResponseChars });
+      } catch (error) {
+        // A server without tool calling says so up front; under auto that is a switch, not a failure.
+        if (protocol === "native" && error instanceof ModelError && error.kind === "tools_unsupported" && this.protocols.switchToText(role, model, "tools_rejected")) {
+          protocol = "text";
+          continue;
+        }
         throw withUsage(error, usages);
-      });
+      }
       usages.push(reply.usage);
-      const verdict = checkToolReply(reply, request.tools, maxResponseChars);
+      const read = readReplyCalls(reply, request.tools);
+      if (protocol === "native" && read.writtenAsText && this.protocols.switchToText(role, model, "answered_in_text")) protocol = "text";
+      const verdict = checkToolReply(reply, read, request.tools, maxResponseChars, protocol);
       if (verdict.ok) {
-        return { name: verdict.name, args: verdict.args as T, text: reply.text, usage: sumUsage(...usages), attempts: attempt };
+        const notice = ignoredCallsNotice(verdict.name, verdict.ignored);
+        return {
+          name: verdict.name,
+          args: verdict.args as T,
+          text: reply.text,
+          thinking: read.thinking,
+          ...(notice === undefined ? {} : { notice }),
+          protocol,
+          usage: sumUsage(...usages),
+          attempts: attempt,
+        };
       }
       if (attempt > maxRepairs) {
-        const model = this.modelFor(role);
         throw new ModelError(
           "bad_output",
           `The ${role} model (${model}) gave an unusable reply ${attempt} ${attempt === 1 ? "time" : "times in a row"}; the last time, ${verdict.problem}.`,
@@ -188,7 +231,8 @@ export class ModelClient {
         );
       }
       request.onRestart?.({ reason: "repair", attempt, message: verdict.problem });
-      messages.push(...repairMessages(reply, verdict));
+      messages.push(...repairMessages(reply, read, verdict));
+      attempt++;
     }
   }
 
@@ -219,6 +263,13 @@ export class ModelClient {
       timeoutMs: this.policy.timeoutMs,
     };
   }
+}
+
+/** Native: the tools go in the request. Text: they are described in the system prompt instead. */
+function protocolRequest(request: ToolCallRequest, protocol: ToolProtocol): Pick<ChatRequest, "system" | "tools"> {
+  if (protocol === "native") return { system: request.system, tools: request.tools };
+  const instructions = textProtocolInstructions(request.tools);
+  return { system: request.system ? `${request.system}\n\n${instructions}` : instructions, tools: undefined };
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

@@ -24,6 +24,8 @@ export interface ChatReply {
   finishReason: string;
   /** Refusal text the endpoint sent in OpenAI's `delta.refusal` field, if any. */
   refusal?: string;
+  /** `reasoning_content` / `reasoning` the endpoint streamed: thinking to show, never an answer. */
+  reasoning?: string;
   /** True when the reply passed `maxResponseChars` and was cut off (the request was aborted). */
   truncated: boolean;
 }
@@ -69,6 +71,7 @@ function rawInput(input: unknown): string {
 export async function collectReply(parts: AsyncIterable<TextStreamPart<ToolSet>>, options: CollectOptions): Promise<ChatReply> {
   let text = "";
   let refusal = "";
+  let reasoning = "";
   const inputs = new Map<string, string>();
   const toolCalls: ToolCall[] = [];
   let usage: Usage = { inputTokens: 0, outputTokens: 0 };
@@ -89,6 +92,7 @@ export async function collectReply(parts: AsyncIterable<TextStreamPart<ToolSet>>
       usage: { inputTokens: 0, outputTokens: estimate },
       finishReason: "length",
       ...(refusal ? { refusal } : {}),
+      ...(reasoning ? { reasoning } : {}),
       truncated: true,
     };
   };
@@ -99,6 +103,10 @@ export async function collectReply(parts: AsyncIterable<TextStreamPart<ToolSet>>
       case "text-delta":
         text += part.text;
         if (part.text !== "") options.onText?.(part.text);
+        if (overflowed(part.text.length)) return cut();
+        break;
+      case "reasoning-delta":
+        reasoning += part.text;
         if (overflowed(part.text.length)) return cut();
         break;
       case "tool-input-delta":
@@ -135,5 +143,5 @@ export async function collectReply(parts: AsyncIterable<TextStreamPart<ToolSet>>
         break;
     }
   }
-  return { text, toolCalls, usage, finishReason, ...(refusal ? { refusal } : {}), truncated: false };
+  return { text, toolCalls, usage, finishReason, ...(refusal ? { refusal } : {}), ...(reasoning ? { reasoning } : {}), truncated: false };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { ChatReply, ToolCall } from "./stream-reply";
+import { readReplyCalls, type ToolProtocol } from "./reply-calls";
 import { checkToolReply, clip, describeIssues, repairMessages, type ToolVerdict } from "./tool-call";
 import type { ToolSpecs } from "./tool-schema";
 
@@ -32,6 +33,10 @@ const reply = (over: Partial<ChatReply>): ChatReply => ({
   ...over,
 });
 
+const check = (r: ChatReply, max: number, protocol: ToolProtocol = "native"): ToolVerdict =>
+  checkToolReply(r, readReplyCalls(r, tools), tools, max, protocol);
+const repair = (r: ChatReply, v: Extract<ToolVerdict, { ok: false }>) => repairMessages(r, readReplyCalls(r, tools), v);
+
 const bad = (v: ToolVerdict) => {
   if (v.ok) throw new Error("expected a bad verdict");
   return v;
@@ -39,59 +44,55 @@ const bad = (v: ToolVerdict) => {
 
 describe("checkToolReply", () => {
   it("accepts one valid call and returns the schema's output (defaults applied)", () => {
-    const v = checkToolReply(reply({ toolCalls: [call("ask_user", '{"thinking":"t","question":"Which coin?"}')] }), tools, 100);
-    expect(v).toEqual({ ok: true, name: "ask_user", args: { thinking: "t", question: "Which coin?", options: [] } });
+    const v = check(reply({ toolCalls: [call("ask_user", '{"thinking":"t","question":"Which coin?"}')] }), 100);
+    expect(v).toEqual({ ok: true, name: "ask_user", args: { thinking: "t", question: "Which coin?", options: [] }, ignored: [] });
   });
 
   it("plain text: asks for exactly one of the tools, by name", () => {
-    const v = bad(checkToolReply(reply({ text: "There are 3 coins.", finishReason: "stop" }), tools, 100));
+    const v = bad(check(reply({ text: "There are 3 coins.", finishReason: "stop" }), 100));
     expect(v.correction).toBe("Your reply did not call a tool. Call exactly one of: execute_python, ask_user, finalize_plan.");
     expect(v.problem).toBe("the reply was plain text instead of a tool call");
   });
 
   it("empty reply", () => {
-    const v = bad(checkToolReply(reply({ finishReason: "stop" }), tools, 100));
+    const v = bad(check(reply({ finishReason: "stop" }), 100));
     expect(v.correction).toMatch(/^Your reply was empty\. Call exactly one of/);
   });
 
-  it("two calls: neither is run", () => {
-    const v = bad(
-      checkToolReply(
-        reply({ toolCalls: [call("finalize_plan", '{"thinking":"a"}', "c1"), call("execute_python", '{"thinking":"b","code":"1"}', "c2")] }),
-        tools,
-        100,
-      ),
+  it("two calls: the first is used, the rest are named as ignored", () => {
+    const v = check(
+      reply({ toolCalls: [call("finalize_plan", '{"thinking":"a"}', "c1"), call("execute_python", '{"thinking":"b","code":"1"}', "c2")] }),
+      100,
     );
-    expect(v.correction).toMatch(/^Your reply called 2 tools \(finalize_plan, execute_python\); none of them was run\. Call exactly one tool per reply\./);
-    expect(Object.keys(v.toolErrors)).toEqual(["c1", "c2"]);
+    expect(v).toEqual({ ok: true, name: "finalize_plan", args: { thinking: "a" }, ignored: ["execute_python"] });
   });
 
   it("unknown tool", () => {
-    const v = bad(checkToolReply(reply({ toolCalls: [call("run_code", '{"code":"1"}')] }), tools, 100));
+    const v = bad(check(reply({ toolCalls: [call("run_code", '{"code":"1"}')] }), 100));
     expect(v.correction).toBe("There is no tool named 'run_code'. Call exactly one of: execute_python, ask_user, finalize_plan.");
     expect(v.toolErrors.call_1).toBe(v.correction);
   });
 
   it("arguments that are not JSON", () => {
-    const v = bad(checkToolReply(reply({ toolCalls: [call("execute_python", '{"thinking": "t", "code": print(1)}')] }), tools, 100));
+    const v = bad(check(reply({ toolCalls: [call("execute_python", '{"thinking": "t", "code": print(1)}')] }), 100));
     expect(v.correction).toMatch(/^The arguments of execute_python were not valid JSON \(.+\)\. Call execute_python again/);
   });
 
   it("arguments that fail the schema name the field", () => {
-    const v = bad(checkToolReply(reply({ toolCalls: [call("execute_python", '{"thinking":"t"}')] }), tools, 100));
+    const v = bad(check(reply({ toolCalls: [call("execute_python", '{"thinking":"t"}')] }), 100));
     expect(v.correction).toMatch(/^The arguments of execute_python are invalid: `code`: .*expected string.*\. Call execute_python again with corrected arguments\.$/);
     expect(v.problem).toMatch(/^the arguments of execute_python were invalid: `code`/);
   });
 
   it("refusals, by text or by content filter", () => {
-    const said = bad(checkToolReply(reply({ refusal: "I can't help with that." }), tools, 100));
+    const said = bad(check(reply({ refusal: "I can't help with that." }), 100));
     expect(said.problem).toBe('the model refused or its reply was filtered ("I can\'t help with that.")');
-    const filtered = bad(checkToolReply(reply({ finishReason: "content-filter" }), tools, 100));
+    const filtered = bad(check(reply({ finishReason: "content-filter" }), 100));
     expect(filtered.correction).toMatch(/refusal or was blocked by a content filter/);
   });
 
   it("a reply cut off for size", () => {
-    const v = bad(checkToolReply(reply({ text: "x".repeat(150), truncated: true }), tools, 100));
+    const v = bad(check(reply({ text: "x".repeat(150), truncated: true }), 100));
     expect(v.problem).toBe("the reply was longer than 100 characters and was cut off");
     expect(v.correction).toMatch(/^Your reply was far too long \(over 100 characters\)/);
   });
@@ -110,8 +111,8 @@ describe("describeIssues", () => {
 describe("repairMessages", () => {
   it("echoes text replies as an assistant message, then the correction", () => {
     const r = reply({ text: "Three coins.", finishReason: "stop" });
-    const v = bad(checkToolReply(r, tools, 100));
-    expect(repairMessages(r, v)).toEqual([
+    const v = bad(check(r, 100));
+    expect(repair(r, v)).toEqual([
       { role: "assistant", content: "Three coins." },
       { role: "user", content: v.correction },
     ]);
@@ -119,13 +120,13 @@ describe("repairMessages", () => {
 
   it("does not echo an empty reply", () => {
     const r = reply({ finishReason: "stop" });
-    expect(repairMessages(r, bad(checkToolReply(r, tools, 100)))).toHaveLength(1);
+    expect(repair(r, bad(check(r, 100)))).toHaveLength(1);
   });
 
   it("echoes tool calls as calls, each answered by its error", () => {
     const r = reply({ text: "Running.", toolCalls: [call("execute_python", '{"thinking":"t"}')] });
-    const v = bad(checkToolReply(r, tools, 100));
-    const [assistant, tool, user] = repairMessages(r, v);
+    const v = bad(check(r, 100));
+    const [assistant, tool, user] = repair(r, v);
     expect(assistant).toEqual({
       role: "assistant",
       content: [
@@ -144,7 +145,7 @@ describe("repairMessages", () => {
 
   it("clips a huge reply before echoing it", () => {
     const r = reply({ text: "y".repeat(5_000), truncated: true });
-    const [assistant] = repairMessages(r, bad(checkToolReply(r, tools, 4_000)));
+    const [assistant] = repair(r, bad(check(r, 4_000)));
     expect(assistant).toEqual({ role: "assistant", content: clip("y".repeat(5_000)) });
     expect((assistant as { content: string }).content).toMatch(/\[… 3000 more characters cut\]$/);
   });

@@ -8,10 +8,17 @@ import type { ModelMessage } from "ai";
 import type { z } from "zod";
 import type { ChatReply } from "./stream-reply";
 import { parseArgs } from "./stream-reply";
+import type { ReplyCalls, ToolProtocol } from "./reply-calls";
 import type { ToolSpecs } from "./tool-schema";
 
 export type ToolVerdict =
-  | { ok: true; name: string; args: unknown }
+  | {
+      ok: true;
+      name: string;
+      args: unknown;
+      /** Names of the further calls in the same reply, which were not used. */
+      ignored: string[];
+    }
   | {
       ok: false;
       /** For the person: what was wrong, as a clause ("the reply did not call a tool"). */
@@ -51,39 +58,53 @@ function fail(problem: string, correction: string, toolErrors: Record<string, st
   return { ok: false, problem, correction, toolErrors };
 }
 
-export function checkToolReply(reply: ChatReply, tools: ToolSpecs, maxResponseChars: number): ToolVerdict {
+/** "Call exactly one of …" in the words of the protocol the model was asked to use. */
+function chooseLine(names: string[], protocol: ToolProtocol): string {
+  return protocol === "native"
+    ? `Call exactly one of: ${list(names)}.`
+    : `Write your reasoning in <thinking>…</thinking>, then exactly one of these tags: ${list(names.map((n) => `<${n}>`))}.`;
+}
+
+/** What a reply with several calls is told after the first was used. */
+export function ignoredCallsNotice(used: string, ignored: readonly string[]): string | undefined {
+  if (ignored.length === 0) return undefined;
+  return `Only your first call (${used}) was used; the other ${ignored.length} (${list([...ignored])}) ${ignored.length === 1 ? "was" : "were"} ignored. Make one call per reply.`;
+}
+
+export function checkToolReply(
+  reply: ChatReply,
+  read: ReplyCalls,
+  tools: ToolSpecs,
+  maxResponseChars: number,
+  protocol: ToolProtocol = "native",
+): ToolVerdict {
   const names = Object.keys(tools);
-  const choose = `Call exactly one of: ${list(names)}.`;
+  const choose = chooseLine(names, protocol);
 
   if (reply.truncated) {
     return fail(
       `the reply was longer than ${maxResponseChars} characters and was cut off`,
-      `Your reply was far too long (over ${maxResponseChars} characters) and was discarded. Reply with one short tool call. ${choose}`,
+      `Your reply was far too long (over ${maxResponseChars} characters) and was discarded. Reply with one short ${protocol === "native" ? "tool call" : "action"}. ${choose}`,
     );
   }
   if (reply.refusal !== undefined || reply.finishReason === "content-filter") {
     const said = reply.refusal === undefined ? "" : ` ("${reply.refusal.slice(0, 200)}")`;
     return fail(
       `the model refused or its reply was filtered${said}`,
-      `Your reply was a refusal or was blocked by a content filter instead of a tool call. ${choose}`,
+      `Your reply was a refusal or was blocked by a content filter instead of ${protocol === "native" ? "a tool call" : "an action tag"}. ${choose}`,
     );
   }
-  if (reply.toolCalls.length === 0) {
-    return reply.text.trim() === ""
-      ? fail("the reply was empty", `Your reply was empty. ${choose}`)
-      : fail("the reply was plain text instead of a tool call", `Your reply did not call a tool. ${choose}`);
-  }
-  if (reply.toolCalls.length > 1) {
-    const called = list(reply.toolCalls.map((c) => c.name));
-    const notRun = "Not run: only one tool call per reply is allowed.";
-    return fail(
-      `the reply called ${reply.toolCalls.length} tools (${called}) instead of one`,
-      `Your reply called ${reply.toolCalls.length} tools (${called}); none of them was run. Call exactly one tool per reply. ${choose}`,
-      Object.fromEntries(reply.toolCalls.map((c) => [c.id, notRun])),
-    );
+  if (read.calls.length === 0) {
+    if (reply.text.trim() === "") {
+      const onlyReasoning = (reply.reasoning ?? "").trim() !== "" ? " (only reasoning, no answer)" : "";
+      return fail(`the reply was empty${onlyReasoning}`, `Your reply was empty${onlyReasoning}. ${choose}`);
+    }
+    return protocol === "native"
+      ? fail("the reply was plain text instead of a tool call", `Your reply did not call a tool. ${choose}`)
+      : fail("the reply had no action tag", `Your reply had no action tag. ${choose}`);
   }
 
-  const call = reply.toolCalls[0]!;
+  const call = read.calls[0]!;
   const spec = tools[call.name];
   if (spec === undefined) {
     const text = `There is no tool named '${call.name}'. ${choose}`;
@@ -91,16 +112,17 @@ export function checkToolReply(reply: ChatReply, tools: ToolSpecs, maxResponseCh
   }
   const parsed = parseArgs(call.raw);
   if (!parsed.ok) {
-    const text = `The arguments of ${call.name} were not valid JSON (${parsed.error}). Call ${call.name} again with the arguments as one JSON object.`;
+    const again = protocol === "native" ? `Call ${call.name} again with the arguments as one JSON object.` : `Write <${call.name}> again; put each field in its own tag, or give one valid JSON object.`;
+    const text = `The arguments of ${call.name} were not valid JSON (${parsed.error}). ${again}`;
     return fail(`the arguments of ${call.name} were not valid JSON (${parsed.error})`, text, { [call.id]: text });
   }
   const result = spec.schema.safeParse(parsed.value);
   if (!result.success) {
     const issues = describeIssues(result.error.issues);
-    const text = `The arguments of ${call.name} are invalid: ${issues}. Call ${call.name} again with corrected arguments.`;
+    const text = `The arguments of ${call.name} are invalid: ${issues}. ${protocol === "native" ? `Call ${call.name}` : `Write <${call.name}>`} again with corrected arguments.`;
     return fail(`the arguments of ${call.name} were invalid: ${issues}`, text, { [call.id]: text });
   }
-  return { ok: true, name: call.name, args: result.data };
+  return { ok: true, name: call.name, args: result.data, ignored: read.calls.slice(1).map((c) => c.name) };
 }
 
 /** The start of an over-long text, with a marker saying how much was left out. */
@@ -114,10 +136,11 @@ export function clip(text: string, limit: number = ECHO_LIMIT): string {
  * OpenAI-style servers reject a tool call without a result), then the correction as a user
  * message. An empty reply is not echoed: several servers reject an empty assistant message.
  */
-export function repairMessages(reply: ChatReply, verdict: Extract<ToolVerdict, { ok: false }>): ModelMessage[] {
+export function repairMessages(reply: ChatReply, read: ReplyCalls, verdict: Extract<ToolVerdict, { ok: false }>): ModelMessage[] {
   const messages: ModelMessage[] = [];
   const shown = clip(reply.text || reply.refusal || "");
-  const calls = reply.truncated ? [] : reply.toolCalls;
+  // Calls read from text are echoed as the text they were: the endpoint may not take tool messages.
+  const calls = reply.truncated || read.writtenAsText ? [] : read.calls;
   if (calls.length > 0) {
     messages.push({
       role: "assistant",

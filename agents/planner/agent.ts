@@ -1,3 +1,4 @@
+import { joinThinking } from "@/lib/llm/reply-calls";
 import { addUsage, NO_USAGE, type Agent, type ObservationExtras, type StepContext, type StepResult } from "@/agents/types";
 import { PlanContextSchema, type PlanContext } from "@/lib/protocol/contexts";
 import type { ArgusEvent } from "@/lib/protocol/events";
@@ -16,8 +17,8 @@ export interface PlannerInputs {
 const MAX_FIX_ATTEMPTS = 3;
 
 type Pending =
-  | { kind: "code"; thinking: string; code: string; isFix: boolean }
-  | { kind: "ask"; thinking: string; question: string; options: string[] };
+  | { kind: "code"; thinking: string; code: string; isFix: boolean; notice?: string }
+  | { kind: "ask"; thinking: string; question: string; options: string[]; notice?: string };
 
 /**
  * VisionAgentPlannerV2: at most N exploring turns in the session's kernel,
@@ -62,18 +63,21 @@ export class PlannerAgent implements Agent {
       onText: ctx.onText,
     });
     const args = res.args as { thinking: string; code?: string; question?: string; options?: string[] };
+    // Reasoning fields and text beside the call are thinking too; a model often repeats itself there.
+    const thinking = joinThinking(res.thinking, args.thinking);
+    const notice = res.notice === undefined ? {} : { notice: res.notice };
     if (res.name === "execute_python") {
       if (fixing) this.fixes++;
       else this.turnsUsed++;
-      this.pending = { kind: "code", thinking: args.thinking, code: args.code!, isFix: fixing };
-      return { action: { action: "run_ipython", args: { code: args.code!, thought: args.thinking } }, usage: res.usage };
+      this.pending = { kind: "code", thinking, code: args.code!, isFix: fixing, ...notice };
+      return { action: { action: "run_ipython", args: { code: args.code!, thought: thinking } }, usage: res.usage };
     }
     if (res.name === "ask_user") {
       this.turnsUsed++;
       const options = args.options ?? [];
-      this.pending = { kind: "ask", thinking: args.thinking, question: args.question!, options };
+      this.pending = { kind: "ask", thinking, question: args.question!, options, ...notice };
       return {
-        action: { action: "interaction", args: { kind: "question", prompt: args.question!, options, thought: args.thinking } },
+        action: { action: "interaction", args: { kind: "question", prompt: args.question!, options, thought: thinking } },
         usage: res.usage,
       };
     }
@@ -116,6 +120,7 @@ export class PlannerAgent implements Agent {
         code: pending.code,
         observation: { text: event.content, images, viewed },
         fixAttempts: pending.isFix ? this.fixes : 0,
+        ...(pending.notice === undefined ? {} : { notice: pending.notice }),
         failed: event.observation === "error" || (event.observation === "run_ipython" && event.extras.failed === true),
       });
     } else if (pending.kind === "ask" && "action" in event && event.action === "message") {
@@ -126,6 +131,7 @@ export class PlannerAgent implements Agent {
         question: pending.question,
         options: pending.options,
         observation: { text: `The person answered: ${event.args.content}`, images: [], viewed: [] },
+        ...(pending.notice === undefined ? {} : { notice: pending.notice }),
       });
     }
   }

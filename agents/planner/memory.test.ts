@@ -287,3 +287,13 @@ describe("buildPlannerMessages", () => {
     await expect(build([], { limits: { lastObservationChars: 1.5 } })).rejects.toThrow(RangeError);
   });
 });
+
+describe("notices", () => {
+  it("a turn's notice is said with its observation, before the output", async () => {
+    const notice = "Only your first call (execute_python) was used; the other 1 (finalize_plan) was ignored. Make one call per reply.";
+    const { messages } = await build([{ ...codeTurn(1), notice }, codeTurn(2)]);
+    const firstObservation = textOf(messages[2]);
+    expect(firstObservation).toMatch(new RegExp(`^Observation \\(turn 1\\):\\n\\[${notice.replace(/[().]/g, "\\$&")}\\]\\noutput of turn 1`));
+    expect(textOf(messages[4])).not.toContain("was ignored");
+  });
+});

@@ -192,7 +192,9 @@ export async function buildPlannerMessages(
     // Trailing newlines from print() carry nothing; dropping them keeps the layout tidy.
     const full = turn.observation.text.trimEnd();
     if (full.length > cap) stats.truncatedObservations++;
-    const obs = new PartsBuilder().text(`Observation (turn ${turn.turn}):`).text(full.length > 0 ? truncateMiddle(full, cap) : "(no output)");
+    const obs = new PartsBuilder().text(`Observation (turn ${turn.turn}):`);
+    if (turn.notice !== undefined) obs.text(`[${turn.notice}]`);
+    obs.text(full.length > 0 ? truncateMiddle(full, cap) : "(no output)");
 
     if (newest) {
       const items = newestTurnImages(turn, known).map(({ ref, viewed }) => ({ ref, why: viewed ? "you viewed it" : "displayed by the cell" }));

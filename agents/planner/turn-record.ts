@@ -27,6 +27,8 @@ export interface PlannerTurnRecord {
   };
   /** How many auto-fixes this turn needed (informational, not rendered). */
   fixAttempts?: number;
+  /** Said to the model with this turn's observation (e.g. that calls after the first were ignored). */
+  notice?: string;
   /** kind "code": the cell raised. */
   failed?: boolean;
 }

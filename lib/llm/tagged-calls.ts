@@ -93,7 +93,8 @@ export function fitTaggedCall(call: TaggedCall, spec: ToolSpecs[string], thinkin
     }
     if (Object.keys(args).length === 0) {
       const main = mainField(shape);
-      if (main === undefined) return call.raw;
+      // A body that starts like a JSON object was meant as one: say it is broken, don't take it as text.
+      if (main === undefined || /^\{\s*"[^"]+"\s*:/.test(stripFence(call.body).trim())) return call.raw;
       args[main] = stripFence(call.body);
     }
   }

@@ -160,7 +160,7 @@ export async function createArgusCore(
           },
         });
 
-  const model = modelStatus(config) === "configured" ? new ModelClient(config.model) : null;
+  const model = modelStatus(config) === "configured" ? new ModelClient(config.model, { log }) : null;
   const disk = new DiskSpace(config.dataDir, config.minFreeBytes);
 
   // The kernel's calls back into the server, registered once what they use exists.

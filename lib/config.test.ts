@@ -26,6 +26,13 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ARGUS_MODEL_MAX_RETRIES: "1.5" })).toThrow(/ARGUS_MODEL_MAX_RETRIES/);
   });
 
+  it("reads the tool protocol, per role over the default, and refuses unknown ones", () => {
+    expect(loadConfig({}, "/x").model.protocolByRole).toEqual({ conversation: "auto", planner: "auto", coder: "auto", vqa: "auto", judge: "auto" });
+    const c = loadConfig({ ARGUS_TOOL_PROTOCOL: "native", ARGUS_TOOL_PROTOCOL_PLANNER: "text" }, "/x");
+    expect(c.model.protocolByRole).toMatchObject({ planner: "text", coder: "native", judge: "native" });
+    expect(() => loadConfig({ ARGUS_TOOL_PROTOCOL_CODER: "xml" })).toThrow(/ARGUS_TOOL_PROTOCOL_CODER/);
+  });
+
   it("reads overrides, per-role models and an external Jupyter", () => {
     const c = loadConfig(
       {

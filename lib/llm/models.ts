@@ -15,6 +15,7 @@ import { classifyModelError, type ModelCallContext } from "./classify-error";
 import { ModelError } from "./errors";
 import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from "./retry";
 import { collectReply, type ChatReply } from "./stream-reply";
+import { EMPTY_DRAFT, type ReplyDraft } from "./draft";
 import { normalizingFetch } from "./normalizing-fetch";
 import { ToolProtocolChoice } from "./protocol-choice";
 import { readReplyCalls, type ToolProtocol } from "./reply-calls";
@@ -55,6 +56,11 @@ export interface ChatRequest {
   signal: AbortSignal;
   /** Receives text deltas live, as the model writes them. */
   onText?: (delta: string) => void;
+  /**
+   * Receives the whole reply so far after every delta (see draft.ts for what to show of it).
+   * When the call starts over (retry or repair) it first receives an empty draft.
+   */
+  onDraft?: (draft: ReplyDraft) => void;
   onRestart?: (info: RestartInfo) => void;
   maxResponseChars?: number;
 }
@@ -160,6 +166,7 @@ export class ModelClient {
         });
         return collectReply(result.fullStream, {
           onText: request.onText,
+          onDraft: request.onDraft,
           touch,
           maxResponseChars,
           onOverflow: () => overflow.abort(),
@@ -170,7 +177,10 @@ export class ModelClient {
         signal: request.signal,
         policy: this.policy,
         classify: (error, attempts) => classifyModelError(error, { ...ctx, attempts }),
-        onRetry: ({ attempt, error }) => request.onRestart?.({ reason: "retry", attempt, message: error.message }),
+        onRetry: ({ attempt, error }) => {
+          request.onDraft?.(EMPTY_DRAFT);
+          request.onRestart?.({ reason: "retry", attempt, message: error.message });
+        },
         random: this.random,
       },
     );
@@ -230,6 +240,7 @@ export class ModelClient {
           { role, model, attempts: attempt, usage: sumUsage(...usages) },
         );
       }
+      request.onDraft?.(EMPTY_DRAFT);
       request.onRestart?.({ reason: "repair", attempt, message: verdict.problem });
       messages.push(...repairMessages(reply, read, verdict));
       attempt++;

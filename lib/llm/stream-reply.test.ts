@@ -85,6 +85,36 @@ describe("collectReply", () => {
   });
 });
 
+describe("collectReply: live drafts", () => {
+  it("hands onDraft the whole reply so far after each text, reasoning and first-call input delta", async () => {
+    const drafts: unknown[] = [];
+    await collectReply(
+      stream([
+        { type: "reasoning-start", id: "r" },
+        { type: "reasoning-delta", id: "r", text: "Count " },
+        { type: "reasoning-delta", id: "r", text: "" },
+        { type: "reasoning-delta", id: "r", text: "them." },
+        { type: "text-delta", id: "t", text: "Running." },
+        { type: "tool-input-start", id: "c1", toolName: "execute_python" },
+        { type: "tool-input-delta", id: "c1", delta: '{"code": ' },
+        { type: "tool-input-delta", id: "c1", delta: '"x=1"}' },
+        // A second call is ignored by the agents, so the draft never shows it.
+        { type: "tool-input-start", id: "c2", toolName: "finalize_plan" },
+        { type: "tool-input-delta", id: "c2", delta: "{}" },
+        finish("tool-calls"),
+      ]),
+      options({ onDraft: (d) => drafts.push(d) }),
+    );
+    expect(drafts).toEqual([
+      { text: "", reasoning: "Count ", toolName: null, toolInput: "" },
+      { text: "", reasoning: "Count them.", toolName: null, toolInput: "" },
+      { text: "Running.", reasoning: "Count them.", toolName: null, toolInput: "" },
+      { text: "Running.", reasoning: "Count them.", toolName: "execute_python", toolInput: '{"code": ' },
+      { text: "Running.", reasoning: "Count them.", toolName: "execute_python", toolInput: '{"code": "x=1"}' },
+    ]);
+  });
+});
+
 describe("helpers", () => {
   it("parseArgs treats empty arguments as {}", () => {
     expect(parseArgs("")).toEqual({ ok: true, value: {} });

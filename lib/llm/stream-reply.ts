@@ -4,6 +4,7 @@
  * on plain arrays of stream parts.
  */
 import type { TextStreamPart, ToolSet } from "ai";
+import type { ReplyDraft } from "./draft";
 import { estimateTokens, normalizeUsage, type Usage } from "./usage";
 
 export interface ToolCall {
@@ -32,6 +33,8 @@ export interface ChatReply {
 
 export interface CollectOptions {
   onText?: (delta: string) => void;
+  /** Live drafts: the whole reply so far, after every text, reasoning or tool-input delta. */
+  onDraft?: (draft: ReplyDraft) => void;
   /** Progress callback: each part pushes the attempt's silence timer back. */
   touch?: () => void;
   maxResponseChars: number;
@@ -77,6 +80,13 @@ export async function collectReply(parts: AsyncIterable<TextStreamPart<ToolSet>>
   let usage: Usage = { inputTokens: 0, outputTokens: 0 };
   let finishReason = "unknown";
   let size = 0;
+  // The draft follows the first tool call only: it is the one that will be used.
+  let draftCall: { id: string; name: string } | null = null;
+  const draft = (): void => {
+    if (!options.onDraft) return;
+    const toolInput = draftCall === null ? "" : (inputs.get(draftCall.id) ?? "");
+    options.onDraft({ text, reasoning, toolName: draftCall?.name ?? null, toolInput });
+  };
 
   const overflowed = (added: number): boolean => {
     size += added;
@@ -104,14 +114,20 @@ export async function collectReply(parts: AsyncIterable<TextStreamPart<ToolSet>>
         text += part.text;
         if (part.text !== "") options.onText?.(part.text);
         if (overflowed(part.text.length)) return cut();
+        if (part.text !== "") draft();
         break;
       case "reasoning-delta":
         reasoning += part.text;
         if (overflowed(part.text.length)) return cut();
+        if (part.text !== "") draft();
+        break;
+      case "tool-input-start":
+        draftCall ??= { id: part.id, name: part.toolName };
         break;
       case "tool-input-delta":
         inputs.set(part.id, (inputs.get(part.id) ?? "") + part.delta);
         if (overflowed(part.delta.length)) return cut();
+        if (part.delta !== "" && part.id === draftCall?.id) draft();
         break;
       case "tool-call": {
         const raw = inputs.get(part.toolCallId) ?? rawInput(part.input);

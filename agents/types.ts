@@ -1,3 +1,4 @@
+import type { ReplyDraft } from "@/lib/llm/draft";
 import type { ModelClient } from "@/lib/llm/models";
 import type { Usage } from "@/lib/llm/usage";
 import type { AgentName } from "@/lib/protocol/event-base";
@@ -26,8 +27,8 @@ export interface StepContext {
   runId: string;
   signal: AbortSignal;
   model: ModelClient;
-  /** Streams the model's text while it is being written (live display). */
-  onText?: (text: string) => void;
+  /** Give to every model call: receives the reply as it is written (the chat's live draft). */
+  onDraft?: (draft: ReplyDraft) => void;
 }
 
 /** A picture the agents can be shown again by file id (an upload or one a cell made). */

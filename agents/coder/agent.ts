@@ -67,14 +67,14 @@ export class CoderAgent implements Agent {
 
   private async write(ctx: StepContext): Promise<StepResult> {
     const base: ModelMessage[] = [{ role: "user", content: this.brief }];
-    const code = await ctx.model.callTool("coder", { system: coderSystem(this.inputs.catalogue), messages: [...base, { role: "user", content: "Write the function with write_code." }], tools: coderTools, signal: ctx.signal, onText: ctx.onText });
+    const code = await ctx.model.callTool("coder", { system: coderSystem(this.inputs.catalogue), messages: [...base, { role: "user", content: "Write the function with write_code." }], tools: coderTools, signal: ctx.signal, onDraft: ctx.onDraft });
     this.code = (code.args as { code: string }).code;
     const test = await ctx.model.callTool("coder", {
       system: coderSystem(this.inputs.catalogue),
       messages: [...base, { role: "user", content: `The function:\n\`\`\`python\n${this.code}\n\`\`\`\nNow write its test with write_test.` }],
       tools: testTools,
       signal: ctx.signal,
-      onText: ctx.onText,
+      onDraft: ctx.onDraft,
     });
     this.test = (test.args as { test: string }).test;
     return { action: this.runAction("Testing the function in a fresh kernel."), usage: addUsage(code.usage, test.usage) };
@@ -90,7 +90,7 @@ export class CoderAgent implements Agent {
       ],
       tools: fixTools,
       signal: ctx.signal,
-      onText: ctx.onText,
+      onDraft: ctx.onDraft,
     });
     const fix = res.args as { thoughts: string; code?: string; test?: string };
     if (fix.code) this.code = fix.code;

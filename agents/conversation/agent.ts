@@ -37,7 +37,7 @@ export class ConversationAgent implements Agent {
         messages: [{ role: "user", content: `${transcript}${ask}` }],
         tools: conversationTools,
         signal: ctx.signal,
-        onText: ctx.onText,
+        onDraft: ctx.onDraft,
       });
       const args = res.args as ReplyArgs;
       if (this.phase === "reply" && args.action) {

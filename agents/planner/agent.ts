@@ -60,7 +60,7 @@ export class PlannerAgent implements Agent {
       messages,
       tools: fixing ? plannerFixTools : plannerTools,
       signal: ctx.signal,
-      onText: ctx.onText,
+      onDraft: ctx.onDraft,
     });
     const args = res.args as { thinking: string; code?: string; question?: string; options?: string[] };
     // Reasoning fields and text beside the call are thinking too; a model often repeats itself there.
@@ -97,7 +97,7 @@ export class PlannerAgent implements Agent {
       messages: [...context.messages, { role: "user", content: "Now call submit_plan." }],
       tools: summaryTools,
       signal: ctx.signal,
-      onText: ctx.onText,
+      onDraft: ctx.onDraft,
     });
     const plan = res.args as PlanContext;
     return {

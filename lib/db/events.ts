@@ -55,3 +55,8 @@ export function eventsOfRun(db: Db, sessionId: string, runId: string): StoredEve
 export function countEvents(db: Db, sessionId: string): number {
   return db.prepare("SELECT COUNT(*) FROM events WHERE session_id = ?").pluck().get(sessionId) as number;
 }
+
+/** The session's newest seq (0 before its first event), without reading any event. */
+export function lastSeq(db: Db, sessionId: string): number {
+  return (db.prepare("SELECT last_seq FROM sessions WHERE id = ?").pluck().get(sessionId) as number | undefined) ?? 0;
+}

@@ -10,7 +10,9 @@ import type { Execution } from "@/lib/protocol/contexts";
 import { cellObservation, delegateResult, errorNote, stateChanged } from "@/lib/protocol/event-builders";
 import type { AgentName, AgentState, ArgusEvent, ArgusEventInput } from "@/lib/protocol/events";
 import type { RunLimits } from "@/lib/protocol/state";
+import type { DraftChannel } from "./draft-channel";
 import type { EventLog } from "./event-log";
+import { stepDrafts } from "./step-drafts";
 import { detectStuck } from "./stuck-detector";
 
 /** A picture a cell made, stored as a session file. */
@@ -23,6 +25,8 @@ export interface CellImage extends ImageRef {
 /** What runs need from the rest of Argus: the log, the kernels, and where a cell's pictures go. */
 export interface RunServices {
   events: EventLog;
+  /** Where the steps' live drafts go (ephemeral: never written to the log). */
+  drafts: DraftChannel;
   /** Null when Jupyter is off. */
   kernels: KernelRegistry | null;
   storeCellImages(sessionId: string, execution: Execution, label: string): Promise<CellImage[]>;
@@ -70,6 +74,8 @@ export class Controller {
   private readonly stack: Frame[] = [];
   private readonly startedAt = Date.now();
   private firstSeq = 0;
+  /** Steps taken in this run, so each step's drafts share a key. */
+  private steps = 0;
 
   constructor(
     private readonly services: RunServices,
@@ -109,9 +115,30 @@ export class Controller {
     }
   }
 
+  /**
+   * One agent step, its model replies streamed to the session as live drafts. The last draft is
+   * flushed before returning, that is before the step's event is appended, so a client always
+   * sees the draft first and the persisted event replace it.
+   */
   private async step(frame: Frame): Promise<StepResult> {
     if (this.o.signal.aborted) throw new RunStopped("stopped", "Stopped by you.");
-    return frame.agent.step({ sessionId: this.o.sessionId, runId: this.o.runId, signal: this.o.signal, model: this.model });
+    const { sessionId, runId } = this.o;
+    const drafts = stepDrafts({
+      runId,
+      agent: frame.agent.name,
+      step: ++this.steps,
+      lastSeq: () => this.services.events.lastSeq(sessionId),
+      send: (draft) => {
+        if (!this.o.closing()) this.services.drafts.publish(sessionId, draft);
+      },
+    });
+    try {
+      const result = await frame.agent.step({ sessionId, runId, signal: this.o.signal, model: this.model, onDraft: drafts.onDraft });
+      drafts.flush();
+      return result;
+    } finally {
+      drafts.close();
+    }
   }
 
   private async carryOut(frame: Frame, action: ArgusEvent, result: StepResult): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/database";
-import { appendEventRow, eventsAfter, eventsOfRun } from "@/lib/db/events";
+import { appendEventRow, eventsAfter, eventsOfRun, lastSeq } from "@/lib/db/events";
 import { upsertRun } from "@/lib/db/runs";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { ArgusEvent, ArgusEventInput } from "@/lib/protocol/events";
@@ -158,6 +158,11 @@ export class EventLog {
   /** Forgets a session's unwritten ending (the session was deleted). */
   forgetSession(sessionId: string): void {
     this.unwritten.delete(sessionId);
+  }
+
+  /** The seq of the session's newest event (0 when it has none). */
+  lastSeq(sessionId: string): number {
+    return lastSeq(this.db, sessionId);
   }
 
   /** Every event after `afterSeq`, in order, parsed back from storage. */

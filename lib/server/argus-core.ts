@@ -18,6 +18,7 @@ import {
 import { writeKernelspec } from "@/lib/kernels/kernelspec";
 import { KernelRegistry } from "@/lib/kernels/registry";
 import { ModelClient } from "@/lib/llm/models";
+import { DraftChannel } from "@/lib/runtime/draft-channel";
 import { DEFAULT_RUN_LIMITS, EventLog } from "@/lib/runtime/event-log";
 import { RunManager } from "@/lib/runtime/run-manager";
 import { agentsForRun } from "@/agents/registry";
@@ -49,6 +50,8 @@ export interface ArgusCore extends SessionDeps {
   db: Db;
   blobs: BlobStore;
   events: EventLog;
+  /** Live drafts of the steps being written (ephemeral; Socket.io relays them). */
+  drafts: DraftChannel;
   locks: KeyedMutex;
   jupyter: JupyterBackend;
   /** Null when Argus runs without Jupyter (ARGUS_JUPYTER=off). */
@@ -82,6 +85,7 @@ export async function createArgusCore(
   const db = openDatabase(config.dbPath);
   const blobs = new BlobStore(config.blobDir);
   const events = new EventLog(db);
+  const drafts = new DraftChannel();
   const locks = new KeyedMutex();
   const bridge: BridgeMethods = { ...builtinBridgeMethods };
   // The prompts describe the kernel package's tools; asked for now, read before the runs are built.
@@ -175,6 +179,7 @@ export async function createArgusCore(
     {
       db,
       events,
+      drafts,
       disk,
       kernels,
       storeCellImages: (sessionId, execution, label) => storeExecutionImages({ db, blobs }, sessionId, execution, label),
@@ -192,6 +197,7 @@ export async function createArgusCore(
     db,
     blobs,
     events,
+    drafts,
     locks,
     jupyter,
     kernels,

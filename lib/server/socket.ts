@@ -125,5 +125,8 @@ export function attachSocketServer(httpServer: HttpServer, core: ArgusCore, opti
     if (state) room.emit("state", state);
   });
 
+  // Ephemeral: sent to whoever is in the room now, never stored, never replayed by sync.
+  core.drafts.subscribe((sessionId, draft) => io.to(sessionRoom(sessionId)).emit("draft", draft));
+
   return io;
 }

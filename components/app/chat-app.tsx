@@ -196,6 +196,7 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
                 pendingSeq={pendingSeq}
                 onAnswer={(text) => actions.send(text, "interaction_response")}
                 onRetry={retry}
+                live={{ drafts: stream.drafts, state: stream.state }}
               />
             )}
           </div>

@@ -3,9 +3,13 @@
 import { ArrowDown } from "lucide-react";
 import { useCallback, useDeferredValue, useLayoutEffect, useMemo, useRef } from "react";
 import { Button } from "@/components/ui/button";
+import type { DraftStore } from "@/lib/client/live-draft";
+import { lastSeq } from "@/lib/client/merge-messages";
 import { groupMessages, type DisplayItem } from "@/lib/client/message-parts";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import type { RunStateWire } from "@/lib/protocol/state-wire";
 import { DisplayItemView } from "./display-item-view";
+import { LiveDraftBubble } from "./live-draft-bubble";
 import { useStickToBottom } from "./use-stick-to-bottom";
 
 export interface MessageListProps {
@@ -16,6 +20,8 @@ export interface MessageListProps {
   onAnswer(text: string): void;
   /** Retry after the latest error. May return a promise (the button stays disabled until it settles). */
   onRetry(): void;
+  /** The step being written now, shown after the transcript until its message arrives. */
+  live?: { drafts: DraftStore; state: RunStateWire | null };
   className?: string;
 }
 
@@ -24,12 +30,15 @@ export interface MessageListProps {
  * view pinned to the newest one while the person is at the bottom. It is its
  * own scroll container, so give it a bounded height (e.g. flex-1 min-h-0).
  */
-export function MessageList({ messages, pendingSeq, onAnswer, onRetry, className = "" }: MessageListProps) {
+export function MessageList({ messages, pendingSeq, onAnswer, onRetry, live, className = "" }: MessageListProps) {
   const grouped = useMemo(() => groupMessages(messages), [messages]);
   // Updates render as a transition, which React time-slices: a 300-message
   // history (which arrives as an update, the list mounts empty) paints in small
   // chunks instead of one long main-thread task, and typing stays responsive.
   const items = useDeferredValue(grouped);
+  // Deferred with the items, so the live draft gives way in the very render that shows its step.
+  const shownLastSeq = useDeferredValue(lastSeq(messages));
+  const shownState = useDeferredValue(live?.state ?? null);
 
   // Stable callbacks, so the memoised items do not all re-render when the
   // parent passes fresh closures on each render.
@@ -76,6 +85,7 @@ export function MessageList({ messages, pendingSeq, onAnswer, onRetry, className
               onRetry={retry}
             />
           ))}
+          {live && <LiveDraftBubble drafts={live.drafts} heldLastSeq={shownLastSeq} state={shownState} />}
         </div>
       </div>
       {!atBottom && (

@@ -1,10 +1,11 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { io, type Socket } from "socket.io-client";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { SyncAck } from "@/lib/protocol/socket";
 import type { RunStateWire } from "@/lib/protocol/state-wire";
+import { createDraftStore, isDraftWire, type DraftStore } from "./live-draft";
 import { lastSeq, mergeMessages } from "./merge-messages";
 import { isSocketRefusal } from "./session-refusal";
 
@@ -19,6 +20,8 @@ export interface SessionStream {
   refused: boolean;
   /** Adds messages fetched another way (the initial GET). */
   absorb: (messages: StreamedMessage[]) => void;
+  /** The newest live draft (ephemeral; see live-draft.ts for when it still stands). */
+  drafts: DraftStore;
 }
 
 /**
@@ -32,6 +35,8 @@ export function useSessionStream(sessionId: string | null): SessionStream {
   const [connected, setConnected] = useState(false);
   const [refused, setRefused] = useState(false);
   const held = useRef<StreamedMessage[]>([]);
+  // Drafts arrive up to ~30 times a second: kept out of React state so only the bubble re-renders.
+  const drafts = useMemo(createDraftStore, []);
 
   const absorb = (incoming: StreamedMessage[]) => {
     setMessages((current) => {
@@ -46,6 +51,7 @@ export function useSessionStream(sessionId: string | null): SessionStream {
     held.current = [];
     setState(null);
     setRefused(false);
+    drafts.set(null);
     if (!sessionId) return;
     // The browser cookie authenticates the socket; the session id picks the room.
     const socket: Socket = io({ auth: { sessionId }, transports: ["websocket", "polling"] });
@@ -70,10 +76,13 @@ export function useSessionStream(sessionId: string | null): SessionStream {
     });
     socket.on("message", (m: StreamedMessage) => absorb([m]));
     socket.on("state", (s: RunStateWire) => setState(s));
+    socket.on("draft", (d: unknown) => {
+      if (isDraftWire(d)) drafts.set(d);
+    });
     return () => {
       socket.disconnect();
     };
-  }, [sessionId]);
+  }, [sessionId, drafts]);
 
-  return { messages, state, connected, refused, absorb };
+  return { messages, state, connected, refused, absorb, drafts };
 }

@@ -1,0 +1,80 @@
+/**
+ * The live draft the chat shows while a step is being written. Drafts are ephemeral socket
+ * events (see lib/protocol/socket.ts): the page keeps only the newest one and decides, from
+ * what it already holds, whether it still stands. Pure, so the rules are unit-tested.
+ */
+import type { DraftView, DraftWire } from "@/lib/protocol/socket";
+import type { RunStateWire } from "@/lib/protocol/state-wire";
+
+const VIEW_KEYS = new Set(["tool", "thinking", "code", "test", "response", "question", "plan"]);
+const AGENTS = new Set(["conversation", "planner", "coder", "user", "system"]);
+
+/**
+ * Whether a socket payload is a draft. The server validates drafts with zod before sending;
+ * the page checks the shape without zod, which would cost the chat page more script than
+ * the whole draft bubble.
+ */
+export function isDraftWire(value: unknown): value is DraftWire {
+  if (typeof value !== "object" || value === null) return false;
+  const d = value as Record<string, unknown>;
+  if (typeof d.runId !== "string" || typeof d.agent !== "string" || !AGENTS.has(d.agent)) return false;
+  if (!Number.isInteger(d.step) || !Number.isInteger(d.afterSeq)) return false;
+  if (typeof d.view !== "object" || d.view === null) return false;
+  return Object.entries(d.view).every(([k, v]) => VIEW_KEYS.has(k) && typeof v === "string");
+}
+
+/** Runs still producing steps: a draft of any other run is over. */
+const LIVE = new Set(["loading", "running"]);
+
+/**
+ * The draft to show, or null. A draft stands while its run is live and the page holds no
+ * message newer than the draft's `afterSeq`: the step's own event has a higher seq, so its
+ * arrival (live or through sync) replaces the draft, and a stale draft can never come back.
+ */
+export function visibleDraft(draft: DraftWire | null, heldLastSeq: number, state: RunStateWire | null): DraftWire | null {
+  if (draft === null || state === null) return null;
+  if (state.runId !== draft.runId || !LIVE.has(state.agentState)) return null;
+  if (heldLastSeq > draft.afterSeq) return null;
+  return hasContent(draft.view) ? draft : null;
+}
+
+/** Something a person can read (a tool name alone, or a reply starting over, is not). */
+export function hasContent(view: DraftView): boolean {
+  return Object.entries(view).some(([key, value]) => key !== "tool" && value !== "");
+}
+
+/** The heading of the bubble: who is writing what. */
+export function draftTitle(draft: DraftWire): string {
+  if (draft.agent !== "planner" && draft.agent !== "coder") return "Argus";
+  const who = draft.agent === "planner" ? "Planner" : "Coder";
+  const v = draft.view;
+  if (v.tool === "submit_plan" || v.plan !== undefined) return `${who} · writing the plan`;
+  if (v.question !== undefined) return `${who} · writing a question`;
+  if (v.test !== undefined && v.code === undefined) return `${who} · writing the test`;
+  if (v.code !== undefined) return `${who} · writing code`;
+  return `${who} · thinking`;
+}
+
+/** The newest draft, held outside React state so a draft re-renders only its own bubble. */
+export interface DraftStore {
+  get(): DraftWire | null;
+  set(draft: DraftWire | null): void;
+  subscribe(listener: () => void): () => void;
+}
+
+export function createDraftStore(): DraftStore {
+  let current: DraftWire | null = null;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => current,
+    set(draft) {
+      if (draft === current) return;
+      current = draft;
+      for (const l of listeners) l();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

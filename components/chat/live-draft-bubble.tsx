@@ -43,7 +43,7 @@ function StepDraft({ draft }: { draft: DraftWire }) {
   const { view } = draft;
   const Icon = draft.agent === "planner" ? SquareTerminal : FlaskConical;
   return (
-    <article data-testid="live-draft" data-agent={draft.agent} data-step={draft.step} aria-busy="true" className="max-w-full">
+    <article data-testid="live-draft" data-run={draft.runId} data-agent={draft.agent} data-step={draft.step} aria-busy="true" className="max-w-full">
       <Card padding="none">
         <h3 className="flex items-center gap-2 px-3 py-2">
           <Icon aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />
@@ -77,7 +77,7 @@ function StepDraft({ draft }: { draft: DraftWire }) {
 function ReplyDraft({ draft }: { draft: DraftWire }) {
   const { view } = draft;
   return (
-    <article data-testid="live-draft" data-agent={draft.agent} data-step={draft.step} aria-busy="true" aria-label="Argus, writing" className="max-w-full">
+    <article data-testid="live-draft" data-run={draft.runId} data-agent={draft.agent} data-step={draft.step} aria-busy="true" aria-label="Argus, writing" className="max-w-full">
       <p className="mb-1.5 flex items-center gap-1.5 text-xs font-semibold text-muted-foreground">
         <span aria-hidden="true" className="inline-flex size-5 items-center justify-center rounded-md bg-primary text-primary-foreground">
           <Eye className="size-3" />

@@ -16,13 +16,16 @@ describe("visibleDraft", () => {
     expect(visibleDraft(draft(), 11, state("running"))).toBeNull();
   });
 
-  it("is dropped when its run ends, is cancelled or fails, or another run is current", () => {
+  it("is dropped when its run ends, is cancelled, fails or waits for the person", () => {
     for (const s of ["finished", "stopped", "error", "interrupted", "awaiting_user_input"] as const) {
       expect(visibleDraft(draft(), 10, state(s)), s).toBeNull();
     }
-    expect(visibleDraft(draft(), 10, state("running", "r2"))).toBeNull();
-    expect(visibleDraft(draft(), 10, null)).toBeNull();
     expect(visibleDraft(null, 10, state("running"))).toBeNull();
+  });
+
+  it("stands while the page has not caught up with its run's state yet", () => {
+    expect(visibleDraft(draft(), 10, null)).toEqual(draft());
+    expect(visibleDraft(draft(), 10, state("finished", "r0"))).toEqual(draft());
   });
 
   it("a draft with nothing readable (a reply starting over) shows no bubble", () => {

@@ -23,18 +23,20 @@ export function isDraftWire(value: unknown): value is DraftWire {
   return Object.entries(d.view).every(([k, v]) => VIEW_KEYS.has(k) && typeof v === "string");
 }
 
-/** Runs still producing steps: a draft of any other run is over. */
+/** States in which a run still produces steps. */
 const LIVE = new Set(["loading", "running"]);
 
 /**
- * The draft to show, or null. A draft stands while its run is live and the page holds no
- * message newer than the draft's `afterSeq`: the step's own event has a higher seq, so its
- * arrival (live or through sync) replaces the draft, and a stale draft can never come back.
+ * The draft to show, or null. A draft stands until the page holds a message newer than its
+ * `afterSeq` (the step's own event has a higher seq, so its arrival, live or through sync,
+ * replaces the draft, and a stale draft can never come back) or its run is seen to stop.
+ * A state of another run, or none yet, does not hide it: the page may simply not have caught
+ * up with the run the draft belongs to (state and seq here may lag behind the socket, as the
+ * transcript renders deferred), while a draft of an older run is always behind the held seq.
  */
 export function visibleDraft(draft: DraftWire | null, heldLastSeq: number, state: RunStateWire | null): DraftWire | null {
-  if (draft === null || state === null) return null;
-  if (state.runId !== draft.runId || !LIVE.has(state.agentState)) return null;
-  if (heldLastSeq > draft.afterSeq) return null;
+  if (draft === null || heldLastSeq > draft.afterSeq) return null;
+  if (state !== null && state.runId === draft.runId && !LIVE.has(state.agentState)) return null;
   return hasContent(draft.view) ? draft : null;
 }
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseStep } from "@/lib/client/message-content";
 import { eventsAfter } from "@/lib/db/events";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import { isAction, type ActionEvent } from "@/lib/protocol/events";
 import type { DraftWire, SyncAck } from "@/lib/protocol/socket";
 import { DraftWireSchema } from "@/lib/protocol/socket";
 import { fromDict } from "@/lib/runtime/serialization";
@@ -56,8 +57,8 @@ describe("live drafts (HTTP + Socket.io + real kernels + scripted model)", () =>
     const db = new Database(path.join(world.server.dataDir, "argus.db"), { readonly: true });
     const events = eventsAfter(db, session.id, 0).map((row) => fromDict(JSON.parse(row.body)));
     db.close();
-    const actions = events.filter((e) => e.runId === runId && e.source === "agent" && "action" in e);
-    expect(actions.map((e) => `${e.agent}:${"action" in e ? e.action : ""}`)).toEqual([
+    const actions = events.filter((e): e is ActionEvent => isAction(e) && e.runId === runId && e.source === "agent");
+    expect(actions.map((e) => `${e.agent}:${e.action}`)).toEqual([
       "conversation:message",
       "conversation:delegate",
       "coder:delegate",
@@ -96,22 +97,23 @@ describe("live drafts (HTTP + Socket.io + real kernels + scripted model)", () =>
     expect(sizes[0]).toBeLessThan(sizes.at(-1)!);
     const plannerStep = watch.messages.find((m) => m.seq === actions[3]!.id)!;
     expect(cell.at(-1)!.view).toEqual({ tool: "execute_python", ...parseStep(plannerStep.content) });
-    const args = actions[3]!.action === "run_ipython" ? actions[3]!.args : null;
-    expect(cell.at(-1)!.view.code).toBe(args?.code);
+    const cellAction = actions[3]!;
+    expect(cell.at(-1)!.view.code).toBe(cellAction.action === "run_ipython" ? cellAction.args.code : null);
 
     // The coder's step wrote code, then its test; both are in the cell it persisted.
     const coder = drafts.filter((d) => d.step === 6);
     const coderCode = coder.filter((d) => d.view.code !== undefined).at(-1)!.view.code!;
     const coderTest = coder.at(-1)!.view.test!;
-    const coderArgs = actions[5]!.action === "run_ipython" ? actions[5]!.args : null;
-    expect(coderArgs?.code).toContain(coderCode);
-    expect(coderArgs?.code).toContain(coderTest);
+    const coderAction = actions[5]!;
+    const coderCell = coderAction.action === "run_ipython" ? coderAction.args.code : "";
+    expect(coderCell).toContain(coderCode);
+    expect(coderCell).toContain(coderTest);
     expect(coderCode).toContain("def count_coins");
 
     // The answer: the last draft is the reply it persisted.
     const answer = drafts.filter((d) => d.step === 8).at(-1)!;
-    const reply = actions[7]!.action === "message" ? actions[7]!.args.content : null;
-    expect(answer.view.response).toBe(reply);
+    const replyAction = actions[7]!;
+    expect(answer.view.response).toBe(replyAction.action === "message" ? replyAction.args.content : null);
 
     // Nothing of the drafts is replayed: sync returns exactly the messages the socket carried.
     const ack = (await watch.socket.timeout(5000).emitWithAck("sync", { afterSeq: 0 })) as SyncAck;

@@ -38,6 +38,11 @@ export default defineConfig({
   timeout: 90_000,
   expect: { timeout: 30_000 },
   reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
+  projects: [
+    { name: "chromium", testIgnore: /dialects\.spec\.ts/ },
+    // Last, because auto moves a model to the text protocol for the server's life (README, Using a real model).
+    { name: "dialects", testMatch: /dialects\.spec\.ts/, dependencies: ["chromium"] },
+  ],
   use: {
     baseURL: `http://127.0.0.1:${E2E.argus}`,
     screenshot: "on",

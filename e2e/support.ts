@@ -8,15 +8,17 @@ const modelBase = `http://127.0.0.1:${MODEL_PORT}`;
 const ARTIFACTS = "test-results/playwright-artifacts";
 
 /** Loads a scenario from e2e/scenarios into the running scripted model. */
-export async function useScenario(name: string): Promise<void> {
-  const body = readFileSync(path.join("e2e", "scenarios", name), "utf8");
+export async function useScenario(name: string, options: { dialect?: string } = {}): Promise<void> {
+  const file = readFileSync(path.join("e2e", "scenarios", name), "utf8");
+  // The scenario's own `dialect` field picks how the scripted model speaks (openai, ollama, …).
+  const body = options.dialect === undefined ? file : JSON.stringify({ ...(JSON.parse(file) as object), dialect: options.dialect });
   const res = await fetch(`${modelBase}/__scenario`, { method: "POST", body });
   if (!res.ok) throw new Error(`could not load scenario ${name}: ${await res.text()}`);
 }
 
 /** Requests the scripted model received (for asserting what reached the model). */
-export async function modelRequests(): Promise<{ model: string; images: number; status: number }[]> {
-  return (await (await fetch(`${modelBase}/__requests`)).json()) as { model: string; images: number; status: number }[];
+export async function modelRequests(): Promise<{ model: string; images: number; status: number; tools?: string[] }[]> {
+  return (await (await fetch(`${modelBase}/__requests`)).json()) as { model: string; images: number; status: number; tools?: string[] }[];
 }
 
 /** scikit-image's coins photo, written once as a PNG file for the file chooser. */

@@ -48,7 +48,10 @@ export function expectViolations(expect: Expect | undefined, request: ChatReques
   }
 
   const offered = offeredToolNames(request);
-  const missing = (expect.toolNames ?? []).filter((name) => !offered.includes(name));
+  // Without native tools, a tool is offered when the system prompt shows it as a tag (Argus's text protocol).
+  const system = segments.filter((segment) => segment.role === "system").map((segment) => segment.text).join("\n");
+  const described = (name: string) => offered.length === 0 && (system.includes(`<${name}>`) || system.includes(`<${name}/>`));
+  const missing = (expect.toolNames ?? []).filter((name) => !offered.includes(name) && !described(name));
   if (missing.length > 0) {
     const have = offered.length === 0 ? "no tools were offered" : `offered: ${offered.join(", ")}`;
     violations.push(`offer ${plural(missing.length, "tool")} ${missing.join(", ")}, ${have}`);

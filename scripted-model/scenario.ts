@@ -58,6 +58,28 @@ const ToolCallSchema = z.strictObject({
   args: z.unknown(),
 });
 
+/**
+ * How the server speaks, like the real servers Argus meets: `openai` (OpenAI itself), `vllm-hermes`
+ * (vLLM serving a Hermes/Qwen model without a tool parser: calls written in the text),
+ * `ollama` (its OpenAI-compatible endpoint's quirks), `no-tools` (a model without tool support:
+ * any request carrying `tools` is refused with 400, as Ollama does).
+ */
+export const DIALECTS = ["openai", "vllm-hermes", "ollama", "no-tools"] as const;
+export type Dialect = (typeof DIALECTS)[number];
+
+/** Wire quirks of one answer, for testing what a client tolerates. */
+const WireSchema = z.strictObject({
+  /** Send `function.arguments` as a JSON object instead of a JSON string. */
+  argumentsAsObject: z.boolean().optional(),
+  /** Leave out the tool-call `id`. */
+  omitCallIds: z.boolean().optional(),
+  /** Split each call's arguments into this many stream chunks (default 2). */
+  argumentChunks: z.int().min(1).max(10_000).optional(),
+});
+
+/** Pace a streamed answer: pieces of `chunkChars`, `delayMs` apart (latency benchmarks). */
+const PaceSchema = z.strictObject({ chunkChars: z.int().min(1), delayMs: z.int().min(0) });
+
 const TurnSchema = z.strictObject({
   model: z.string().min(1),
   text: z.string().optional(),
@@ -74,10 +96,16 @@ const TurnSchema = z.strictObject({
     .optional(),
   finishReason: z.enum(["stop", "tool_calls", "length", "content_filter"]).optional(),
   refusal: z.string().optional(),
+  /** Thinking streamed before the answer, as `reasoning_content` (or `reasoning` in the ollama dialect). */
+  reasoning: z.string().optional(),
+  wire: WireSchema.optional(),
+  stream: PaceSchema.optional(),
 });
 
 const ScenarioSchema = z.strictObject({
   name: z.string().min(1),
+  /** Wins over the server's `dialect` option. */
+  dialect: z.enum(DIALECTS).optional(),
   turns: z.array(TurnSchema).min(1),
 });
 
@@ -85,6 +113,7 @@ export type Scenario = z.infer<typeof ScenarioSchema>;
 export type Turn = z.infer<typeof TurnSchema>;
 export type Expect = z.infer<typeof ExpectSchema>;
 export type Fault = z.infer<typeof FaultSchema>;
+export type Wire = z.infer<typeof WireSchema>;
 
 /** A scenario that cannot be read or does not validate; `field` is the first bad path. */
 export class ScenarioError extends Error {

@@ -39,6 +39,9 @@ const PNG = Buffer.from(PNG_BASE64, "base64");
 
 type Body = Record<string, unknown>;
 
+/** A request offering tools: without them a model writes its calls as text (see text-calls.ts). */
+const TOOLS = [{ type: "function", function: { name: "run_python", parameters: {} } }];
+
 function chat(model: string, text: string, extra: Body = {}): Body {
   return { model, messages: [{ role: "user", content: text }], ...extra };
 }
@@ -125,7 +128,7 @@ describe("non-streaming answers", () => {
         },
       ],
     });
-    const body = (await (await post(server, chat("planner", "go"))).json()) as Completion;
+    const body = (await (await post(server, chat("planner", "go", { tools: TOOLS }))).json()) as Completion;
     const choice = body.choices[0];
     expect(choice?.finish_reason).toBe("tool_calls");
     expect(choice?.message.content).toBeNull();
@@ -161,7 +164,7 @@ describe("streaming answers", () => {
   it("streams a role delta, content deltas, split tool-call deltas, finish, usage and [DONE]", async () => {
     const server = await start(scenario);
     const events = await readSse(
-      await post(server, chat("coder", "go", { stream: true, stream_options: { include_usage: true } })),
+      await post(server, chat("coder", "go", { stream: true, stream_options: { include_usage: true }, tools: TOOLS })),
     );
     expect(events.at(-1)).toBe("[DONE]");
     const chunks = events.slice(0, -1) as Chunk[];
@@ -415,8 +418,8 @@ describe("routes and inspection", () => {
     expect(log[1]).toMatchObject({ index: 1, model: "nobody", matchedTurn: null, status: 400, authorization: false });
     expect(log[1]?.error).toMatch(/no turn for model "nobody"/);
 
-    expect(await getJson(server, "/__state")).toEqual({ scenario: "inspect", used: [1], remaining: { planner: 0, coder: 1 } });
-    expect(await getJson(server, "/__reset", "POST")).toEqual({ scenario: "inspect", used: [], remaining: { planner: 1, coder: 1 } });
+    expect(await getJson(server, "/__state")).toEqual({ scenario: "inspect", dialect: "openai", used: [1], remaining: { planner: 0, coder: 1 } });
+    expect(await getJson(server, "/__reset", "POST")).toEqual({ scenario: "inspect", dialect: "openai", used: [], remaining: { planner: 1, coder: 1 } });
     expect(server.requests).toHaveLength(0);
     expect((await post(server, chat("planner", "again"))).status).toBe(200);
   });

@@ -14,10 +14,10 @@ import { delay, isOpen, openAIError, readBody, sendJson, startSse, writeSse } fr
 import { TurnQueue } from "./queue";
 import { countImages, offeredToolNames, parseChatRequest, redactImages, type ChatMessage } from "./request";
 import { buildAnswer, completionBody, streamChunks } from "./response";
-import { loadScenario, parseScenario, type Scenario } from "./scenario";
+import { loadScenario, parseScenario, type Dialect, type Scenario } from "./scenario";
 
-export { ScenarioError, loadScenario } from "./scenario";
-export type { Scenario, Turn } from "./scenario";
+export { DIALECTS, ScenarioError, loadScenario } from "./scenario";
+export type { Dialect, Scenario, Turn } from "./scenario";
 
 export interface LoggedRequest {
   /** Position in the log, from 0. */
@@ -41,6 +41,8 @@ export interface LoggedRequest {
   messages: ChatMessage[];
   tools?: string[];
   images: number;
+  /** Paced turns: when each chunk of model output was written (ms since the epoch, sub-ms precise). */
+  chunkTimes?: number[];
 }
 
 export interface ScriptedModelOptions {
@@ -51,6 +53,8 @@ export interface ScriptedModelOptions {
   requireKey?: string;
   /** One line per request: model, matched turn or the error. */
   log?: (line: string) => void;
+  /** How the server speaks (default `openai`); a scenario's own `dialect` wins. */
+  dialect?: Dialect;
 }
 
 export interface ScriptedModel {
@@ -83,7 +87,8 @@ export async function startScriptedModel(
   let callCounter = 0;
   let completionCounter = 0;
 
-  const state = () => ({ scenario: scenario.name, used: queue.used(), remaining: queue.remaining() });
+  const dialect = (): Dialect => scenario.dialect ?? opts.dialect ?? "openai";
+  const state = () => ({ scenario: scenario.name, dialect: dialect(), used: queue.used(), remaining: queue.remaining() });
 
   function reset(): void {
     queue.reset();
@@ -119,7 +124,7 @@ export async function startScriptedModel(
       images: 0,
     };
     requests.push(entry);
-    const refuse = (status: number, message: string, type: string, code: string): void => {
+    const refuse = (status: number, message: string, type: string, code: string | null): void => {
       entry.status = status;
       entry.error = message;
       sendJson(res, status, openAIError(message, type, code));
@@ -148,6 +153,10 @@ export async function startScriptedModel(
       entry.messages = redactImages(request.messages);
       entry.images = countImages(request);
       if (request.tools != null) entry.tools = offeredToolNames(request);
+      // What Ollama answers for a model without tool support; the turn stays unused for the retry.
+      if (dialect() === "no-tools" && offeredToolNames(request).length > 0) {
+        return refuse(400, `registry.ollama.ai/library/${request.model}:latest does not support tools`, "invalid_request_error", null);
+      }
 
       const decision = queue.take(request);
       if (decision.kind === "mismatch") return refuse(400, decision.message, "invalid_request_error", MISMATCH_CODE);
@@ -157,14 +166,16 @@ export async function startScriptedModel(
       const includeUsage = request.stream_options?.include_usage === true;
       // Built lazily: a `times` fault should not burn tool-call ids it never sends.
       const answerFor = () =>
-        buildAnswer(decision.turn, request, {
-          completionId: `chatcmpl-scripted-${++completionCounter}`,
-          nextCallId: () => `call_${++callCounter}`,
-        });
+        buildAnswer(
+          decision.turn,
+          request,
+          { completionId: `chatcmpl-scripted-${++completionCounter}`, nextCallId: () => `call_${++callCounter}` },
+          dialect(),
+        );
 
       if (decision.kind === "fault") {
         entry.fault = faultLabel(decision.fault);
-        const chunks = () => streamChunks(answerFor(), includeUsage).map((chunk) => JSON.stringify(chunk));
+        const chunks = () => streamChunks(answerFor(), includeUsage).map((chunk) => JSON.stringify(chunk.data));
         entry.status = await performFault(decision.fault, { res, stream: entry.stream, chunks, headers, timers });
         return;
       }
@@ -178,7 +189,15 @@ export async function startScriptedModel(
       entry.status = 200;
       if (!entry.stream) return sendJson(res, 200, completionBody(answer), headers);
       startSse(res, headers);
-      for (const chunk of streamChunks(answer, includeUsage)) await writeSse(res, JSON.stringify(chunk));
+      const pace = decision.turn.stream;
+      if (pace !== undefined) entry.chunkTimes = [];
+      for (const chunk of streamChunks(answer, includeUsage, pace?.chunkChars)) {
+        if (pace !== undefined && chunk.timed) {
+          if (entry.chunkTimes!.length > 0) await delay(pace.delayMs, timers, res);
+          entry.chunkTimes!.push(performance.timeOrigin + performance.now());
+        }
+        await writeSse(res, JSON.stringify(chunk.data));
+      }
       await writeSse(res, "[DONE]");
       res.end();
     } finally {

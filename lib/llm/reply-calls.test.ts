@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { joinThinking, readReplyCalls } from "./reply-calls";
+import { joinThinking, MAX_THINKING_CHARS, readReplyCalls } from "./reply-calls";
 import type { ChatReply } from "./stream-reply";
 import type { ToolSpecs } from "./tool-schema";
 
@@ -39,5 +39,9 @@ describe("readReplyCalls", () => {
 describe("joinThinking", () => {
   it("drops empty and repeated parts", () => {
     expect(joinThinking(" a ", undefined, "", "a", "b")).toBe("a\n\nb");
+  });
+
+  it("keeps at most MAX_THINKING_CHARS of a runaway reasoning", () => {
+    expect(joinThinking("r".repeat(100_000)).length).toBeLessThanOrEqual(MAX_THINKING_CHARS);
   });
 });

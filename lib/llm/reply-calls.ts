@@ -4,6 +4,7 @@
  * Native calls win when there are any; the text beside them, and reasoning fields, are the
  * step's thinking and are never read as calls. Pure.
  */
+import { truncateMiddle } from "@/lib/text/truncate-middle";
 import type { ChatReply, ToolCall } from "./stream-reply";
 import { parseArgs } from "./stream-reply";
 import { fitTaggedCall } from "./tagged-calls";
@@ -21,14 +22,17 @@ export interface ReplyCalls {
   writtenAsText: boolean;
 }
 
-/** Distinct non-empty parts, in order: a model often repeats its reasoning in a thinking field. */
+/** Thinking kept per step: reasoning models can write 100 000 characters before one call. */
+export const MAX_THINKING_CHARS = 8_000;
+
+/** Distinct non-empty parts, in order (a model often repeats its reasoning in a thinking field), within MAX_THINKING_CHARS. */
 export function joinThinking(...parts: (string | undefined)[]): string {
   const seen: string[] = [];
   for (const part of parts) {
     const text = part?.trim() ?? "";
     if (text !== "" && !seen.includes(text)) seen.push(text);
   }
-  return seen.join("\n\n");
+  return truncateMiddle(seen.join("\n\n"), MAX_THINKING_CHARS);
 }
 
 export function readReplyCalls(reply: ChatReply, tools: ToolSpecs): ReplyCalls {

@@ -95,3 +95,20 @@ describe("stripFence", () => {
     expect(stripFence("x = 1\n```py\ny\n```")).toBe("x = 1\n```py\ny\n```");
   });
 });
+
+describe("hostile replies", () => {
+  it("a 100 000-character reply of half-open tags, spaces and fences is read in one pass", () => {
+    const nasty = [
+      `<execute_python${" ".repeat(100_000)}`,
+      `<execute_python a="${"x".repeat(50_000)}`,
+      `<thinking>${"<".repeat(100_000)}`,
+      `<tool_call>${"{".repeat(100_000)}`,
+      "```json\n".repeat(12_000),
+      `${"```\n ".repeat(20_000)}x`,
+    ];
+    for (const text of nasty) {
+      const r = parseTaggedReply(text, names);
+      expect(r.calls.length).toBeLessThanOrEqual(1);
+    }
+  });
+});

@@ -78,7 +78,8 @@ interface Span {
 function tagSpans(text: string, toolNames: readonly string[]): Span[] {
   if (toolNames.length === 0) return [];
   const names = toolNames.map(escapeRegex).join("|");
-  const open = new RegExp(`<(${names})((?:\\s+[^<>]*?)?)\\s*(/?)>`, "g");
+  // One greedy class up to ">" (a lazy one beside \\s* backtracks quadratically on a long unclosed tag).
+  const open = new RegExp(`<(${names})([\\s/][^<>]*)?>`, "g");
   const spans: Span[] = [];
   let from = 0;
   for (;;) {
@@ -86,11 +87,13 @@ function tagSpans(text: string, toolNames: readonly string[]): Span[] {
     const m = open.exec(text);
     if (!m) break;
     const name = m[1]!;
-    const attributes = parseAttributes(m[2] ?? "");
+    const inside = m[2] ?? "";
+    const selfClosing = inside.trimEnd().endsWith("/");
+    const attributes = parseAttributes(inside);
     const bodyStart = m.index + m[0].length;
     let body = "";
     let end = bodyStart;
-    if (m[3] !== "/") {
+    if (!selfClosing) {
       const close = text.indexOf(`</${name}>`, bodyStart);
       body = close === -1 ? text.slice(bodyStart) : text.slice(bodyStart, close);
       end = close === -1 ? text.length : close + name.length + 3;

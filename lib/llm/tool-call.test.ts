@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { ChatReply, ToolCall } from "./stream-reply";
 import { readReplyCalls, type ToolProtocol } from "./reply-calls";
-import { checkToolReply, clip, describeIssues, repairMessages, type ToolVerdict } from "./tool-call";
+import { checkToolReply, clip, describeIssues, ignoredCallsNotice, repairMessages, type ToolVerdict } from "./tool-call";
 import type { ToolSpecs } from "./tool-schema";
 
 const tools: ToolSpecs = {
@@ -148,5 +148,14 @@ describe("repairMessages", () => {
     const [assistant] = repair(r, bad(check(r, 4_000)));
     expect(assistant).toEqual({ role: "assistant", content: clip("y".repeat(5_000)) });
     expect((assistant as { content: string }).content).toMatch(/\[… 3000 more characters cut\]$/);
+  });
+});
+
+describe("ignoredCallsNotice", () => {
+  it("names a few ignored calls, each clipped, since the names come from the model", () => {
+    expect(ignoredCallsNotice("a", [])).toBeUndefined();
+    const notice = ignoredCallsNotice("execute_python", ["x".repeat(5_000), "b", "c", "d", "e", "f", "g"])!;
+    expect(notice.length).toBeLessThan(400);
+    expect(notice).toMatch(/^Only your first call \(execute_python\) was used; the other 7 \(x+, b, c, d, e, …\) were ignored\./);
   });
 });

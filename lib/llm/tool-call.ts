@@ -68,7 +68,10 @@ function chooseLine(names: string[], protocol: ToolProtocol): string {
 /** What a reply with several calls is told after the first was used. */
 export function ignoredCallsNotice(used: string, ignored: readonly string[]): string | undefined {
   if (ignored.length === 0) return undefined;
-  return `Only your first call (${used}) was used; the other ${ignored.length} (${list([...ignored])}) ${ignored.length === 1 ? "was" : "were"} ignored. Make one call per reply.`;
+  // Names come from the model's text: keep a few, each short.
+  const named = ignored.slice(0, 5).map((n) => clip(n, 60).split("\n")[0]!);
+  const more = ignored.length > 5 ? ", …" : "";
+  return `Only your first call (${used}) was used; the other ${ignored.length} (${list(named)}${more}) ${ignored.length === 1 ? "was" : "were"} ignored. Make one call per reply.`;
 }
 
 export function checkToolReply(

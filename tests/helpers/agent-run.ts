@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { io as connect, type Socket } from "socket.io-client";
-import { loadScenario, startScriptedModel, type ScriptedModel } from "@/scripted-model/server";
+import { loadScenario, startScriptedModel, type ScriptedModel, type ScriptedModelOptions } from "@/scripted-model/server";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { RunStateWire } from "@/lib/protocol/state-wire";
 import { api, startArgus, type RunningServer } from "./argus-server";
@@ -34,9 +34,9 @@ export interface AgentWorld {
 }
 
 /** The scripted model (in this process) and a real Argus server pointed at it. */
-export async function startAgentWorld(scenarioFile: string, env: Record<string, string> = {}): Promise<AgentWorld> {
+export async function startAgentWorld(scenarioFile: string, env: Record<string, string> = {}, modelOptions: ScriptedModelOptions = {}): Promise<AgentWorld> {
   const scratch = tempDir("argus-agents-");
-  const model = await startScriptedModel(loadScenario(path.resolve(scenarioFile)));
+  const model = await startScriptedModel(loadScenario(path.resolve(scenarioFile)), modelOptions);
   const server = await startArgus({
     dataDir: scratch.dir,
     env: { ARGUS_JUPYTER: "auto", ARGUS_KERNEL_POOL: "1", OPENAI_BASE_URL: model.url, OPENAI_API_KEY: "scripted", ...ROLE_MODELS, ...env },

@@ -81,6 +81,31 @@ describe("native protocol: what real endpoints send", () => {
     expect(await plan(client)).toMatchObject({ name: "finalize_plan", args: { thinking: "done" } });
   });
 
+  it("arguments sent as a JSON object instead of a string are accepted", async () => {
+    const { client } = await setup([{ model: "planner", wire: { argumentsAsObject: true }, toolCalls: [{ name: "execute_python", args: { thinking: "t", code: "print(3)" } }] }]);
+    expect(await plan(client)).toMatchObject({ name: "execute_python", args: { code: "print(3)" }, attempts: 1 });
+  });
+
+  it("arguments split over many chunks, with no call ids", async () => {
+    const code = "import numpy as np\n" + "x = np.zeros((4, 4))\n".repeat(20);
+    const { client } = await setup([{ model: "planner", wire: { omitCallIds: true, argumentChunks: 200 }, toolCalls: [{ name: "execute_python", args: { thinking: "t", code } }] }]);
+    expect(await plan(client)).toMatchObject({ name: "execute_python", args: { code } });
+  });
+
+  it("reasoning_content is the step's thinking and never read as the answer", async () => {
+    const { client } = await setup([
+      { model: "planner", reasoning: "<finalize_plan/> would be premature; look first.", toolCalls: [{ name: "execute_python", args: { thinking: "", code: "1" } }] },
+    ]);
+    const res = await plan(client);
+    expect(res).toMatchObject({ name: "execute_python", thinking: "<finalize_plan/> would be premature; look first.", protocol: "native" });
+  });
+
+  it("Ollama's wire: whole calls in one chunk, finish_reason stop, reasoning in `reasoning`", async () => {
+    const { client, server } = await setup([{ model: "planner", reasoning: "small coins too", toolCalls: [{ name: "finalize_plan", args: { thinking: "24" } }] }]);
+    server.load({ ...server.scenario, dialect: "ollama" });
+    expect(await plan(client)).toMatchObject({ name: "finalize_plan", args: { thinking: "24" }, thinking: "small coins too" });
+  });
+
   it("a Hermes <tool_call> in content is read as the call (vLLM without a tool parser)", async () => {
     const { client, server, log } = await setup(
       [

@@ -69,14 +69,12 @@ async function watchDrafts(page: Page): Promise<void> {
 }
 
 /**
- * When the chunk holding the reply's first visible characters was written: the first chunk of
- * the tool call's arguments. The log's chunkTimes cover every `data:` line written, in order.
+ * When the chunk holding the reply's first visible characters was written. The log times only
+ * chunks that carry model output, so for a tool call the first is the arguments' first piece.
  */
 function firstTextChunkAt(request: LoggedRequest): number {
-  const times = request.chunkTimes ?? [];
-  // 0: the role chunk, 1: the tool call's name with empty arguments, 2: the first arguments chunk.
-  const at = times[2];
-  if (at === undefined) throw new Error(`the scripted model logged no chunk times (got ${JSON.stringify(request.chunkTimes)}); is its 'stream' turn field in this branch?`);
+  const at = request.chunkTimes?.[0];
+  if (at === undefined) throw new Error(`the scripted model logged no chunk times for a paced turn (got ${JSON.stringify(request.chunkTimes)})`);
   return at;
 }
 

@@ -68,3 +68,36 @@ test("the steps stream in as live drafts, then the persisted messages replace th
   expect(firstReply.messages).toBeLessThan(finalReply.messages);
   expect(await page.locator("[data-seq]").count()).toBeGreaterThan(finalReply.messages);
 });
+
+test("a slowly written reply is on screen while it is written, then becomes the message", async ({ page }) => {
+  await useScenario("live-draft.json");
+  await page.goto("/");
+  // A first exchange makes the session, so its socket is in the room before the slow reply starts.
+  await ask(page, "Hi");
+  await expect(page.getByTestId("message-conversation")).toContainText("Hello! Ask me anything.");
+  await ask(page, "Tell me slowly");
+
+  // The bubble shows the reply as Markdown while the model is still writing it.
+  const draft = page.getByTestId("live-draft");
+  await expect(draft).toBeVisible();
+  await expect(draft).toHaveAttribute("data-agent", "conversation");
+  await expect(draft.getByTestId("live-draft-response").locator("strong")).toHaveText("slow answer");
+  // Read in one go: while the bubble is there, the reply is not in the transcript yet.
+  const during = await page.evaluate(() => ({
+    partial: document.querySelector('[data-testid="live-draft-response"]')?.textContent ?? null,
+    replies: document.querySelectorAll('[data-testid="message-conversation"]').length,
+  }));
+  await shot(page, "live-draft-writing");
+
+  // Then the persisted message replaces it, whole, once.
+  const message = page.getByTestId("message-conversation");
+  await expect(message.last()).toContainText("which makes them easy to segment.");
+  await expect(message).toHaveCount(2);
+  await expect(draft).toHaveCount(0);
+  await expectCleanTranscript(page);
+  // What was on screen mid-run was the start of the very reply that was persisted.
+  if (during.partial !== null) {
+    expect(during.replies).toBe(1);
+    expect(await message.last().textContent()).toContain(during.partial.trim());
+  }
+});

@@ -14,22 +14,30 @@ import { isAction, type ActionEvent } from "@/lib/protocol/events";
 import type { DraftWire, SyncAck } from "@/lib/protocol/socket";
 import { DraftWireSchema } from "@/lib/protocol/socket";
 import { fromDict } from "@/lib/runtime/serialization";
+import type { Dialect } from "@/scripted-model/server";
 import { coinsPng, scenarioPath, startAgentWorld, uploadFile, watchSession, type AgentWorld } from "@/tests/helpers/agent-run";
-
-let world: AgentWorld;
-beforeAll(async () => {
-  world = await startAgentWorld(scenarioPath("count-coins.json"));
-});
-afterAll(async () => {
-  await world?.close();
-});
 
 type Arrival = { kind: "draft"; draft: DraftWire } | { kind: "message"; message: StreamedMessage };
 
 /** The field a step's drafts grow: what the agent is writing. */
 const written = (d: DraftWire) => d.view.code ?? d.view.test ?? d.view.response ?? d.view.plan ?? d.view.question ?? d.view.thinking ?? "";
 
-describe("live drafts (HTTP + Socket.io + real kernels + scripted model)", () => {
+/** However the model writes its calls, the drafts read the same fields. */
+const cases: { name: string; dialect: Dialect; env: Record<string, string> }[] = [
+  { name: "native tool calls (partial JSON arguments)", dialect: "openai", env: {} },
+  { name: "the text protocol (tags holding JSON)", dialect: "openai", env: { ARGUS_TOOL_PROTOCOL: "text" } },
+  { name: "Hermes <tool_call> blocks in text", dialect: "vllm-hermes", env: { ARGUS_TOOL_PROTOCOL: "text" } },
+];
+
+describe.each(cases)("live drafts with $name (HTTP + Socket.io + real kernels + scripted model)", ({ dialect, env }) => {
+  let world: AgentWorld;
+  beforeAll(async () => {
+    world = await startAgentWorld(scenarioPath("count-coins.json"), env, { dialect });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
   it("stream each step before its persisted event, grow, end as persisted, and leave the log as it was", async () => {
     const session = (await world.call("POST", "/api/sessions")).json as { id: string; token: string };
     const upload = await uploadFile(world, session, coinsPng(), "coins.png");

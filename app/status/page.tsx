@@ -2,6 +2,8 @@ import { ArrowLeft } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { HealthList } from "@/components/health-list";
+import { ModelCheckPanel } from "@/components/model-check-panel";
+import { ModelHealthList } from "@/components/model-health-list";
 import { ModelBanner } from "@/components/model-banner";
 import { getArgus } from "@/lib/server/context";
 
@@ -16,6 +18,11 @@ export default async function Status() {
       <ModelBanner configured={health.model === "configured"} />
       <Card padding="md">
         <HealthList health={health} />
+      </Card>
+      <h2 className="text-xl font-semibold tracking-tight">Models</h2>
+      <Card padding="md" className="flex flex-col gap-4">
+        <ModelHealthList models={health.models} />
+        <ModelCheckPanel />
       </Card>
       <Button asChild variant="link" className="self-start">
         <a href="/">

@@ -18,6 +18,7 @@ import { collectReply, type ChatReply } from "./stream-reply";
 import { EMPTY_DRAFT, type ReplyDraft } from "./draft";
 import { normalizingFetch } from "./normalizing-fetch";
 import { ToolProtocolChoice } from "./protocol-choice";
+import type { CallOutcome } from "./role-health";
 import { readReplyCalls, type ToolProtocol } from "./reply-calls";
 import { textProtocolInstructions } from "./tagged-calls";
 import { checkToolReply, ignoredCallsNotice, repairMessages } from "./tool-call";
@@ -36,6 +37,8 @@ export interface ModelClientOptions extends Partial<RetryPolicy> {
   maxResponseChars?: number;
   /** Where a protocol switch is announced (once per model). */
   log?: (line: string) => void;
+  /** Told how each callTool and text call ended (health's `models`). */
+  onCallEnd?: (role: ModelRole, outcome: CallOutcome) => void;
   /** Jitter source; tests pass a constant. */
   random?: () => number;
 }
@@ -107,11 +110,13 @@ export class ModelClient {
   private readonly random?: () => number;
   private readonly provider: OpenAICompatibleProvider;
   private readonly protocols: ToolProtocolChoice;
+  private readonly onCallEnd?: (role: ModelRole, outcome: CallOutcome) => void;
 
   constructor(settings: ModelSettings, options: ModelClientOptions = {}) {
     this.settings = settings;
     this.baseUrl = effectiveBaseUrl(settings);
-    const { maxResponseChars, random, log, ...policy } = options;
+    const { maxResponseChars, random, log, onCallEnd, ...policy } = options;
+    this.onCallEnd = onCallEnd;
     this.protocols = new ToolProtocolChoice(settings.protocolByRole, log);
     this.policy = {
       ...DEFAULT_RETRY_POLICY,
@@ -198,6 +203,31 @@ export class ModelClient {
    * model with a correction, at most `maxRepairs` times; then `bad_output`.
    */
   async callTool<T = unknown>(role: ModelRole, request: ToolCallRequest): Promise<ToolCallResult<T>> {
+    return this.tracked(role, request, (tracked) => this.callToolUntracked<T>(role, tracked), (r) => r.protocol === "text");
+  }
+
+  /** Runs one call with its restarts watched, and reports how it ended to `onCallEnd`. */
+  private async tracked<R, Q extends ChatRequest>(role: ModelRole, request: Q, call: (request: Q) => Promise<R>, textProtocol: (result: R) => boolean): Promise<R> {
+    const seen = { retried: false, repaired: false };
+    const watched = {
+      ...request,
+      onRestart: (info: RestartInfo) => {
+        if (info.reason === "retry") seen.retried = true;
+        else seen.repaired = true;
+        request.onRestart?.(info);
+      },
+    };
+    try {
+      const result = await call(watched);
+      this.onCallEnd?.(role, { ok: true, ...seen, textProtocol: textProtocol(result) });
+      return result;
+    } catch (error) {
+      this.onCallEnd?.(role, { ok: false, ...seen, textProtocol: false, ...(error instanceof ModelError ? { error } : {}) });
+      throw error;
+    }
+  }
+
+  private async callToolUntracked<T>(role: ModelRole, request: ToolCallRequest): Promise<ToolCallResult<T>> {
     const maxRepairs = request.maxRepairs ?? DEFAULT_MAX_REPAIRS;
     const maxResponseChars = request.maxResponseChars ?? this.maxResponseChars;
     const model = this.context(role).model;
@@ -249,6 +279,10 @@ export class ModelClient {
 
   /** A plain-text answer (vqa, suggestion). A runaway reply is cut at maxResponseChars. */
   async text(role: ModelRole, request: TextRequest): Promise<TextResult> {
+    return this.tracked(role, request, (tracked) => this.textUntracked(role, tracked), () => false);
+  }
+
+  private async textUntracked(role: ModelRole, request: TextRequest): Promise<TextResult> {
     const reply = await this.chat(role, request);
     const limit = request.maxResponseChars ?? this.maxResponseChars;
     const text = reply.text || reply.refusal || "";

@@ -1,4 +1,7 @@
 /** `GET /api/health`, as the status page and monitoring read it. */
+import type { ModelRole } from "@/lib/config";
+import type { ModelHealth } from "./doctor";
+
 export type JupyterStatus = "up" | "down" | "starting" | "off";
 
 /** How a kernel's memory and process count are held: its own cgroup, or per-process rlimits. */
@@ -21,4 +24,9 @@ export interface Health {
    * "none" (Jupyter off).
    */
   limits: KernelLimitsKind | "external" | "none";
+  /**
+   * Each role's model, from how its last call went (never probed: see `npm run doctor`):
+   * ok, degraded (it needed retries, corrections or the text protocol) or down.
+   */
+  models: Record<ModelRole, ModelHealth>;
 }

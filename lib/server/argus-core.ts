@@ -35,6 +35,9 @@ import type { SessionDeps } from "@/lib/sessions/service";
 import { KeyedMutex } from "./keyed-mutex";
 
 import type { Health, IsolationKind } from "@/lib/protocol/health";
+import { notConfiguredMessage } from "@/lib/llm/endpoint";
+import { RoleHealth } from "@/lib/llm/role-health";
+import { ModelCheck } from "@/lib/doctor/model-check";
 
 
 
@@ -68,6 +71,8 @@ export interface ArgusCore extends SessionDeps {
   disk: DiskSpace;
   /** How many sessions each client may still create (POST /api/sessions). */
   sessionCreation: SessionCreationLimit;
+  /** The status page's "Check models" (the doctor, rate limited). */
+  modelCheck: ModelCheck;
   start(): Promise<void>;
   health(): Promise<Health>;
   close(): Promise<void>;
@@ -164,7 +169,8 @@ export async function createArgusCore(
           },
         });
 
-  const model = modelStatus(config) === "configured" ? new ModelClient(config.model, { log }) : null;
+  const roleHealth = new RoleHealth((role) => notConfiguredMessage(config.model, role) === undefined);
+  const model = modelStatus(config) === "configured" ? new ModelClient(config.model, { log, onCallEnd: (role, outcome) => roleHealth.record(role, outcome) }) : null;
   const disk = new DiskSpace(config.dataDir, config.minFreeBytes);
 
   // The kernel's calls back into the server, registered once what they use exists.
@@ -208,6 +214,7 @@ export async function createArgusCore(
     runs,
     disk,
     sessionCreation: new SessionCreationLimit(config.sessionRatePerMinute),
+    modelCheck: new ModelCheck(config.model),
     async start() {
       if (isolation.kind === "none" && config.jupyter.mode === "managed") {
         log(`[argus] WARNING: kernels run WITHOUT a filesystem sandbox (${isolation.reason}); model-written code can read this machine's files.`);
@@ -230,6 +237,7 @@ export async function createArgusCore(
         isolation: isolation.kind,
         limits: limits.kind,
         disk: disk.freeBytes() === null ? "unknown" : disk.low() ? "low" : "ok",
+        models: roleHealth.snapshot(),
       };
     },
     async close() {

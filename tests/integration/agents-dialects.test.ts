@@ -82,6 +82,9 @@ describe.each(cases)("count coins: $name", (c) => {
     } else {
       expect(lines).toEqual([]);
     }
+    // Health's models follow the last calls: the text protocol is a working but degraded way.
+    const health = await world.call("GET", "/api/health");
+    expect(health.json.models.planner).toBe(c.tools === "all" ? "ok" : "degraded");
     watch.socket.disconnect();
   });
 });

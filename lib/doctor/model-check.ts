@@ -1,0 +1,29 @@
+/**
+ * The status page's "Check models": the doctor, run on the server, at most once per 20 s (each
+ * check sends a few small requests to the model endpoint, which may bill them).
+ */
+import type { ArgusConfig } from "@/lib/config";
+import { ArgusError } from "@/lib/errors";
+import type { DoctorReport } from "@/lib/protocol/doctor";
+import { runDoctor } from "./run-doctor";
+
+export const MODEL_CHECK_INTERVAL_MS = 20_000;
+
+export class ModelCheck {
+  private lastStart = -Infinity;
+
+  constructor(
+    private readonly settings: ArgusConfig["model"],
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async run(): Promise<DoctorReport> {
+    const wait = this.lastStart + MODEL_CHECK_INTERVAL_MS - this.now();
+    if (wait > 0) {
+      const seconds = Math.ceil(wait / 1000);
+      throw new ArgusError("rate_limited:model", `The models were checked a moment ago. Try again in ${seconds} s.`, { retryAfterSeconds: seconds });
+    }
+    this.lastStart = this.now();
+    return runDoctor(this.settings, { timeoutMs: 30_000 });
+  }
+}

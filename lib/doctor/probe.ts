@@ -1,0 +1,146 @@
+/**
+ * The doctor's probes of one model: small raw HTTP requests, so what the endpoint says is read
+ * exactly (status and body), without the retries and repairs a real call would add.
+ */
+import sharp from "sharp";
+import { z } from "zod";
+import { refusesTools } from "@/lib/llm/classify-error";
+import { textProtocolInstructions } from "@/lib/llm/tagged-calls";
+import { parseTaggedReply } from "@/lib/llm/text-protocol";
+import type { Check, ModelProbe } from "@/lib/protocol/doctor";
+import type { RoleNeeds } from "./role-needs";
+
+export interface ProbeTarget {
+  baseUrl: string;
+  apiKey: string | null;
+  model: string;
+  /** Per request; a model loading into memory may take a while on first use. */
+  timeoutMs: number;
+}
+
+const PROBE_TOOL = "probe_ok";
+const PROBE_TOOLS = { [PROBE_TOOL]: { description: "Report that you can call tools.", schema: z.object({ ok: z.boolean() }) } };
+const ASK_FOR_CALL = `Call ${PROBE_TOOL} with ok set to true.`;
+
+const ModelsList = z.object({ data: z.array(z.object({ id: z.string() })) });
+const Completion = z.object({
+  choices: z.array(z.object({ message: z.object({ content: z.string().nullish(), tool_calls: z.array(z.object({ function: z.object({ name: z.string() }) })).nullish() }) })).min(1),
+});
+
+interface Answer {
+  status: number;
+  body: string;
+  type: string;
+}
+
+/** A network failure in words: what a person would look into first. */
+function networkReason(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  if (cause?.code === "ECONNREFUSED") return "connection refused";
+  if (cause?.code === "ENOTFOUND" || cause?.code === "EAI_AGAIN") return "the host name does not resolve";
+  if ((error as { name?: string }).name === "TimeoutError") return "no answer in time";
+  return cause?.message ?? (error instanceof Error ? error.message : String(error));
+}
+
+async function send(target: ProbeTarget, path: string, body?: unknown): Promise<Answer> {
+  const response = await fetch(`${target.baseUrl}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { "content-type": "application/json", ...(target.apiKey === null ? {} : { authorization: `Bearer ${target.apiKey}` }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    signal: AbortSignal.timeout(target.timeoutMs),
+  });
+  return { status: response.status, body: await response.text(), type: response.headers.get("content-type") ?? "" };
+}
+
+/** The provider's own message from an error body, short. */
+function said(answer: Answer): string {
+  try {
+    const parsed = JSON.parse(answer.body) as { error?: { message?: unknown } | string };
+    const message = typeof parsed.error === "string" ? parsed.error : parsed.error?.message;
+    if (typeof message === "string") return `${answer.status}: ${message.slice(0, 200)}`;
+  } catch {
+    // not JSON: fall through
+  }
+  return `${answer.status}: ${answer.body.slice(0, 200)}`;
+}
+
+function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+function messageOf(answer: Answer): { content: string; calls: string[] } | undefined {
+  const parsed = Completion.safeParse(jsonOf(answer.body));
+  if (!parsed.success) return undefined;
+  const message = parsed.data.choices[0]!.message;
+  return { content: message.content ?? "", calls: (message.tool_calls ?? []).map((c) => c.function.name) };
+}
+
+const wroteCall = (content: string) => parseTaggedReply(content, [PROBE_TOOL]).calls.some((c) => c.name === PROBE_TOOL);
+
+async function probeTools(target: ProbeTarget): Promise<Pick<ModelProbe, "tools" | "toolsDetail">> {
+  const native = await send(target, "/chat/completions", {
+    model: target.model,
+    messages: [{ role: "user", content: ASK_FOR_CALL }],
+    tools: [{ type: "function", function: { name: PROBE_TOOL, description: PROBE_TOOLS[PROBE_TOOL].description, parameters: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] } } }],
+    tool_choice: "required",
+  });
+  const message = native.status === 200 ? messageOf(native) : undefined;
+  if (message?.calls.includes(PROBE_TOOL)) return { tools: "native" };
+  if (message !== undefined && wroteCall(message.content)) return { tools: "text", toolsDetail: "the model wrote its call in the text" };
+  if (!refusesTools(native.body)) return { tools: "none", toolsDetail: message === undefined ? said(native) : "the model answered without calling the tool" };
+  // Served without tool calling: does the model follow the text protocol instead?
+  const text = await send(target, "/chat/completions", {
+    model: target.model,
+    messages: [
+      { role: "system", content: textProtocolInstructions(PROBE_TOOLS) },
+      { role: "user", content: ASK_FOR_CALL },
+    ],
+  });
+  const reply = text.status === 200 ? messageOf(text) : undefined;
+  if (reply !== undefined && wroteCall(reply.content)) return { tools: "text", toolsDetail: `tools were refused (${said(native)})` };
+  return { tools: "none", toolsDetail: `tools were refused (${said(native)}) and the reply in text had no <${PROBE_TOOL}> tag` };
+}
+
+async function probeImages(target: ProbeTarget): Promise<{ images: Check; imagesDetail?: string }> {
+  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#d04020" } }).png().toBuffer();
+  const answer = await send(target, "/chat/completions", {
+    model: target.model,
+    messages: [{ role: "user", content: [{ type: "text", text: "What colour is this picture? One word." }, { type: "image_url", image_url: { url: `data:image/png;base64,${png.toString("base64")}` } }] }],
+  });
+  if (answer.status === 200 && messageOf(answer) !== undefined) return { images: "yes" };
+  if (/image|vision|multimodal|multi-modal/i.test(answer.body)) return { images: "no", imagesDetail: said(answer) };
+  return { images: "unknown", imagesDetail: said(answer) };
+}
+
+async function probeStreaming(target: ProbeTarget): Promise<Check> {
+  const answer = await send(target, "/chat/completions", { model: target.model, messages: [{ role: "user", content: "Say ok." }], stream: true });
+  return answer.status === 200 && answer.type.includes("text/event-stream") && answer.body.includes("data:") && answer.body.includes("[DONE]") ? "yes" : "no";
+}
+
+export async function probeModel(target: ProbeTarget, needs: RoleNeeds): Promise<ModelProbe> {
+  let listed: Answer;
+  try {
+    listed = await send(target, "/models");
+  } catch (error) {
+    return { reachable: false, unreachableReason: networkReason(error), known: "unknown", tools: "n/a", images: "n/a", streaming: "unknown" };
+  }
+  if (listed.status === 401 || listed.status === 403) {
+    return { reachable: true, authFailed: true, known: "unknown", tools: "n/a", images: "n/a", streaming: "unknown" };
+  }
+  const models = listed.status === 200 ? ModelsList.safeParse(jsonOf(listed.body)) : undefined;
+  const ids = models?.success ? models.data.data.map((m) => m.id) : [];
+  const known: Check = ids.length === 0 ? "unknown" : ids.includes(target.model) ? "yes" : "no";
+  if (known === "no") return { reachable: true, known, served: ids.slice(0, 12), tools: "n/a", images: "n/a", streaming: "unknown" };
+  try {
+    const tools = needs.tools ? await probeTools(target) : { tools: "n/a" as const };
+    const images = needs.images ? await probeImages(target) : { images: "n/a" as const };
+    const streaming = await probeStreaming(target);
+    return { reachable: true, known, ...tools, ...images, streaming };
+  } catch (error) {
+    return { reachable: false, unreachableReason: networkReason(error), known, tools: "n/a", images: "n/a", streaming: "unknown" };
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * `npm run doctor` and the status page's check: probe each configured model once (roles that
+ * share a model share its probe) and judge every role.
+ */
+import type { ArgusConfig, ModelRole } from "@/lib/config";
+import { effectiveBaseUrl } from "@/lib/llm/endpoint";
+import type { DoctorReport, ModelProbe } from "@/lib/protocol/doctor";
+import { probeModel } from "./probe";
+import { combinedNeeds } from "./role-needs";
+import { judgeRole } from "./verdict";
+
+const ROLES: ModelRole[] = ["conversation", "planner", "coder", "vqa", "judge"];
+
+export async function runDoctor(settings: ArgusConfig["model"], options: { timeoutMs?: number } = {}): Promise<DoctorReport> {
+  const baseUrl = effectiveBaseUrl(settings);
+  const byModel = new Map<string, ModelRole[]>();
+  for (const role of ROLES) {
+    const model = settings.byRole[role];
+    if (model !== null) byModel.set(model, [...(byModel.get(model) ?? []), role]);
+  }
+  const probes = new Map<string, ModelProbe>();
+  // One after another: a local server loads one model at a time anyway.
+  for (const [model, roles] of byModel) {
+    probes.set(model, await probeModel({ baseUrl, apiKey: settings.apiKey, model, timeoutMs: options.timeoutMs ?? 60_000 }, combinedNeeds(roles)));
+  }
+  const fixes: string[] = [];
+  const rows = ROLES.map((role) => {
+    const model = settings.byRole[role];
+    const probe = model === null ? null : probes.get(model)!;
+    const judged = judgeRole(role, model, probe, baseUrl);
+    for (const fix of judged.fixes) if (!fixes.includes(fix)) fixes.push(fix);
+    return { role, model, probe, verdict: judged.verdict };
+  });
+  return { baseUrl, rows, fixes, ok: rows.every((r) => r.verdict !== "down") };
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { ModelError } from "./errors";
+import { healthOf, RoleHealth } from "./role-health";
+
+const clean = { ok: true, retried: false, repaired: false, textProtocol: false };
+
+describe("RoleHealth", () => {
+  it("unconfigured roles are down; configured and not yet called are ok", () => {
+    const health = new RoleHealth((role) => role !== "judge");
+    expect(health.snapshot()).toEqual({ conversation: "ok", planner: "ok", coder: "ok", vqa: "ok", judge: "down" });
+  });
+
+  it("the last call decides: retries, repairs and the text protocol degrade; endpoint failures are down", () => {
+    const health = new RoleHealth(() => true);
+    health.record("planner", { ...clean, repaired: true });
+    health.record("coder", { ...clean, ok: false, error: new ModelError("unreachable", "x") });
+    health.record("vqa", { ...clean, ok: false, error: new ModelError("rate_limited", "x") });
+    health.record("conversation", { ...clean, textProtocol: true });
+    expect(health.snapshot()).toMatchObject({ planner: "degraded", coder: "down", vqa: "degraded", conversation: "degraded", judge: "ok" });
+    health.record("coder", clean);
+    expect(health.snapshot().coder).toBe("ok");
+  });
+
+  it("a cancel is not recorded", () => {
+    const health = new RoleHealth(() => true);
+    health.record("planner", { ...clean, ok: false, error: new ModelError("bad_output", "x") });
+    health.record("planner", { ...clean, ok: false, error: new ModelError("cancelled", "x") });
+    expect(health.snapshot().planner).toBe("down");
+    expect(healthOf({ ...clean, retried: true })).toBe("degraded");
+  });
+});

@@ -1,0 +1,44 @@
+/** `npm run doctor` and the status page's "Check models": one row per role, and the fixes. */
+import type { ModelRole } from "@/lib/config";
+
+/** How a role's model is doing: ok, usable with a workaround (degraded), or not usable (down). */
+export type ModelHealth = "ok" | "degraded" | "down";
+
+export type Check = "yes" | "no" | "unknown" | "n/a";
+
+export interface ModelProbe {
+  /** The endpoint answered at all. */
+  reachable: boolean;
+  /** Why not, in plain words ("connection refused"). */
+  unreachableReason?: string;
+  /** Listed by `GET /models`; unknown when the endpoint lists nothing. */
+  known: Check;
+  /** What `GET /models` lists, when the model is not among them. */
+  served?: string[];
+  /** Which tool protocol works: native tool calls, tagged text, or neither. */
+  tools: "native" | "text" | "none" | "n/a";
+  /** What the endpoint said when tools failed or were refused. */
+  toolsDetail?: string;
+  images: Check;
+  imagesDetail?: string;
+  streaming: Check;
+  /** The endpoint refused the key (401/403). */
+  authFailed?: boolean;
+}
+
+export interface DoctorRow {
+  role: ModelRole;
+  /** null when no model is configured for the role. */
+  model: string | null;
+  probe: ModelProbe | null;
+  verdict: ModelHealth;
+}
+
+export interface DoctorReport {
+  baseUrl: string;
+  rows: DoctorRow[];
+  /** One sentence per problem, each saying what to do. */
+  fixes: string[];
+  /** Every role is usable (ok or degraded). */
+  ok: boolean;
+}

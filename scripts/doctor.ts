@@ -1,0 +1,23 @@
+/**
+ * `npm run doctor`: is each role's model reachable, known, able to call tools (and how), able to
+ * see images, and streaming? One table, a fix per problem; exit 1 when a role cannot work.
+ */
+import { loadConfig } from "@/lib/config";
+import { runDoctor } from "@/lib/doctor/run-doctor";
+import { renderReport } from "@/lib/doctor/table";
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  if (config.model.apiKey === null && config.model.baseUrl === null) {
+    console.log("No model endpoint is configured: set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for an OpenAI-compatible server (Ollama: http://localhost:11434/v1).");
+    process.exit(1);
+  }
+  const report = await runDoctor(config.model);
+  console.log(renderReport(report));
+  process.exit(report.ok ? 0 : 1);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { connect } from "node:net";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -35,6 +36,10 @@ function scrubbedEnv(extra: Record<string, string>): Record<string, string> {
   return { ...env, ...extra };
 }
 
+/**
+ * Whether the server is up. A server too busy to answer within the time (a loaded machine) is
+ * still up when it accepts a connection; only one that refuses or errors is down.
+ */
 async function ping(endpoint: JupyterEndpoint, timeoutMs = 2000): Promise<boolean> {
   try {
     const res = await fetch(`${endpoint.baseUrl}/api/status`, {
@@ -42,9 +47,25 @@ async function ping(endpoint: JupyterEndpoint, timeoutMs = 2000): Promise<boolea
       signal: AbortSignal.timeout(timeoutMs),
     });
     return res.ok;
-  } catch {
-    return false;
+  } catch (error) {
+    return (error as { name?: string }).name === "TimeoutError" && (await acceptsConnections(endpoint.baseUrl, timeoutMs));
   }
+}
+
+/** A TCP connect to the server's port: the kernel completes it even while the server's own loop is busy. */
+function acceptsConnections(baseUrl: string, timeoutMs: number): Promise<boolean> {
+  const url = new URL(baseUrl);
+  const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+  return new Promise((resolve) => {
+    const socket = connect({ host: url.hostname.replace(/^\[|\]$/g, ""), port, timeout: timeoutMs });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.once("connect", () => done(true));
+    socket.once("timeout", () => done(false));
+    socket.once("error", () => done(false));
+  });
 }
 
 /**

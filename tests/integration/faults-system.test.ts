@@ -1,3 +1,5 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { classify, listProcesses, selectOwned } from "@/bench/lib/proc-stats";
 import { scenarioPath, startAgentWorld, watchSession, type AgentWorld } from "@/tests/helpers/agent-run";
@@ -14,6 +16,15 @@ function pidsOf(world: AgentWorld, kind: "kernel" | "jupyter"): number[] {
 }
 const path0IsPython = (argv: string[]) => /python[\d.]*$/.test(argv[0] ?? "");
 
+/** Whether a file of this name exists anywhere below `dir` (the session's workspace is one level or two down). */
+function hasFile(dir: string, name: string): boolean {
+  try {
+    return readdirSync(dir, { recursive: true, encoding: "utf8" }).some((entry) => path.basename(entry) === name);
+  } catch {
+    return false;
+  }
+}
+
 async function midCell(killWhat: "kernel" | "jupyter") {
   // No pool: the session's kernel is the only one alive when the kill comes.
   const world = await startAgentWorld(scenarioPath("kill-mid-cell.json"), { ARGUS_KERNEL_POOL: "0" });
@@ -22,9 +33,11 @@ async function midCell(killWhat: "kernel" | "jupyter") {
   const watch = await watchSession(world.server.url, session);
   const posted = await world.call("POST", `/api/sessions/${session.id}/messages`, { token: session.token, body: { role: "user", content: "take your time" } });
   const runId = posted.json.runId as string;
-  // The first cell sleeps 8 s: kill while it runs (after any cold kernel start).
-  for (let i = 0; i < 400 && !watch.messages.some((m) => m.role === "planner"); i++) await new Promise((r) => setTimeout(r, 25));
-  await new Promise((r) => setTimeout(r, 3500));
+  // The first cell marks its start with a file, then sleeps 8 s: kill once the mark is there,
+  // so the kill lands mid-cell however slow the machine is (a fixed wait did not, under load).
+  const sessions = path.join(world.server.dataDir, "sessions");
+  for (let i = 0; i < 2400 && !hasFile(sessions, "cell-1-running"); i++) await new Promise((r) => setTimeout(r, 25));
+  expect(hasFile(sessions, "cell-1-running")).toBe(true);
   const victims = pidsOf(world, killWhat);
   expect(victims.length).toBeGreaterThan(0);
   for (const pid of victims) process.kill(pid, "SIGKILL");

@@ -33,6 +33,7 @@ describe("the server with its own jupyter-server", () => {
         disk: "ok",
         isolation: "bubblewrap",
         limits: expect.stringMatching(/^(cgroup-v2|cgroup-v1|rlimit)$/),
+        models: { conversation: "down", planner: "down", coder: "down", vqa: "down", judge: "down" },
       });
       const jupyterPids = pidsMentioning(`--ServerApp.root_dir=${scratch.dir}`);
       expect(jupyterPids.length).toBeGreaterThan(0);

@@ -153,6 +153,16 @@ describe("sessions over HTTP", () => {
   it("reports health", async () => {
     const res = await argus.call("GET", "/api/health");
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ ok: true, db: "up", jupyter: "off", model: "not_configured", disk: "ok", isolation: "none", limits: "none" });
+    const down = "down";
+    expect(res.json).toEqual({
+      ok: true,
+      db: "up",
+      jupyter: "off",
+      model: "not_configured",
+      disk: "ok",
+      isolation: "none",
+      limits: "none",
+      models: { conversation: down, planner: down, coder: down, vqa: down, judge: down },
+    });
   });
 });

@@ -17,4 +17,10 @@ describe("ModelCheck", () => {
     now += 15_000;
     expect((await check.run()).rows).toHaveLength(5);
   });
+
+  it("a second request while a check runs shares its report", async () => {
+    const check = new ModelCheck(loadConfig({ OPENAI_BASE_URL: "http://127.0.0.1:9/v1", ARGUS_MODEL: "m" }, "/tmp").model);
+    const [a, b] = await Promise.all([check.run(), check.run()]);
+    expect(b).toBe(a);
+  });
 });

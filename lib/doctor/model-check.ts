@@ -11,6 +11,8 @@ export const MODEL_CHECK_INTERVAL_MS = 20_000;
 
 export class ModelCheck {
   private lastStart = -Infinity;
+  /** The check under way: a second click while it runs gets the same report, not a 429. */
+  private running: Promise<DoctorReport> | null = null;
 
   constructor(
     private readonly settings: ArgusConfig["model"],
@@ -18,12 +20,16 @@ export class ModelCheck {
   ) {}
 
   async run(): Promise<DoctorReport> {
+    if (this.running !== null) return this.running;
     const wait = this.lastStart + MODEL_CHECK_INTERVAL_MS - this.now();
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);
       throw new ArgusError("rate_limited:model", `The models were checked a moment ago. Try again in ${seconds} s.`, { retryAfterSeconds: seconds });
     }
     this.lastStart = this.now();
-    return runDoctor(this.settings, { timeoutMs: 30_000 });
+    this.running = runDoctor(this.settings, { timeoutMs: 30_000 }).finally(() => {
+      this.running = null;
+    });
+    return this.running;
   }
 }

@@ -37,12 +37,15 @@ function scrubbedEnv(extra: Record<string, string>): Record<string, string> {
 }
 
 /**
- * Whether the server is up. A server too busy to answer within the time (a loaded machine) is
- * still up when it accepts a connection; only one that refuses or errors is down.
+ * Whether the server is up, and takes our token. Asks `/api/kernelspecs`, not `/api/status`:
+ * jupyter-server's status handler lists the kernels and fails with a 500 while one is starting
+ * (its manager has no `last_activity` yet), so right after a restart, when sessions get new
+ * kernels, health said "down". A server too busy to answer in time (a loaded machine) is still
+ * up when it accepts a connection; only one that refuses or errors is down.
  */
 async function ping(endpoint: JupyterEndpoint, timeoutMs = 2000): Promise<boolean> {
   try {
-    const res = await fetch(`${endpoint.baseUrl}/api/status`, {
+    const res = await fetch(`${endpoint.baseUrl}/api/kernelspecs`, {
       headers: { authorization: `token ${endpoint.token}` },
       signal: AbortSignal.timeout(timeoutMs),
     });

@@ -107,3 +107,11 @@ describe("textProtocolInstructions", () => {
     }
   });
 });
+
+describe("one-field tools of other types", () => {
+  it("the tag's text is read as the field's type", () => {
+    const probe = { probe_ok: { description: "p", schema: z.object({ ok: z.boolean() }) } };
+    const parsed = parseTaggedReply("<probe_ok>true</probe_ok>", ["probe_ok"]);
+    expect(JSON.parse(fitTaggedCall(parsed.calls[0]!, probe.probe_ok, ""))).toEqual({ ok: true });
+  });
+});

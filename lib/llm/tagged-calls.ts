@@ -95,7 +95,7 @@ export function fitTaggedCall(call: TaggedCall, spec: ToolSpecs[string], thinkin
       const main = mainField(shape);
       // A body that starts like a JSON object was meant as one: say it is broken, don't take it as text.
       if (main === undefined || /^\{\s*"[^"]+"\s*:/.test(stripFence(call.body).trim())) return call.raw;
-      args[main] = stripFence(call.body);
+      args[main] = convert(call.body, shape.fields.find(([name]) => name === main)![1]);
     }
   }
   for (const [name, field] of shape.fields) {

@@ -1,5 +1,9 @@
 /** `npm run doctor` and the status page's "Check models": one row per role, and the fixes. */
+import { z } from "zod";
 import type { ModelRole } from "@/lib/config";
+
+/** `POST /api/models/check` takes no options: an empty body, or `{}`. */
+export const ModelCheckBody = z.strictObject({});
 
 /** How a role's model is doing: ok, usable with a workaround (degraded), or not usable (down). */
 export type ModelHealth = "ok" | "degraded" | "down";

@@ -103,7 +103,11 @@ describe("the status page's model check and health's models, through the real se
       const call = api(argus.url);
       const health = await call("GET", "/api/health");
       expect(health.json.models).toEqual({ conversation: "ok", planner: "ok", coder: "ok", vqa: "ok", judge: "ok" });
-      const checked = await call("POST", "/api/models/check");
+      // It takes no options: anything but an empty body or {} is refused before probing.
+      const bad = await call("POST", "/api/models/check", { body: { models: ["planner"] } });
+      expect(bad.status).toBe(400);
+      expect(bad.json.error.code).toBe("bad_request:api");
+      const checked = await call("POST", "/api/models/check", { body: {} });
       expect(checked.status).toBe(200);
       expect(checked.json.rows.map((r: { role: string; verdict: string }) => [r.role, r.verdict])).toEqual([
         ["conversation", "degraded"],

@@ -107,3 +107,18 @@ describe("stepDrafts", () => {
     expect(draftGapMs(160_000)).toBe(300);
   });
 });
+
+describe("a step with several calls", () => {
+  it("sends the end of one reply before the next reply's first draft, even inside a gap", () => {
+    const { drafts, sent } = setup();
+    drafts.onDraft({ ...EMPTY_DRAFT, toolName: "write_code", toolInput: '{"code": "import cv2' });
+    drafts.onDraft({ ...EMPTY_DRAFT, toolName: "write_code", toolInput: '{"code": "import cv2\\ndef count_coins(p):\\n    return 24"}' });
+    drafts.onDraft({ ...EMPTY_DRAFT, toolName: "write_test", toolInput: '{"test": "print(count_coins(' });
+    expect(sent.map((d) => d.view)).toEqual([
+      { tool: "write_code", code: "import cv2" },
+      { tool: "write_code", code: "import cv2\ndef count_coins(p):\n    return 24" },
+    ]);
+    drafts.flush();
+    expect(sent.at(-1)!.view).toEqual({ tool: "write_test", test: "print(count_coins(" });
+  });
+});

@@ -40,6 +40,13 @@ export interface StepDrafts {
   close(): void;
 }
 
+const size = (d: ReplyDraft): number => d.text.length + d.reasoning.length + d.toolInput.length;
+
+/** Drafts only grow within one reply; a new tool or less written means another reply began. */
+function startsAnotherReply(previous: ReplyDraft, next: ReplyDraft): boolean {
+  return next.toolName !== previous.toolName || size(next) < size(previous);
+}
+
 export function stepDrafts(o: StepDraftsOptions): StepDrafts {
   let lastSent: string | null = null;
   const pacer = new DraftPacer<ReplyDraft>((draft) => {
@@ -53,8 +60,15 @@ export function stepDrafts(o: StepDraftsOptions): StepDrafts {
     // Only text on screen starts a gap: the first words must not wait behind a bare tool name.
     return hasText(view) ? draftGapMs(key.length) : null;
   }, o.clock ?? systemClock);
+  let previous: ReplyDraft | null = null;
   return {
-    onDraft: (draft) => pacer.push(draft),
+    onDraft: (draft) => {
+      // A step may make several calls (the coder writes its code, then its test). When a new
+      // reply starts, the one before it goes out whole first, or coalescing would cut its end.
+      if (previous !== null && startsAnotherReply(previous, draft)) pacer.flush();
+      previous = draft;
+      pacer.push(draft);
+    },
     flush: () => pacer.flush(),
     close: () => pacer.close(),
   };

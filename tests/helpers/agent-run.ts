@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import path from "node:path";
 import { io as connect, type Socket } from "socket.io-client";
 import { loadScenario, startScriptedModel, type ScriptedModel, type ScriptedModelOptions } from "@/scripted-model/server";
@@ -15,15 +15,24 @@ export const ROLE_MODELS = {
   ARGUS_MODEL_JUDGE: "judge",
 };
 
-/** scikit-image's coins photo as PNG bytes (the acceptance scenario's input). */
-export function coinsPng(): Buffer {
-  const run = spawnSync(
-    "/usr/bin/python3",
-    ["-c", "import io, sys; from PIL import Image; from skimage import data; b = io.BytesIO(); Image.fromarray(data.coins()).save(b, 'PNG'); sys.stdout.buffer.write(b.getvalue())"],
-    { maxBuffer: 10 * 1024 * 1024 },
-  );
-  if (run.status !== 0) throw new Error(run.stderr.toString());
-  return run.stdout;
+let coins: Promise<Buffer> | undefined;
+
+/**
+ * scikit-image's coins photo as PNG bytes (the acceptance scenario's input), made once per test
+ * file. Asynchronous on purpose: a synchronous Python start blocked the event loop for seconds
+ * on a busy machine, long enough for the server to close an idle keep-alive socket that fetch
+ * then reused for the upload (EPIPE).
+ */
+export function coinsPng(): Promise<Buffer> {
+  coins ??= new Promise((resolve, reject) => {
+    execFile(
+      "/usr/bin/python3",
+      ["-c", "import io, sys; from PIL import Image; from skimage import data; b = io.BytesIO(); Image.fromarray(data.coins()).save(b, 'PNG'); sys.stdout.buffer.write(b.getvalue())"],
+      { maxBuffer: 10 * 1024 * 1024, encoding: "buffer" },
+      (error, stdout, stderr) => (error ? reject(new Error(`${error.message}: ${stderr.toString()}`)) : resolve(stdout)),
+    );
+  });
+  return coins;
 }
 
 export interface AgentWorld {

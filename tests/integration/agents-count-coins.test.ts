@@ -17,7 +17,7 @@ const roleRuns = (roles: string[]) => roles.filter((r, i) => r !== roles[i - 1])
 describe("scenario: count coins (HTTP + Socket.io + real kernels + scripted model)", () => {
   it("plans in the kernel, looks at its overlay, writes tested code, and answers 24", async () => {
     const session = (await world.call("POST", "/api/sessions")).json as { id: string; token: string };
-    const upload = await uploadFile(world, session, coinsPng(), "coins.png");
+    const upload = await uploadFile(world, session, await coinsPng(), "coins.png");
     const watch = await watchSession(world.server.url, session);
 
     const posted = await world.call("POST", `/api/sessions/${session.id}/messages`, {

@@ -1,11 +1,13 @@
 /**
  * The count-coins scenario end to end (HTTP, Socket.io, real kernels) with the scripted model
  * speaking like each real server, and with the text tool protocol. The run, its events and its
- * answer must be the same whichever way the model makes its calls.
+ * answer must be the same whichever way the model makes its calls, and so must the live drafts
+ * the chat shows while the model writes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { coinsPng, scenarioPath, startAgentWorld, uploadFile, watchSession, type AgentWorld } from "@/tests/helpers/agent-run";
 import type { Dialect } from "@/scripted-model/server";
+import { expectDraftsMatchLog, recordArrivals } from "@/tests/helpers/live-drafts";
 
 interface Case {
   name: string;
@@ -40,8 +42,9 @@ describe.each(cases)("count coins: $name", (c) => {
     const scenario = world.model.scenario;
     world.model.load({ ...scenario, dialect });
     const session = (await world.call("POST", "/api/sessions")).json as { id: string; token: string };
-    const upload = await uploadFile(world, session, coinsPng(), "coins.png");
+    const upload = await uploadFile(world, session, await coinsPng(), "coins.png");
     const watch = await watchSession(world.server.url, session);
+    const arrivals = recordArrivals(watch.socket);
     const posted = await world.call("POST", `/api/sessions/${session.id}/messages`, {
       token: session.token,
       body: { role: "user", content: "How many coins are on the table?", media: [upload.id] },
@@ -82,6 +85,9 @@ describe.each(cases)("count coins: $name", (c) => {
     } else {
       expect(lines).toEqual([]);
     }
+    // Live drafts read the same fields whichever way the model writes its calls.
+    await expectDraftsMatchLog(world, session, posted.json.runId as string, arrivals, watch, { inPieces: dialect !== "ollama" });
+
     // Health's models follow the last calls: the text protocol is a working but degraded way.
     const health = await world.call("GET", "/api/health");
     expect(health.json.models.planner).toBe(c.tools === "all" ? "ok" : "degraded");

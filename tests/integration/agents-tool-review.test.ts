@@ -12,7 +12,7 @@ afterAll(async () => {
 describe("scenario: get_tool_for_task with tool review", () => {
   it("shows the person every candidate's boxes; their pick and threshold drive the planner's next cell", async () => {
     const session = (await world.call("POST", "/api/sessions")).json as { id: string; token: string };
-    await uploadFile(world, session, coinsPng(), "coins.png");
+    await uploadFile(world, session, await coinsPng(), "coins.png");
     const watch = await watchSession(world.server.url, session);
     const posted = await world.call("POST", `/api/sessions/${session.id}/messages`, { token: session.token, body: { role: "user", content: "count the coins" } });
     const runId = posted.json.runId as string;

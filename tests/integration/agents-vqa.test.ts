@@ -12,7 +12,7 @@ afterAll(async () => {
 describe("model-backed tools in the planner's Python", () => {
   it("vqa and suggestion reach the model through the bridge, with the pictures, and the kernel holds no key", async () => {
     const session = (await world.call("POST", "/api/sessions")).json as { id: string; token: string };
-    await uploadFile(world, session, coinsPng(), "coins.png");
+    await uploadFile(world, session, await coinsPng(), "coins.png");
     const watch = await watchSession(world.server.url, session);
     const posted = await world.call("POST", `/api/sessions/${session.id}/messages`, { token: session.token, body: { role: "user", content: "Roughly how many coins?" } });
     const end = await watch.until(["finished", "error"], 90_000, posted.json.runId);

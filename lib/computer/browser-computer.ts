@@ -213,11 +213,28 @@ export class BrowserComputer implements Computer {
   }
 
   async back(): Promise<void> {
-    await this.act((page) => page.goBack({ waitUntil: "load", timeout: this.navigationTimeoutMs }).then(() => undefined));
+    await this.act((page) => this.history(page, "back"));
   }
 
   async forward(): Promise<void> {
-    await this.act((page) => page.goForward({ waitUntil: "load", timeout: this.navigationTimeoutMs }).then(() => undefined));
+    await this.act((page) => this.history(page, "forward"));
+  }
+
+  /**
+   * Leaving an error page (a refused navigation) swaps the page's renderer, and
+   * for a moment Chromium answers "not attached": try again briefly then.
+   */
+  private async history(page: Page, direction: "back" | "forward"): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const options = { waitUntil: "load", timeout: this.navigationTimeoutMs } as const;
+        await (direction === "back" ? page.goBack(options) : page.goForward(options));
+        return;
+      } catch (error) {
+        if (attempt >= 5 || !/Not attached to an active page|Execution context was destroyed/.test(firstLine(error))) throw error;
+        await sleep(100 * attempt);
+      }
+    }
   }
 
   /** What was refused since the last call, for the model's next observation. */

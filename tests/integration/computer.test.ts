@@ -131,7 +131,7 @@ describe("tabs", () => {
     expect(computer.currentUrl()).toBe(`${lab.origin}/help.html`);
     const close = await centreOf(computer, "#close");
     await computer.click(close.x, close.y);
-    await expect.poll(() => computer.pageCount).toBe(1);
+    await expect.poll(() => computer.pageCount, { timeout: 15_000 }).toBe(1);
     expect(computer.currentUrl()).toBe(`${lab.origin}/`);
   });
 

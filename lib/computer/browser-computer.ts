@@ -80,10 +80,11 @@ export class BrowserComputer implements Computer {
 
   /** Runs one action at a time: model actions are a sequence, and the mouse has one position. */
   private act<T>(fn: (page: Page) => Promise<T>, options: { settle?: boolean } = {}): Promise<T> {
+    // Busy from the call, not from when its turn comes: a queued action must keep the reaper away too.
+    this.running += 1;
+    this.lastUsed = Date.now();
     const run = async () => {
       if (this.closed) throw browserUnavailable("This session's browser has been closed; the next action will start a new one.");
-      this.running += 1;
-      this.lastUsed = Date.now();
       try {
         const page = this.tabs.active ?? (await this.parts.context.newPage());
         const result = await fn(page);
@@ -93,12 +94,12 @@ export class BrowserComputer implements Computer {
         if (isArgusError(error)) throw error;
         if (this.closed) throw browserUnavailable("The browser stopped during this action; the next action will start a new one.", error);
         throw browserUnavailable(`The browser could not do that: ${firstLine(error)}`, error);
-      } finally {
-        this.running -= 1;
-        this.lastUsed = Date.now();
       }
     };
-    const next = this.queue.then(run, run);
+    const next = this.queue.then(run, run).finally(() => {
+      this.running -= 1;
+      this.lastUsed = Date.now();
+    });
     this.queue = next.catch(() => undefined);
     return next;
   }

@@ -73,7 +73,7 @@ export class ComputerManager {
     if (live && !live.closed) return Promise.resolve(live);
     if (live) {
       this.computers.delete(sessionId);
-      if (!this.resetReasons.has(sessionId)) this.resetReasons.set(sessionId, "the browser stopped unexpectedly");
+      if (!this.resetReasons.has(sessionId)) this.resetReasons.set(sessionId, "Chromium stopped unexpectedly");
     }
     const pending = this.opening.get(sessionId);
     if (pending) return pending;

@@ -11,7 +11,7 @@ import type { Download } from "playwright-core";
 /**
  * Playwright names a download's file after its id but does not expose it, so
  * it is read from the artifact (playwright-core is pinned to an exact version;
- * computer-downloads.test.ts fails if this stops working). When it can't be
+ * tests/integration/computer-downloads.test.ts fails if this stops working). When it can't be
  * read, any file past the cap stops every such unmatched download: the safe side.
  */
 function fileIdOf(download: Download): string | null {

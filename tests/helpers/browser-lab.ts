@@ -104,7 +104,10 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
           res.write(piece.subarray(0, Math.min(piece.length, total - sent)));
           sent += piece.length;
         }, 10);
-        res.on("close", () => clearInterval(timer));
+        res.on("close", () => {
+          clearInterval(timer);
+          hits.push(`big.bin closed after ${Math.min(sent, total)} of ${total} bytes`);
+        });
         return;
       }
       default:

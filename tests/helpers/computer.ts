@@ -29,24 +29,28 @@ export function textOf(computer: BrowserComputer, selector: string): Promise<str
   return computer.activePage!.locator(selector).innerText();
 }
 
+/** The parent of a process, from /proc. */
+export function parentOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // The command name is in parentheses and may hold spaces; the parent pid is the second field after it.
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+}
+
 /** Processes descended from `root` whose command line is Chromium's: a browser left behind shows here. */
 export function chromiumProcessesUnder(root = process.pid): number[] {
-  const parentOf = new Map<number, number>();
+  const parents = new Map<number, number>();
   const commandOf = new Map<number, string>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      // The command name is in parentheses and may hold spaces; the parent pid is the second field after it.
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      parentOf.set(Number(entry), ppid);
+      parents.set(Number(entry), parentOf(Number(entry)));
       commandOf.set(Number(entry), readFileSync(`/proc/${entry}/cmdline`, "utf8"));
     } catch {
       // The process ended while we looked.
     }
   }
   const descends = (pid: number): boolean => {
-    for (let p = parentOf.get(pid), hops = 0; p !== undefined && hops < 64; p = parentOf.get(p), hops += 1) if (p === root) return true;
+    for (let p = parents.get(pid), hops = 0; p !== undefined && hops < 64; p = parents.get(p), hops += 1) if (p === root) return true;
     return false;
   };
   return [...commandOf.entries()].filter(([pid, cmd]) => /chrom/i.test(cmd) && descends(pid)).map(([pid]) => pid);

@@ -6,6 +6,7 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserComputer } from "@/lib/computer/browser-computer";
+import { performAction } from "@/lib/computer/computer-actions";
 import type { ComputerManager } from "@/lib/computer/computer-manager";
 import { tempDir } from "../helpers/temp-dir";
 import { startLab, type Lab } from "../helpers/browser-lab";
@@ -118,6 +119,19 @@ describe("mouse and keyboard", () => {
     const at = (dx: number, dy: number) => ({ x: Math.round(pad.x) + dx, y: Math.round(pad.y) + dy });
     await computer.drag([at(50, 50), at(150, 120), at(300, 200)]);
     expect(await textOf(computer, "#trail")).toMatch(/^drag from 5\d,5\d to 30\d,20\d through \d+ points$/);
+  });
+});
+
+describe("the Responses API's actions", () => {
+  it("are carried out as a model sends them", async () => {
+    await computer.goto(`${lab.origin}/form.html`);
+    const name = await centreOf(computer, "#name");
+    await performAction(computer, { type: "double_click", x: name.x, y: name.y });
+    await performAction(computer, { type: "keypress", keys: ["ctrl+a"] });
+    await performAction(computer, { type: "type", text: "Grace" });
+    await performAction(computer, { type: "keypress", keys: ["ENTER"] });
+    expect(await textOf(computer, "#who")).toBe("Grace");
+    expect((await refusal(performAction(computer, { type: "click", x: 5000, y: 1 }))).message).toBe("x=5000 is outside the 1024×768 screen (x runs from 0 to 1023).");
   });
 });
 

@@ -17,23 +17,27 @@ export interface ChromiumLaunch {
   downloadsPath: string;
 }
 
-export function chromiumArgs(proxyServer: string): string[] {
-  const proxyHost = new URL(proxyServer).hostname;
+/** Flags for a quiet, predictable headless Chromium (as in playwright.config.ts). */
+export const CHROMIUM_FLAGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-default-apps",
+  "--disable-extensions",
+  // Instant scrolling: a wheel action has moved the page by the next frame.
+  "--disable-smooth-scrolling",
+];
+
+/** Flags that keep the network to the egress proxy. */
+export function isolationFlags(proxyServer: string): string[] {
   return [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-default-apps",
-    "--disable-extensions",
-    // Instant scrolling: a wheel action has moved the page by the next frame.
-    "--disable-smooth-scrolling",
     // WebRTC may not send UDP around the proxy.
     "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
-    `--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE ${proxyHost}`,
+    `--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE ${new URL(proxyServer).hostname}`,
   ];
 }
 
@@ -42,7 +46,7 @@ export async function launchChromium(o: ChromiumLaunch): Promise<Browser> {
     return await chromium.launch({
       executablePath: o.executablePath,
       headless: true,
-      args: chromiumArgs(o.proxyServer),
+      args: [...CHROMIUM_FLAGS, ...isolationFlags(o.proxyServer)],
       // Playwright adds <-loopback> to the bypass list, so loopback goes through the proxy too.
       proxy: { server: o.proxyServer },
       downloadsPath: o.downloadsPath,

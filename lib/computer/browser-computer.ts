@@ -16,6 +16,7 @@ import { chordKeys } from "./keys";
 import type { NetworkGuard } from "./network-guard";
 import type { RefusalLog } from "./refusal-log";
 import { checkPoint, type Dimensions } from "./screen";
+import { withScheme } from "./url-policy";
 import { settle } from "./settle";
 import { Tabs } from "./tabs";
 
@@ -34,11 +35,6 @@ export interface BrowserComputerParts {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** "example.com" and "localhost:3000" mean https://… and http(s)://…; anything with a scheme is kept. */
-export function withScheme(url: string): string {
-  return /^[a-z][a-z0-9+.-]*:(?!\d)/i.test(url) ? url : `https://${url}`;
-}
 
 function pngSize(png: Buffer): { width: number; height: number } {
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };

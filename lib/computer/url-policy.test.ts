@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { judgeAddresses, judgeHost, judgeUrl, normaliseHost, parseAllowList, parseBlockList, type UrlPolicy } from "./url-policy";
+import { judgeAddresses, judgeHost, judgeUrl, normaliseHost, parseAllowList, parseBlockList, withScheme, type UrlPolicy } from "./url-policy";
 
 const open: UrlPolicy = { block: [], allow: [] };
 const policy = (block = "", allow = ""): UrlPolicy => ({ block: parseBlockList(block), allow: parseAllowList(allow) });
@@ -172,5 +172,16 @@ describe("judgeHost and judgeAddresses", () => {
     });
     expect(judgeAddresses("rebind.example", 80, ["93.184.216.34", "10.0.0.7"])).toMatchObject({ reason: "address" });
     expect(judgeAddresses("ghost.example", 80, [])).toMatchObject({ reason: "unresolved", message: "ghost.example could not be found (its name does not resolve)." });
+  });
+});
+
+describe("withScheme", () => {
+  it("adds https:// to a bare host and keeps any scheme", () => {
+    expect(withScheme("example.com/shop")).toBe("https://example.com/shop");
+    expect(withScheme("localhost:3000")).toBe("https://localhost:3000");
+    expect(withScheme("http://example.com")).toBe("http://example.com");
+    expect(withScheme("file:///etc/passwd")).toBe("file:///etc/passwd");
+    expect(withScheme("view-source:https://x")).toBe("view-source:https://x");
+    expect(withScheme("about:blank")).toBe("about:blank");
   });
 });

@@ -61,6 +61,11 @@ export function normaliseHost(raw: string): string | null {
   return host === "" ? null : host;
 }
 
+/** What a person types: "example.com" means https://example.com, "localhost:3000" https://localhost:3000; a scheme is kept. */
+export function withScheme(url: string): string {
+  return /^[a-z][a-z0-9+.-]*:(?!\d)/i.test(url) ? url : `https://${url}`;
+}
+
 /** The host without IPv6 brackets, for resolvers and sockets. */
 export function unbracket(host: string): string {
   return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;

@@ -4,6 +4,10 @@
  * person's browser would switch to it; when the active page closes, the one
  * active before it takes over. Also tracks main-frame navigations in flight,
  * so an action can wait for the page it caused before the next screenshot.
+ *
+ * A navigation that ends without a new document (Chromium aborts it) is most
+ * often a download, announced a moment later: it is waited for briefly, so
+ * the action that started a download returns with the download under way.
  */
 import type { BrowserContext, Page, Request } from "playwright-core";
 
@@ -11,12 +15,16 @@ import type { BrowserContext, Page, Request } from "playwright-core";
 const STUCK_NAVIGATION_MS = 15_000;
 /** A tab Chromium made that Playwright has not announced after this long will not be waited for. */
 const STUCK_NEW_PAGE_MS = 5_000;
+/** How long a navigation that ended without a new document may still turn out to be a download. */
+const DOWNLOAD_GRACE_MS = 1_000;
 
 export class Tabs {
   /** Pages in the order they became active; the last is the active one. */
   private readonly order: Page[] = [];
-  private readonly navigations = new Map<Request, number>();
+  private readonly navigations = new Map<Request, { since: number; page: Page }>();
+  private readonly lastCommit = new WeakMap<Page, number>();
   private unannouncedSince: number | null = null;
+  private maybeDownloadSince: number | null = null;
 
   /** `pagesInChromium`: how many pages Chromium itself has in this context (page-targets.ts). */
   constructor(
@@ -27,9 +35,14 @@ export class Tabs {
     context.on("page", (page) => this.adopt(page));
     for (const page of context.pages()) this.adopt(page);
     context.on("request", (request) => {
-      if (isMainFrameNavigation(request)) this.navigations.set(request, Date.now());
+      const page = mainFramePage(request);
+      if (page) this.navigations.set(request, { since: Date.now(), page });
     });
-    const done = (request: Request) => this.navigations.delete(request);
+    const done = (request: Request) => {
+      const navigation = this.navigations.get(request);
+      this.navigations.delete(request);
+      if (navigation && (this.lastCommit.get(navigation.page) ?? 0) < navigation.since) this.maybeDownloadSince = Date.now();
+    };
     context.on("requestfinished", done);
     context.on("requestfailed", done);
   }
@@ -37,6 +50,14 @@ export class Tabs {
   private adopt(page: Page): void {
     if (this.order.includes(page)) return;
     this.order.push(page);
+    page.on("framenavigated", (frame) => {
+      if (frame !== page.mainFrame()) return;
+      this.lastCommit.set(page, Date.now());
+      this.maybeDownloadSince = null;
+    });
+    page.on("download", () => {
+      this.maybeDownloadSince = null;
+    });
     page.once("close", () => {
       const at = this.order.indexOf(page);
       if (at >= 0) this.order.splice(at, 1);
@@ -63,10 +84,11 @@ export class Tabs {
     return now - this.unannouncedSince < STUCK_NEW_PAGE_MS;
   }
 
-  /** Is a page navigation, or a new tab, in flight (not stuck)? */
+  /** Is a page navigation, a new tab or a download on its way (and not stuck)? */
   navigating(now = Date.now()): boolean {
     if (this.tabComing(now)) return true;
-    for (const [request, since] of this.navigations) {
+    if (this.maybeDownloadSince !== null && now - this.maybeDownloadSince < DOWNLOAD_GRACE_MS) return true;
+    for (const [request, { since }] of this.navigations) {
       if (now - since < STUCK_NAVIGATION_MS) return true;
       this.navigations.delete(request);
     }
@@ -74,11 +96,13 @@ export class Tabs {
   }
 }
 
-function isMainFrameNavigation(request: Request): boolean {
+/** The page whose main frame this request navigates, if it is such a navigation. */
+function mainFramePage(request: Request): Page | null {
   try {
-    return request.isNavigationRequest() && request.frame().parentFrame() === null;
+    const frame = request.frame();
+    return request.isNavigationRequest() && frame.parentFrame() === null ? frame.page() : null;
   } catch {
     // Service-worker requests have no frame.
-    return false;
+    return null;
   }
 }

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { parseAllowList, parseBlockList, type UrlPolicy } from "./computer/url-policy";
 
 /**
  * Every setting Argus reads from the environment, validated once at start.
@@ -21,6 +22,20 @@ const ToolProtocolEnv = z.enum(TOOL_PROTOCOLS);
 
 const positiveNumber = (fallback: number) =>
   z.coerce.number().positive().default(fallback);
+
+/** A comma-separated host list, checked by its parser so a bad entry stops the start with the parser's words. */
+const hostList = (parse: (raw: string) => unknown) =>
+  z
+    .string()
+    .max(10_000)
+    .superRefine((raw, ctx) => {
+      try {
+        parse(raw);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+      }
+    })
+    .optional();
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -82,6 +97,12 @@ const EnvSchema = z.object({
       message: "list host names or addresses, comma-separated (like argus.example.com,10.0.0.5), or * — no scheme, path or wildcard",
     })
     .optional(),
+  // The browsing agent's Chromium (never a downloaded browser) and where it may go: see lib/computer/.
+  ARGUS_CHROMIUM: z.string().min(1).default("/usr/bin/chromium"),
+  ARGUS_BROWSER_BLOCK: hostList(parseBlockList),
+  ARGUS_BROWSER_ALLOW: hostList(parseAllowList),
+  ARGUS_BROWSER_IDLE_MINUTES: positiveNumber(10),
+  ARGUS_BROWSER_MAX_DOWNLOAD_MB: positiveNumber(50),
 });
 
 export interface ArgusConfig {
@@ -141,6 +162,13 @@ export interface ArgusConfig {
     kernelName: string;
     /** Calls to model-backed tools (vqa, describe…) one cell may make. */
     bridgeCallsPerCell: number;
+  };
+  browser: {
+    chromiumPath: string;
+    /** ARGUS_BROWSER_BLOCK and ARGUS_BROWSER_ALLOW, parsed (lib/computer/url-policy.ts). */
+    policy: UrlPolicy;
+    idleMs: number;
+    maxDownloadBytes: number;
   };
 }
 
@@ -224,6 +252,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxKernels: e.ARGUS_MAX_KERNELS,
       kernelName: kernelName(e.ARGUS_KERNEL_NAME, jupyter.mode),
       bridgeCallsPerCell: e.ARGUS_BRIDGE_CALLS_PER_CELL,
+    },
+    browser: {
+      chromiumPath: e.ARGUS_CHROMIUM,
+      policy: { block: parseBlockList(e.ARGUS_BROWSER_BLOCK), allow: parseAllowList(e.ARGUS_BROWSER_ALLOW) },
+      idleMs: e.ARGUS_BROWSER_IDLE_MINUTES * 60_000,
+      maxDownloadBytes: Math.round(e.ARGUS_BROWSER_MAX_DOWNLOAD_MB * 1024 * 1024),
     },
   };
 }

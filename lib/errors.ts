@@ -27,7 +27,8 @@ export type ErrorSurface =
   | "db"
   | "jupyter"
   | "event"
-  | "model";
+  | "model"
+  | "browser";
 
 export type ErrorCode = `${ErrorType}:${ErrorSurface}`;
 

@@ -1,0 +1,268 @@
+/**
+ * The Computer over one Playwright browser context: one session's browser.
+ * Every argument is validated (they come from a model), every coordinate must
+ * be on the screen, actions run one at a time, and each waits for its effect
+ * (settle.ts) so the next screenshot shows it. Where the browser may go is
+ * decided outside, by the guard wired to the context (computer-manager.ts);
+ * here `goto` only asks first, so a refusal is an error in words.
+ */
+import type { BrowserContext, Page } from "playwright-core";
+import { isArgusError } from "@/lib/errors";
+import { ButtonSchema, Coordinate, DragPathSchema, KeysSchema, parseArg, ScrollDelta, TextSchema, UrlSchema, WaitSchema } from "./computer-args";
+import type { BrowserRefusal, Computer, DownloadRecord, MouseButton, Point, Screenshot } from "./computer-types";
+import type { DownloadKeeper } from "./download-keeper";
+import { browserUnavailable, refused } from "./errors";
+import { chordKeys } from "./keys";
+import type { NetworkGuard } from "./network-guard";
+import type { RefusalLog } from "./refusal-log";
+import { checkPoint, type Dimensions } from "./screen";
+import { withScheme } from "./url-policy";
+import { settle } from "./settle";
+import { Tabs } from "./tabs";
+
+export interface BrowserComputerParts {
+  context: BrowserContext;
+  guard: NetworkGuard;
+  refusals: RefusalLog;
+  downloads: DownloadKeeper;
+  dimensions: Dimensions;
+  deviceScaleFactor: number;
+  /** Runs when the computer closes, after its context: the context's own proxy, say. */
+  onClose?: () => Promise<void>;
+  navigationTimeoutMs?: number;
+  /** How many pages Chromium has in this context, announced or not (page-targets.ts). */
+  pagesInChromium?: () => number;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function pngSize(png: Buffer): { width: number; height: number } {
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+/** Playwright's errors carry call logs; the first line is the part a person can read. */
+function firstLine(error: unknown): string {
+  return String((error as Error)?.message ?? error).split("\n")[0]!.slice(0, 300);
+}
+
+export class BrowserComputer implements Computer {
+  readonly environment = "browser" as const;
+  readonly dimensions: Dimensions;
+  readonly deviceScaleFactor: number;
+  /** When an action last ran (or ended), for the idle reaper. */
+  lastUsed = Date.now();
+  private running = 0;
+  private closing: Promise<void> | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly tabs: Tabs;
+  private readonly navigationTimeoutMs: number;
+
+  constructor(private readonly parts: BrowserComputerParts) {
+    this.dimensions = parts.dimensions;
+    this.deviceScaleFactor = parts.deviceScaleFactor;
+    this.navigationTimeoutMs = parts.navigationTimeoutMs ?? 30_000;
+    this.tabs = new Tabs(parts.context, (page) => parts.downloads.attach(page), parts.pagesInChromium);
+    // A crashed browser closes its contexts: this computer is then finished.
+    parts.context.once("close", () => void this.close());
+  }
+
+  get closed(): boolean {
+    return this.closing !== null;
+  }
+
+  get busy(): boolean {
+    return this.running > 0;
+  }
+
+  /** Runs one action at a time: model actions are a sequence, and the mouse has one position. */
+  private act<T>(fn: (page: Page) => Promise<T>, options: { settle?: boolean } = {}): Promise<T> {
+    // Busy from the call, not from when its turn comes: a queued action must keep the reaper away too.
+    this.running += 1;
+    this.lastUsed = Date.now();
+    const run = async () => {
+      if (this.closed) throw browserUnavailable("This session's browser has been closed; the next action will start a new one.");
+      try {
+        const page = this.tabs.active ?? (await this.parts.context.newPage());
+        const result = await fn(page);
+        if (options.settle !== false) await settle(this.tabs, this.navigationTimeoutMs / 4);
+        return result;
+      } catch (error) {
+        if (isArgusError(error)) throw error;
+        if (this.closed) throw browserUnavailable("The browser stopped during this action; the next action will start a new one.", error);
+        throw browserUnavailable(`The browser could not do that: ${firstLine(error)}`, error);
+      }
+    };
+    const next = this.queue.then(run, run).finally(() => {
+      this.running -= 1;
+      this.lastUsed = Date.now();
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private point(x: unknown, y: unknown): Point {
+    const p = { x: parseArg(Coordinate, x, "x"), y: parseArg(Coordinate, y, "y") };
+    checkPoint(p.x, p.y, this.dimensions);
+    return p;
+  }
+
+  /** Opens the first page, so the first screenshot has something to show. */
+  async start(): Promise<void> {
+    await this.act(async () => undefined, { settle: false });
+  }
+
+  screenshot(): Promise<Screenshot> {
+    return this.act(
+      async (page) => {
+        const png = await page.screenshot({ type: "png", caret: "initial", timeout: this.navigationTimeoutMs });
+        return { png, ...pngSize(png), deviceScaleFactor: this.deviceScaleFactor };
+      },
+      { settle: false },
+    );
+  }
+
+  async click(x: number, y: number, button: MouseButton = "left"): Promise<void> {
+    const which = parseArg(ButtonSchema, button, "button");
+    if (which === "back") return this.back();
+    if (which === "forward") return this.forward();
+    const p = this.point(x, y);
+    await this.act((page) => page.mouse.click(p.x, p.y, { button: which === "wheel" ? "middle" : which }));
+  }
+
+  async doubleClick(x: number, y: number): Promise<void> {
+    const p = this.point(x, y);
+    await this.act((page) => page.mouse.dblclick(p.x, p.y));
+  }
+
+  async scroll(x: number, y: number, dx: number, dy: number): Promise<void> {
+    const p = this.point(x, y);
+    const [deltaX, deltaY] = [parseArg(ScrollDelta, dx, "dx"), parseArg(ScrollDelta, dy, "dy")];
+    // The wheel goes to whatever is under the pointer, so an inner scrollable box scrolls, not the page.
+    await this.act(async (page) => {
+      await page.mouse.move(p.x, p.y);
+      await page.mouse.wheel(deltaX, deltaY);
+    });
+  }
+
+  async type(text: string): Promise<void> {
+    const value = parseArg(TextSchema, text, "text");
+    await this.act((page) => page.keyboard.type(value));
+  }
+
+  async keypress(keys: readonly string[]): Promise<void> {
+    const chord = chordKeys(parseArg(KeysSchema, keys, "keys"));
+    await this.act(async (page) => {
+      const down: string[] = [];
+      try {
+        for (const key of chord) {
+          await page.keyboard.down(key);
+          down.push(key);
+        }
+      } finally {
+        for (const key of down.reverse()) await page.keyboard.up(key).catch(() => undefined);
+      }
+    });
+  }
+
+  async drag(path: readonly Point[]): Promise<void> {
+    const points = parseArg(DragPathSchema, path, "path");
+    for (const p of points) checkPoint(p.x, p.y, this.dimensions);
+    await this.act(async (page) => {
+      await page.mouse.move(points[0]!.x, points[0]!.y);
+      await page.mouse.down();
+      try {
+        for (const p of points.slice(1)) await page.mouse.move(p.x, p.y, { steps: 2 });
+      } finally {
+        await page.mouse.up().catch(() => undefined);
+      }
+    });
+  }
+
+  async move(x: number, y: number): Promise<void> {
+    const p = this.point(x, y);
+    await this.act((page) => page.mouse.move(p.x, p.y));
+  }
+
+  async wait(ms = 1000): Promise<void> {
+    const duration = parseArg(WaitSchema, ms, "ms");
+    await this.act(() => sleep(duration), { settle: false });
+  }
+
+  currentUrl(): string {
+    return this.tabs.active?.url() ?? "about:blank";
+  }
+
+  async goto(rawUrl: string): Promise<void> {
+    const url = withScheme(parseArg(UrlSchema, rawUrl, "url"));
+    const judged = await this.parts.guard.judgeUrl(url, { topLevel: true });
+    if (judged.kind === "refuse") throw refused(judged.message);
+    await this.act(async (page) => {
+      const mark = this.parts.refusals.mark();
+      let failure: unknown = null;
+      await page.goto(url, { waitUntil: "load", timeout: this.navigationTimeoutMs }).catch((error: unknown) => (failure = error));
+      // A redirect the gates refused: say so, rather than "net::ERR_…".
+      const pageRefusal = this.parts.refusals.since(mark).findLast((r) => r.topLevel === true || (r.topLevel === null && (failure !== null || r.target === page.url())));
+      if (pageRefusal) throw refused(pageRefusal.message);
+      // A URL that is a file: the navigation becomes a download, recorded in downloads().
+      if (failure !== null && /Download is starting/.test(firstLine(failure))) return;
+      if (failure !== null) throw browserUnavailable(`Could not open ${url}: ${firstLine(failure)}`, failure);
+    });
+  }
+
+  async back(): Promise<void> {
+    await this.act((page) => this.history(page, "back"));
+  }
+
+  async forward(): Promise<void> {
+    await this.act((page) => this.history(page, "forward"));
+  }
+
+  /**
+   * Leaving an error page (a refused navigation) swaps the page's renderer, and
+   * for a moment Chromium answers "not attached": try again briefly then.
+   */
+  private async history(page: Page, direction: "back" | "forward"): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const options = { waitUntil: "load", timeout: this.navigationTimeoutMs } as const;
+        await (direction === "back" ? page.goBack(options) : page.goForward(options));
+        return;
+      } catch (error) {
+        if (attempt >= 5 || !/Not attached to an active page|Execution context was destroyed/.test(firstLine(error))) throw error;
+        await sleep(100 * attempt);
+      }
+    }
+  }
+
+  /** What was refused since the last call, for the model's next observation. */
+  takeRefusals(): BrowserRefusal[] {
+    return this.parts.refusals.take();
+  }
+
+  downloads(): readonly DownloadRecord[] {
+    return this.parts.downloads.records();
+  }
+
+  /** Waits until every download started so far is saved or refused. */
+  settleDownloads(): Promise<void> {
+    return this.parts.downloads.settled();
+  }
+
+  /** The page actions go to, for inspection (tests, diagnostics); the agent acts only through the methods above. */
+  get activePage(): Page | null {
+    return this.tabs.active;
+  }
+
+  /** How many pages (tabs) are open. */
+  get pageCount(): number {
+    return this.tabs.count;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.parts.context.close().catch(() => undefined);
+      await this.parts.onClose?.().catch(() => undefined);
+    })();
+    return this.closing;
+  }
+}

@@ -9,7 +9,8 @@ const scratch = tempDir("argus-restart-");
 afterAll(scratch.cleanup);
 
 describe("SIGTERM to the server mid-run, then start again", () => {
-  it("keeps the transcript, marks the run interrupted in the chat, and the next message works", async () => {
+  // Two full server starts (each with its jupyter-server) and a run: more than the default budget on a busy machine.
+  it("keeps the transcript, marks the run interrupted in the chat, and the next message works", { timeout: 180_000 }, async () => {
     const model = await startScriptedModel(loadScenario(path.resolve(scenarioPath("slow-run.json"))));
     const env = { ARGUS_JUPYTER: "auto", ARGUS_KERNEL_POOL: "1", OPENAI_BASE_URL: model.url, OPENAI_API_KEY: "scripted", ...ROLE_MODELS };
     try {

@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
+import { ROLE_MODELS } from "@/tests/helpers/agent-run";
 import { startArgus } from "@/tests/helpers/argus-server";
 import { fmt, percentile, table } from "./lib/stats";
 import { socketToDomLatencies } from "./stream/socket-baseline";
@@ -26,13 +27,6 @@ const STREAM = { chunkChars: 16, delayMs: 20 };
 const LAUNCH = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-};
-const ROLE_MODELS = {
-  ARGUS_MODEL_CONVERSATION: "conversation",
-  ARGUS_MODEL_PLANNER: "planner",
-  ARGUS_MODEL_CODER: "coder",
-  ARGUS_MODEL_VQA: "vqa",
-  ARGUS_MODEL_JUDGE: "judge",
 };
 
 const reply = (i: number) =>

@@ -1,8 +1,8 @@
 import type { Health } from "@/lib/protocol/health";
 
-const ROLES = ["conversation", "planner", "coder", "vqa", "judge"] as const;
+const ROLES = ["conversation", "planner", "coder", "vqa", "judge", "browser"] as const;
 
-const TONE: Record<Health["models"][keyof Health["models"]], string> = {
+const TONE: Record<NonNullable<Health["models"][keyof Health["models"]]>, string> = {
   ok: "text-foreground",
   degraded: "text-amber-600",
   down: "text-destructive",
@@ -12,10 +12,10 @@ const TONE: Record<Health["models"][keyof Health["models"]], string> = {
 export function ModelHealthList({ models }: { models: Health["models"] }) {
   return (
     <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm" data-testid="model-health">
-      {ROLES.map((role) => (
+      {ROLES.filter((role) => models[role] !== undefined).map((role) => (
         <div key={role} className="contents">
           <dt className="text-muted-foreground">{role}</dt>
-          <dd data-testid={`model-health-${role}`} className={TONE[models[role]]}>
+          <dd data-testid={`model-health-${role}`} className={TONE[models[role]!]}>
             {models[role]}
           </dd>
         </div>

@@ -8,8 +8,15 @@ import { parseAllowList, parseBlockList, type UrlPolicy } from "./computer/url-p
  * The README's configuration table is generated from the same names; keep the
  * two in step when adding one.
  */
-const ROLES = ["CONVERSATION", "PLANNER", "CODER", "VQA", "JUDGE"] as const;
+const ROLES = ["CONVERSATION", "PLANNER", "CODER", "VQA", "JUDGE", "BROWSER"] as const;
 export type ModelRole = Lowercase<(typeof ROLES)[number]>;
+/** Every role, in the order status pages list them. */
+export const MODEL_ROLES = ROLES.map((r) => r.toLowerCase() as ModelRole);
+/**
+ * The roles a chat cannot work without. `browser` is optional: without it the conversation
+ * agent is not offered `browse`, and everything else works.
+ */
+export const REQUIRED_ROLES: readonly ModelRole[] = ["conversation", "planner", "coder", "vqa", "judge"];
 
 /**
  * `native`: OpenAI tool calls. `text`: the model writes its call as tagged text (models served
@@ -57,6 +64,7 @@ const EnvSchema = z.object({
   ARGUS_MODEL_CODER: z.string().min(1).optional(),
   ARGUS_MODEL_VQA: z.string().min(1).optional(),
   ARGUS_MODEL_JUDGE: z.string().min(1).optional(),
+  ARGUS_MODEL_BROWSER: z.string().min(1).optional(),
   // How each role's model is asked for its decisions: native tool calls, tagged text, or auto.
   ARGUS_TOOL_PROTOCOL: ToolProtocolEnv.default("auto"),
   ARGUS_TOOL_PROTOCOL_CONVERSATION: ToolProtocolEnv.optional(),
@@ -64,6 +72,7 @@ const EnvSchema = z.object({
   ARGUS_TOOL_PROTOCOL_CODER: ToolProtocolEnv.optional(),
   ARGUS_TOOL_PROTOCOL_VQA: ToolProtocolEnv.optional(),
   ARGUS_TOOL_PROTOCOL_JUDGE: ToolProtocolEnv.optional(),
+  ARGUS_TOOL_PROTOCOL_BROWSER: ToolProtocolEnv.optional(),
   // Per attempt: how long the endpoint may stay silent before the attempt counts as timed out.
   ARGUS_MODEL_TIMEOUT_SECONDS: positiveNumber(120),
   ARGUS_MODEL_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
@@ -264,7 +273,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 /** A model is usable when every role has a name and there is a key or a local endpoint. */
 export function modelStatus(config: ArgusConfig): "configured" | "not_configured" {
-  const named = Object.values(config.model.byRole).every((m) => m !== null);
+  const named = REQUIRED_ROLES.every((role) => config.model.byRole[role] !== null);
   const reachable = config.model.apiKey !== null || config.model.baseUrl !== null;
   return named && reachable ? "configured" : "not_configured";
 }

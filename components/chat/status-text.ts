@@ -17,6 +17,7 @@ const AGENT_LABEL: Record<RunStateWire["agent"], string> = {
   conversation: "Argus",
   planner: "Planner",
   coder: "Coder",
+  browser: "Browser",
   user: "Argus",
   system: "Argus",
 };

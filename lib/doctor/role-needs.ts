@@ -20,6 +20,8 @@ export const ROLE_NEEDS: Record<ModelRole, RoleNeeds> = {
   vqa: { tools: true, images: true },
   // pick_tool, looking at the candidates on the person's image
   judge: { tools: true, images: true },
+  // computer / goto / save_image / done, looking at each screenshot
+  browser: { tools: true, images: true },
 };
 
 /** One model may serve several roles: probe what any of them needs. */

@@ -2,20 +2,20 @@
  * `npm run doctor` and the status page's check: probe each configured model once (roles that
  * share a model share its probe) and judge every role.
  */
-import type { ArgusConfig, ModelRole } from "@/lib/config";
+import { MODEL_ROLES, REQUIRED_ROLES, type ArgusConfig, type ModelRole } from "@/lib/config";
 import { effectiveBaseUrl } from "@/lib/llm/endpoint";
 import type { DoctorReport, ModelProbe } from "@/lib/protocol/doctor";
 import { probeModel } from "./probe";
 import { combinedNeeds } from "./role-needs";
 import { judgeRole } from "./verdict";
 
-const ROLES: ModelRole[] = ["conversation", "planner", "coder", "vqa", "judge"];
-
 export async function runDoctor(settings: ArgusConfig["model"], options: { timeoutMs?: number } = {}): Promise<DoctorReport> {
   const baseUrl = effectiveBaseUrl(settings);
+  // The optional browser role is checked when it has a model; leaving it out is not a fault.
+  const ROLES: ModelRole[] = MODEL_ROLES.filter((role) => REQUIRED_ROLES.includes(role) || (settings.byRole[role] ?? null) !== null);
   const byModel = new Map<string, ModelRole[]>();
   for (const role of ROLES) {
-    const model = settings.byRole[role];
+    const model = settings.byRole[role] ?? null;
     if (model !== null) byModel.set(model, [...(byModel.get(model) ?? []), role]);
   }
   const probes = new Map<string, ModelProbe>();
@@ -25,7 +25,7 @@ export async function runDoctor(settings: ArgusConfig["model"], options: { timeo
   }
   const fixes: string[] = [];
   const rows = ROLES.map((role) => {
-    const model = settings.byRole[role];
+    const model = settings.byRole[role] ?? null;
     const probe = model === null ? null : probes.get(model)!;
     const judged = judgeRole(role, model, probe, baseUrl);
     for (const fix of judged.fixes) if (!fixes.includes(fix)) fixes.push(fix);

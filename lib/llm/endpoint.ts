@@ -11,7 +11,8 @@ const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 export interface ModelSettings {
   apiKey: string | null;
   baseUrl: string | null;
-  byRole: Record<ModelRole, string | null>;
+  /** A role left out has no model (the optional `browser` role in older callers and tests). */
+  byRole: Partial<Record<ModelRole, string | null>>;
   /** From ARGUS_TOOL_PROTOCOL(_<ROLE>); unset means auto. */
   protocolByRole?: Partial<Record<ModelRole, ToolProtocolSetting>>;
   /** From ARGUS_MODEL_TIMEOUT_SECONDS; ModelClient options override it. */
@@ -33,7 +34,7 @@ export function notConfiguredMessage(settings: ModelSettings, role: ModelRole): 
       "set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for an OpenAI-compatible server (Ollama: http://localhost:11434/v1)",
     );
   }
-  if (settings.byRole[role] === null) {
+  if ((settings.byRole[role] ?? null) === null) {
     missing.push(`set ARGUS_MODEL (or ${modelEnvVar(role)}) to the name of the model to use`);
   }
   if (missing.length === 0) return undefined;

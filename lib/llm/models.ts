@@ -138,7 +138,7 @@ export class ModelClient {
 
   /** The model name a role uses, or null when none is configured. */
   modelFor(role: ModelRole): string | null {
-    return this.settings.byRole[role];
+    return this.settings.byRole[role] ?? null;
   }
 
   /** Whether `role` can be called; the message says what to set when not. */
@@ -193,7 +193,7 @@ export class ModelClient {
 
   /** The protocol `role` uses now (auto may have moved its model to text). */
   protocolFor(role: ModelRole): ToolProtocol {
-    const model = this.settings.byRole[role];
+    const model = this.settings.byRole[role] ?? null;
     return model === null ? "native" : this.protocols.current(role, model);
   }
 
@@ -296,7 +296,7 @@ export class ModelClient {
 
   private context(role: ModelRole): ModelCallContext {
     const problem = notConfiguredMessage(this.settings, role);
-    const model = this.settings.byRole[role];
+    const model = this.settings.byRole[role] ?? null;
     if (problem !== undefined || model === null) {
       throw new ModelError("not_configured", problem ?? `No model is configured for the ${role}.`, { role, model });
     }

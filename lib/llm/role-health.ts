@@ -2,7 +2,7 @@
  * Health's `models`: how each role's model is doing, from how its last call went. Passive: it
  * never spends a token. Pure apart from what `record` is told.
  */
-import type { ModelRole } from "@/lib/config";
+import { MODEL_ROLES, REQUIRED_ROLES, type ModelRole } from "@/lib/config";
 import type { ModelHealth } from "@/lib/protocol/doctor";
 import type { ModelError, ModelErrorKind } from "./errors";
 
@@ -37,8 +37,8 @@ export class RoleHealth {
     this.last.set(role, outcome);
   }
 
-  snapshot(): Record<ModelRole, ModelHealth> {
-    const roles: ModelRole[] = ["conversation", "planner", "coder", "vqa", "judge"];
-    return Object.fromEntries(roles.map((role) => [role, this.configured(role) ? healthOf(this.last.get(role)) : "down"])) as Record<ModelRole, ModelHealth>;
+  snapshot(): Partial<Record<ModelRole, ModelHealth>> {
+    const roles = MODEL_ROLES.filter((role) => REQUIRED_ROLES.includes(role) || this.configured(role));
+    return Object.fromEntries(roles.map((role) => [role, this.configured(role) ? healthOf(this.last.get(role)) : "down"]));
   }
 }

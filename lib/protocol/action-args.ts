@@ -98,9 +98,9 @@ export const ACTION_ARGS = {
     task_list: z.array(TaskItemSchema).default([]),
     thought,
   }),
-  /** Argus's own: stop and ask the person (a question, or a tool review). */
+  /** Argus's own: stop and ask the person (a question, a tool review, or a browser safety check). */
   interaction: z.strictObject({
-    kind: z.enum(["question", "tool_review"]),
+    kind: z.enum(["question", "tool_review", "safety"]),
     prompt: z.string(),
     options: z.array(z.string()).default([]),
     payload: z.json().default(null),

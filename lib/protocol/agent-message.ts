@@ -11,6 +11,7 @@ export const AGENT_MESSAGE_ROLES = [
   "conversation",
   "planner",
   "coder",
+  "browser",
   "observation",
   "final_observation",
   "error_observation",

@@ -9,7 +9,7 @@ const EVENT_SOURCES = ["user", "agent", "environment"] as const;
 const EventSourceSchema = z.enum(EVENT_SOURCES);
 
 /** Which Argus agent produced an event ("user" and "system" for the rest). */
-const AGENT_NAMES = ["conversation", "planner", "coder", "user", "system"] as const;
+const AGENT_NAMES = ["conversation", "planner", "coder", "browser", "user", "system"] as const;
 export const AgentNameSchema = z.enum(AGENT_NAMES);
 export type AgentName = z.infer<typeof AgentNameSchema>;
 

@@ -33,7 +33,7 @@ export function personMessage(content: string, imageUrls: string[], place: Event
 /** A question for the person (or a tool review) from inside a run. */
 export function question(
   agent: AgentName,
-  ask: { kind: "question" | "tool_review"; prompt: string; options?: string[]; payload?: unknown },
+  ask: { kind: "question" | "tool_review" | "safety"; prompt: string; options?: string[]; payload?: unknown },
   place: EventPlace = {},
 ): ActionInput<"interaction"> {
   return {

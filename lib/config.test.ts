@@ -27,7 +27,7 @@ describe("loadConfig", () => {
   });
 
   it("reads the tool protocol, per role over the default, and refuses unknown ones", () => {
-    expect(loadConfig({}, "/x").model.protocolByRole).toEqual({ conversation: "auto", planner: "auto", coder: "auto", vqa: "auto", judge: "auto" });
+    expect(loadConfig({}, "/x").model.protocolByRole).toEqual({ conversation: "auto", planner: "auto", coder: "auto", vqa: "auto", judge: "auto", browser: "auto" });
     const c = loadConfig({ ARGUS_TOOL_PROTOCOL: "native", ARGUS_TOOL_PROTOCOL_PLANNER: "text" }, "/x");
     expect(c.model.protocolByRole).toMatchObject({ planner: "text", coder: "native", judge: "native" });
     expect(() => loadConfig({ ARGUS_TOOL_PROTOCOL_CODER: "xml" })).toThrow(/ARGUS_TOOL_PROTOCOL_CODER/);
@@ -50,9 +50,17 @@ describe("loadConfig", () => {
     expect(c.port).toBe(0);
     expect(c.dataDir).toBe(path.resolve("/d"));
     expect(c.limits.maxUploadBytes).toBe(2 * 1024 * 1024);
-    expect(c.model.byRole).toEqual({ conversation: "llava", planner: "llava", coder: "qwen-coder", vqa: "llava", judge: "llava" });
+    expect(c.model.byRole).toEqual({ conversation: "llava", planner: "llava", coder: "qwen-coder", vqa: "llava", judge: "llava", browser: "llava" });
     expect(c.jupyter).toEqual({ mode: "external", url: "http://gateway:8888", token: "t" });
     expect(modelStatus(c)).toBe("configured");
+  });
+
+  it("needs no browser model to be configured: browsing is optional", () => {
+    const roles = { ARGUS_MODEL_CONVERSATION: "a", ARGUS_MODEL_PLANNER: "b", ARGUS_MODEL_CODER: "c", ARGUS_MODEL_VQA: "d", ARGUS_MODEL_JUDGE: "e" };
+    const c = loadConfig({ OPENAI_BASE_URL: "http://127.0.0.1:1/v1", ...roles }, "/x");
+    expect(c.model.byRole.browser).toBeNull();
+    expect(modelStatus(c)).toBe("configured");
+    expect(modelStatus(loadConfig({ OPENAI_BASE_URL: "http://127.0.0.1:1/v1", ...roles, ARGUS_MODEL_JUDGE: undefined }, "/x"))).toBe("not_configured");
   });
 
   it("reads the per-client session creation rate", () => {

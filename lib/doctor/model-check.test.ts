@@ -15,7 +15,8 @@ describe("ModelCheck", () => {
     expect(isArgusError(refused) && refused.code).toBe("rate_limited:model");
     expect(isArgusError(refused) && refused.retryAfterSeconds).toBe(15);
     now += 15_000;
-    expect((await check.run()).rows).toHaveLength(5);
+    // ARGUS_MODEL names every role, the optional browser role too.
+    expect((await check.run()).rows).toHaveLength(6);
   });
 
   it("a second request while a check runs shares its report", async () => {

@@ -7,7 +7,12 @@ const clean = { ok: true, retried: false, repaired: false, textProtocol: false }
 describe("RoleHealth", () => {
   it("unconfigured roles are down; configured and not yet called are ok", () => {
     const health = new RoleHealth((role) => role !== "judge");
-    expect(health.snapshot()).toEqual({ conversation: "ok", planner: "ok", coder: "ok", vqa: "ok", judge: "down" });
+    expect(health.snapshot()).toEqual({ conversation: "ok", planner: "ok", coder: "ok", vqa: "ok", judge: "down", browser: "ok" });
+  });
+
+  it("leaves out the optional browser role when it has no model, and lists a required role as down", () => {
+    const health = new RoleHealth((role) => role !== "browser" && role !== "vqa");
+    expect(health.snapshot()).toEqual({ conversation: "ok", planner: "ok", coder: "ok", vqa: "down", judge: "ok" });
   });
 
   it("the last call decides: retries, repairs and the text protocol degrade; endpoint failures are down", () => {

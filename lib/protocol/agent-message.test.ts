@@ -2,13 +2,14 @@ import { describe, expect, it } from "vitest";
 import { AGENT_MESSAGE_ROLES, AgentMessageSchema, StreamedMessageSchema } from "./agent-message";
 
 describe("AgentMessage", () => {
-  it("has exactly the ten roles", () => {
+  it("has exactly the eleven roles", () => {
     expect(AGENT_MESSAGE_ROLES).toEqual([
       "user",
       "assistant",
       "conversation",
       "planner",
       "coder",
+      "browser",
       "observation",
       "final_observation",
       "error_observation",

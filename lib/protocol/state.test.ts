@@ -30,7 +30,7 @@ describe("RunState schema", () => {
   it("rejects an unknown agent state or agent", () => {
     const state = initialRunState("run-1", limits);
     expect(RunStateSchema.safeParse({ ...state, agentState: "rate_limited" }).success).toBe(false);
-    expect(RunStateSchema.safeParse({ ...state, agent: "browser" }).success).toBe(false);
+    expect(RunStateSchema.safeParse({ ...state, agent: "nobody" }).success).toBe(false);
   });
 
   it("treats interrupted as terminal", () => {

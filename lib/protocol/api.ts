@@ -10,6 +10,12 @@ const SessionSettings = z
   .object({
     /** Show get_tool_for_task's candidates to the person before the planner uses one (default on). */
     toolReview: z.boolean().optional(),
+    /**
+     * Argus's own browser safety checks (password field, form submit, leaving the site, download):
+     * "ask" before the action (default), or "never" for sandboxed labs. Checks the model itself
+     * raises are always asked.
+     */
+    browserPolicyChecks: z.enum(["ask", "never"]).optional(),
   })
   .strict();
 

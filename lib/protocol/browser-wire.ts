@@ -53,6 +53,8 @@ export const SafetyPayloadSchema = z.object({
   /** The screenshot the action was decided on, as a file URL. */
   screenshot: z.string().nullable(),
   pointer: PointWire.nullable(),
+  /** The screen the screenshot shows, in CSS pixels: [width, height] (where `pointer` is). */
+  viewport: z.tuple([z.number(), z.number()]),
 });
 export type SafetyPayload = z.infer<typeof SafetyPayloadSchema>;
 

@@ -32,6 +32,7 @@ describe("policyChecks", () => {
   it("asks before a click that submits a form, downloads, or leaves the site", () => {
     expect(codes(policyChecks({ kind: "click", x: 1, y: 1 }, probe({ tag: "button", type: "submit", submits: true, inForm: true }), start))).toEqual(["form_submit"]);
     expect(codes(policyChecks({ kind: "click", x: 1, y: 1 }, probe({ tag: "a", href: "http://127.0.0.1:4000/p.csv", download: true }), start))).toEqual(["download"]);
+    expect(codes(policyChecks({ kind: "click", x: 1, y: 1 }, probe({ tag: "a", href: "http://127.0.0.1:4000/download/price-list.csv" }), start))).toEqual(["download"]);
     expect(codes(policyChecks({ kind: "click", x: 1, y: 1 }, probe({ tag: "a", href: "https://elsewhere.example/" }), start))).toEqual(["leaves_site"]);
     expect(policyChecks({ kind: "click", x: 1, y: 1 }, probe({ tag: "a", href: "http://127.0.0.1:4000/form.html" }), start)).toEqual([]);
     expect(policyChecks({ kind: "click", x: 1, y: 1 }, probe(null), start)).toEqual([]);

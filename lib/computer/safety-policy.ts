@@ -40,6 +40,19 @@ export function siteOf(raw: string): string | null {
   return host.split(".").slice(-2).join(".");
 }
 
+/** File types a link most likely downloads rather than shows (the server decides, so this is a guess that asks more). */
+const DOWNLOAD_TYPES = /\.(csv|tsv|zip|gz|tgz|bz2|xz|7z|rar|tar|pdf|exe|msi|dmg|pkg|deb|rpm|apk|iso|img|bin|doc|docx|xls|xlsx|ppt|pptx|odt|ods|odp|epub|mp3|mp4|mov|avi|mkv|wav|flac)$/i;
+
+/** A link that downloads: it says so (`download`), or its path names a file type browsers save. */
+export function looksLikeDownload(href: string, hasDownloadAttribute: boolean): boolean {
+  if (hasDownloadAttribute) return true;
+  try {
+    return DOWNLOAD_TYPES.test(new URL(href).pathname);
+  } catch {
+    return false;
+  }
+}
+
 function leavesSite(target: string, startUrl: string): boolean {
   const to = siteOf(target);
   const from = siteOf(startUrl);
@@ -66,7 +79,7 @@ export function policyChecks(move: PolicyMove, probe: PageProbe | null, startUrl
       if (!at) return [];
       const checks: SafetyCheck[] = [];
       if (at.submits) checks.push(check("form_submit", "This click submits a form."));
-      if (at.href && at.download) checks.push(check("download", "This click downloads a file."));
+      if (at.href && looksLikeDownload(at.href, at.download)) checks.push(check("download", "This click downloads a file."));
       else if (at.href && leavesSite(at.href, startUrl)) checks.push(check("leaves_site", `This link leaves the site the task started on, for ${siteOf(at.href)}.`));
       return checks;
     }

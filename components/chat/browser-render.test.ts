@@ -63,7 +63,7 @@ describe("BrowserStepBlock", () => {
     seq = 0;
     const out = html(createElement(BrowserStepBlock, { index: 1, step: step("goto(http://blocked.invalid/)", null), observation: seen({ error: "That site is blocked for the browser.", pointer: null }) }));
     expect(out).toContain('data-status="Error"');
-    expect(out).toContain("Not done: That site is blocked for the browser.");
+    expect(out).toContain("Didn&#x27;t work: That site is blocked for the browser.");
     expect(out).not.toContain("pointer-marker");
   });
 
@@ -138,7 +138,7 @@ describe("browsing in the transcript", () => {
       step("type(hunter2)", null),
       safetyCard(payload),
       msg("interaction_response", "Refuse"),
-      seen({ action: "type(hunter2)", error: "You refused this step.", pointer: null }, ["/api/files/shot3"]),
+      seen({ action: "type(hunter2)", error: "The person refused this step (typing a password). Nothing was done.", pointer: null }, ["/api/files/shot3"]),
       step("I could not sign in.", null, "", "done"),
       msg("conversation", "The browser could not sign in."),
     ];
@@ -146,7 +146,7 @@ describe("browsing in the transcript", () => {
     expect([...out.matchAll(/data-seq="(\d+)"/g)].map((m) => Number(m[1]))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(out.match(/data-testid="browser-step"/g)?.length).toBe(4);
     expect(out).toContain("Browser · after your answer");
-    expect(out).toContain("Not done: You refused this step.");
+    expect(out).toContain("You refused this step, so the browser did not do it.");
   });
 });
 

@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { parseBrowserObservation, parseBrowserStep } from "@/lib/client/browser-wire";
-import { shortUrl } from "@/lib/client/browser-screens";
+import { browserErrorWords, shortUrl } from "@/lib/client/browser-screens";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import { PointedScreenshot } from "./pointed-screenshot";
 
@@ -99,7 +99,7 @@ export function BrowserStepBlock({ index, step, observation, asked = false, late
                     </p>
                     {error && (
                       <p data-testid="browser-error" className="mt-1 text-danger-soft-foreground">
-                        Not done: {error}
+                        {browserErrorWords(error)}
                       </p>
                     )}
                   </>

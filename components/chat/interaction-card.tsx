@@ -48,7 +48,8 @@ export function InteractionCard({ message, response, responseInline = true, pend
 
   const answered = response?.content ?? null;
   const disabled = !pending || answered !== null || sent !== null;
-  const prompt = parsed ? parsed.prompt : "";
+  // A readable safety card says what, where and why itself; the server's sentence would repeat it.
+  const prompt = safetyPayload ? "The browser stopped to ask you before this step." : parsed ? parsed.prompt : "";
   const waiting = pending && answered === null;
 
   return (

@@ -6,7 +6,7 @@ import { PointedScreenshot } from "@/components/chat/pointed-screenshot";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { IconButton } from "@/components/ui/icon-button";
-import { shownScreenIndex, type BrowserScreen } from "@/lib/client/browser-screens";
+import { browserErrorWords, shownScreenIndex, type BrowserScreen } from "@/lib/client/browser-screens";
 import { BrowserPolicyToggle, type BrowserPolicyChecks } from "./browser-policy-toggle";
 import { EmptyState } from "./empty-state";
 
@@ -64,7 +64,7 @@ export function BrowserTab({ screens, policy, onPolicyChange, policyDisabled = f
               "The page as it opened"
             )}
           </p>
-          {screen.error && <p className="text-sm text-danger-soft-foreground">Not done: {screen.error}</p>}
+          {screen.error && <p className="text-sm text-danger-soft-foreground">{browserErrorWords(screen.error)}</p>}
           <div className="flex flex-wrap items-center gap-2">
             <IconButton label="Previous screenshot" variant="outline" disabled={index <= 0} onClick={() => go(index - 1)}>
               <ChevronLeft aria-hidden="true" />

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AgentMessageRole, StreamedMessage } from "@/lib/protocol/agent-message";
-import { browserScreens, hasBrowserActivity, pointerPercent, shortUrl, shownScreenIndex } from "./browser-screens";
+import { browserErrorWords, browserScreens, hasBrowserActivity, pointerPercent, shortUrl, shownScreenIndex } from "./browser-screens";
 
 let seq = 0;
 const msg = (role: AgentMessageRole, content = "", extra: Partial<StreamedMessage> = {}): StreamedMessage => ({ seq: ++seq, runId: "r1", ts: "", role, content, ...extra });
@@ -88,5 +88,15 @@ describe("shortUrl", () => {
     expect(shortUrl("https://shop.example/form.html?x=1")).toBe("shop.example/form.html");
     expect(shortUrl("about:blank")).toBe("about:blank");
     expect(shortUrl("not a url")).toBe("not a url");
+  });
+});
+
+describe("browserErrorWords", () => {
+  it("tells the person plainly that they refused, and shows other errors as they came", () => {
+    expect(browserErrorWords("The person refused this step (This types into a password field.). Nothing was done; find another way.")).toBe(
+      "You refused this step, so the browser did not do it.",
+    );
+    expect(browserErrorWords("x=2000 is outside the 1024×768 screen.")).toBe("Didn't work: x=2000 is outside the 1024×768 screen.");
+    expect(browserErrorWords("")).toBe("");
   });
 });

@@ -94,3 +94,15 @@ export function shortUrl(url: string): string {
     return url;
   }
 }
+
+/**
+ * A failed step's error as the person reads it. The server words it for the
+ * model; a refusal (which the person gave themselves) is said to them plainly,
+ * anything else is already plain and is shown as it came, after "Didn't work".
+ */
+export function browserErrorWords(error: string): string {
+  const e = error.trim();
+  if (!e) return "";
+  if (/^the person refused this step\b/i.test(e)) return "You refused this step, so the browser did not do it.";
+  return `Didn't work: ${e}`;
+}

@@ -111,11 +111,14 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
   const running = agentState !== null && ACTIVE.has(agentState);
   const waiting = agentState === "awaiting_user_input";
 
-  // When a run ends, the notebook and the session list (title) may have changed.
+  // When a run ends, the notebook and the session list (title) may have changed,
+  // and the browser may have saved pictures into the session as uploads.
   useEffect(() => {
     if (agentState && ENDED.has(agentState)) {
       setNotebookVersion((v) => v + 1);
       refreshSessions();
+      const id = currentRef.current;
+      if (id) api.uploads(id).then((u) => currentRef.current === id && setUploads(u), () => undefined);
     }
   }, [agentState, refreshSessions]);
 

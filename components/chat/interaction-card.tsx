@@ -91,7 +91,7 @@ export function InteractionCard({ message, response, responseInline = true, pend
               Sending your answer: {describeAnswer(sent)}
             </p>
           ) : (
-            !pending && <p className="mt-3 text-xs text-muted-foreground">This question is no longer waiting for an answer.</p>
+            !pending && <p className="mt-3 text-xs text-muted-foreground">{safety ? "This step" : "This question"} is no longer waiting for an answer.</p>
           )}
         </section>
       </Card>

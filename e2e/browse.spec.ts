@@ -55,6 +55,9 @@ async function startArgus(lab: Lab): Promise<Argus> {
       ARGUS_MODEL_BROWSER: "browser",
       ARGUS_CHROMIUM: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       ARGUS_BROWSER_ALLOW: lab.hostPort,
+      // A HiDPI screen: screenshots have twice the viewport's pixels, and the pointer marker
+      // must still land where the click was (it is placed by the viewport, not the image).
+      ARGUS_BROWSER_DEVICE_SCALE: "2",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -180,8 +183,17 @@ test("the browser asks before typing a password; Refuse keeps it out and the run
   await expect(tab.getByTestId("browser-show-latest")).toHaveCount(0);
   await tab.getByRole("button", { name: "Previous screenshot" }).click();
   await expect(tab.getByTestId("browser-screen")).toHaveAttribute("data-latest", "false");
-  // The screen after the click shows where it clicked.
-  await expect(tab.getByTestId("pointer-marker")).toBeVisible();
+  // The screen after the click shows where it clicked, on the password field whatever the image's pixel size.
+  const marker = tab.getByTestId("pointer-marker");
+  await expect(marker).toBeVisible();
+  const shown = tab.getByTestId("browser-screen").locator("img");
+  const natural = await shown.evaluate((img: HTMLImageElement) => img.naturalWidth);
+  expect(natural).toBeGreaterThan(SCREEN.width);
+  const img = (await shown.boundingBox())!;
+  const dot = (await marker.boundingBox())!;
+  const centre = { x: dot.x + dot.width / 2, y: dot.y + dot.height / 2 };
+  expect(Math.abs(centre.x - (img.x + (field.x / SCREEN.width) * img.width))).toBeLessThan(2);
+  expect(Math.abs(centre.y - (img.y + (field.y / SCREEN.height) * img.height))).toBeLessThan(2);
   await tab.getByTestId("browser-show-latest").click();
   await expect(tab.getByTestId("browser-screen")).toHaveAttribute("data-latest", "true");
   await shot(page, "browse-browser-tab");

@@ -88,7 +88,7 @@ export function BrowserStepBlock({ index, step, observation, asked = false, late
             // On its own (no step), the article already stands for the observation in the transcript.
             <div {...(step ? { "data-testid": `message-${observation.role}`, "data-seq": observation.seq } : {})} className="flex gap-3 border-t px-3 py-2">
               {screenshot && seen && (
-                <PointedScreenshot image={screenshot} pointer={seen.wire.pointer} viewport={seen.wire.viewport} alt={`Screenshot of ${seen.wire.title || shortUrl(seen.wire.url)}`} imageClassName="w-40" linked lazy />
+                <PointedScreenshot image={screenshot} pointer={seen.wire.pointer} viewport={seen.wire.viewport} alt={`Screenshot of ${seen.wire.title || shortUrl(seen.wire.url)}`} imageClassName="w-40" linked lazy small />
               )}
               <div className="min-w-0 flex-1 text-sm">
                 {seen ? (

@@ -18,6 +18,8 @@ export interface PointedScreenshotProps {
   linked?: boolean;
   /** Load only when scrolled near (long transcripts). */
   lazy?: boolean;
+  /** A smaller marker for thumbnails. */
+  small?: boolean;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface PointedScreenshotProps {
  * image is at device pixels (HiDPI) or shown smaller. The position is also
  * said in words for screen readers.
  */
-export function PointedScreenshot({ image, pointer, viewport, alt, imageClassName, linked = false, lazy = false }: PointedScreenshotProps) {
+export function PointedScreenshot({ image, pointer, viewport, alt, imageClassName, linked = false, lazy = false, small = false }: PointedScreenshotProps) {
   if (!isSafeImageUrl(image)) return null;
   const at = pointerPercent(pointer, viewport);
   const img = <img src={image} alt={alt} loading={lazy ? "lazy" : undefined} className={cn("block h-auto max-w-full rounded-md border", imageClassName)} />;
@@ -44,7 +46,11 @@ export function PointedScreenshot({ image, pointer, viewport, alt, imageClassNam
           <span
             aria-hidden="true"
             data-testid="pointer-marker"
-            className="pointer-events-none absolute size-5 -translate-x-1/2 -translate-y-1/2 rounded-full border-2 border-red-500 bg-red-500/25 shadow-[0_0_0_2px_rgba(255,255,255,0.85)]"
+            // Raw colours on purpose, as in detection-overlay: it must stand out on any page, in either theme.
+            className={cn(
+              "pointer-events-none absolute -translate-x-1/2 -translate-y-1/2 rounded-full border-red-500 bg-red-500/25 shadow-[0_0_0_2px_rgba(255,255,255,0.85)]",
+              small ? "size-3 border-[1.5px]" : "size-5 border-2",
+            )}
             style={{ left: `${at.left}%`, top: `${at.top}%` }}
           />
           <figcaption className="sr-only">

@@ -17,6 +17,7 @@ import { chromium } from "playwright-core";
 import { CHROMIUM_FLAGS } from "@/lib/computer/chromium";
 import { browserManager, centreOf, CHROMIUM } from "@/tests/helpers/computer";
 import { startLab } from "@/tests/helpers/browser-lab";
+import { agentRoundTrip } from "./browser/agent-round-trip";
 import { fmt, percentile, table } from "./lib/stats";
 
 const ROUNDS = 40;
@@ -88,7 +89,9 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+main()
+  .then(() => agentRoundTrip())
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });

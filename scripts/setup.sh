@@ -90,16 +90,16 @@ else
   command -v bwrap >/dev/null || say "warning: bubblewrap is not installed; kernels will run without a filesystem sandbox"
 fi
 
-# --- Chromium for the browser tests ----------------------------------------
-if (( want_test )); then
-  step "checking Chromium for the browser tests"
+# --- Chromium for the browser tests and the browsing agent ------------------
+if (( want_test )) || [[ -n "${ARGUS_MODEL_BROWSER:-}" ]]; then
+  step "checking Chromium (browser tests, browsing agent)"
   if [[ -x /usr/bin/chromium ]]; then
     say "Chromium: /usr/bin/chromium"
   else
     if is_root && have_apt; then
       apt_install chromium fonts-liberation
     else
-      say "the browser tests need Debian's chromium at /usr/bin/chromium (sudo apt-get install chromium)"; exit 1
+      say "the browser tests and the browsing agent need Debian's chromium at /usr/bin/chromium (sudo apt-get install chromium)"; exit 1
     fi
   fi
 fi

@@ -8,6 +8,9 @@ describe("browser settings", () => {
       policy: { block: [], allow: [] },
       idleMs: 10 * 60_000,
       maxDownloadBytes: 50 * 1024 * 1024,
+      maxSteps: 24,
+      screenEdge: 1024,
+      deviceScale: 1,
     });
   });
 
@@ -19,6 +22,9 @@ describe("browser settings", () => {
         ARGUS_BROWSER_ALLOW: "127.0.0.1:4000,intranet.local",
         ARGUS_BROWSER_IDLE_MINUTES: "0.5",
         ARGUS_BROWSER_MAX_DOWNLOAD_MB: "2",
+        ARGUS_BROWSER_MAX_STEPS: "6",
+        ARGUS_BROWSER_SCREEN_EDGE: "800",
+        ARGUS_BROWSER_DEVICE_SCALE: "2",
       },
       "/x",
     );
@@ -27,6 +33,9 @@ describe("browser settings", () => {
       policy: { block: ["ads.example.com", "tracker.net"], allow: [{ host: "127.0.0.1", port: 4000 }, { host: "intranet.local", port: null }] },
       idleMs: 30_000,
       maxDownloadBytes: 2 * 1024 * 1024,
+      maxSteps: 6,
+      screenEdge: 800,
+      deviceScale: 2,
     });
   });
 
@@ -37,5 +46,7 @@ describe("browser settings", () => {
     expect(() => loadConfig({ ARGUS_BROWSER_ALLOW: "localhost:0" })).toThrow(/ARGUS_BROWSER_ALLOW: "localhost:0" is not a host or host:port/);
     expect(() => loadConfig({ ARGUS_BROWSER_IDLE_MINUTES: "0" })).toThrow(/ARGUS_BROWSER_IDLE_MINUTES/);
     expect(() => loadConfig({ ARGUS_BROWSER_MAX_DOWNLOAD_MB: "-1" })).toThrow(/ARGUS_BROWSER_MAX_DOWNLOAD_MB/);
+    expect(() => loadConfig({ ARGUS_BROWSER_MAX_STEPS: "0" })).toThrow(/ARGUS_BROWSER_MAX_STEPS/);
+    expect(() => loadConfig({ ARGUS_BROWSER_SCREEN_EDGE: "50" })).toThrow(/ARGUS_BROWSER_SCREEN_EDGE/);
   });
 });

@@ -171,3 +171,46 @@ describe("state-only events", () => {
     expect(project({ observation: "null" })).toBeNull();
   });
 });
+
+describe("the browsing agent's steps", () => {
+  const command = { tool: "computer", action: { type: "click", x: 120, y: 45, button: "left" }, checks: [], startUrl: "http://lab/" };
+
+  it("an opening and a move show as browser actions with their thinking and pointer", () => {
+    expect(project({ source: "agent", agent: "browser", action: "browse", args: { url: "http://lab/", thought: "Opening." } })).toEqual({
+      role: "browser",
+      content: '<thinking>Opening.</thinking>\n<browser_action>{"tool":"goto","summary":"goto(http://lab/)","pointer":null}</browser_action>',
+    });
+    expect(project({ source: "agent", agent: "browser", action: "browse_interactive", args: { browser_actions: JSON.stringify(command), thought: "" } })).toEqual({
+      role: "browser",
+      content: '<browser_action>{"tool":"computer","summary":"click(120, 45)","pointer":{"x":120,"y":45}}</browser_action>',
+    });
+  });
+
+  it("a step that cannot be read still shows, in words", () => {
+    const shown = project({ source: "agent", agent: "browser", action: "browse_interactive", args: { browser_actions: "{oops", thought: "" } });
+    expect(shown?.content).toContain('"summary":"an unreadable step"');
+  });
+
+  it("an observation carries the screen's facts, the model's words and the screenshot", () => {
+    const shown = project({
+      source: "environment",
+      agent: "browser",
+      observation: "browse",
+      content: "Did click(120, 45).\nNow at http://lab/form.",
+      extras: { url: "http://lab/form", trigger_by_action: "browse_interactive", last_browser_action: "click(120, 45)", last_browser_action_error: "", image_urls: ["/api/files/s1"], title: "Form", pointer: { x: 120, y: 45 }, viewport: [1024, 768], tabs: 1, saved: [] },
+    });
+    expect(shown).toEqual({
+      role: "observation",
+      content:
+        '<browser_observation>{"url":"http://lab/form","title":"Form","action":"click(120, 45)","error":"","pointer":{"x":120,"y":45},"viewport":[1024,768],"tabs":1}</browser_observation>\nDid click(120, 45).\nNow at http://lab/form.',
+      media: ["/api/files/s1"],
+    });
+  });
+
+  it("the browser's finish is its done step", () => {
+    expect(project({ source: "agent", agent: "browser", action: "finish", args: { outputs: { answer: "Found it.", images: [] }, final_thought: "Found it." } })).toEqual({
+      role: "browser",
+      content: '<browser_action>{"tool":"done","summary":"Found it.","pointer":null}</browser_action>',
+    });
+  });
+});

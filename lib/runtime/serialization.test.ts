@@ -174,7 +174,7 @@ describe("fromDict errors", () => {
 
   it("names bad base keys and bad extras", () => {
     expect(errorOf(() => fromDict({ source: "robot", action: "null" })).field).toBe("source");
-    expect(errorOf(() => fromDict({ agent: "browser", action: "null" })).field).toBe("agent");
+    expect(errorOf(() => fromDict({ agent: "robot", action: "null" })).field).toBe("agent");
     expect(errorOf(() => fromDict({ observation: "run", extras: { command: "ls", metadata: { exit_code: "0" } } })).field).toBe(
       "extras.metadata.exit_code",
     );

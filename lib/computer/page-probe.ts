@@ -1,9 +1,10 @@
 /**
  * What Argus's safety policy needs to know about the page before an action:
- * the element under a point and the field that has focus. Read by a script
- * the page runs, sent as a string: a function would be serialised with the
- * helpers the TypeScript loader adds (tsx's `__name`), which the page lacks.
- * The page is hostile text: everything read is a fact to judge, never code.
+ * the element under a point and the field that has focus. The script runs
+ * in an isolated world (isolated-eval.ts), so the page's own JavaScript
+ * cannot answer for it; it is sent as a string, because a function would be
+ * serialised with the helpers the TypeScript loader adds (tsx's `__name`).
+ * The page is hostile: everything read is a fact to judge, never code.
  */
 import { z } from "zod";
 
@@ -21,6 +22,8 @@ export const ElementFactsSchema = z.object({
   submits: z.boolean(),
   /** A password field. */
   password: z.boolean(),
+  /** A frame: what is inside it (another document, maybe another origin) cannot be read. */
+  frame: z.boolean(),
 });
 export type ElementFacts = z.infer<typeof ElementFactsSchema>;
 
@@ -45,6 +48,7 @@ const FACTS = `(el) => {
     inForm: !!form,
     submits: !!(control && (control.form || control.closest("form")) && (ctype === "submit" || ctype === "image")),
     password: tag === "input" && type === "password",
+    frame: tag === "iframe" || tag === "frame" || tag === "object" || tag === "embed",
   };
 }`;
 

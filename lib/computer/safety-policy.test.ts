@@ -3,7 +3,7 @@ import type { ElementFacts, PageProbe } from "./page-probe";
 import { readProbe } from "./page-probe";
 import { policyChecks, siteOf } from "./safety-policy";
 
-const plain: ElementFacts = { tag: "div", type: "", href: "", download: false, inForm: false, submits: false, password: false };
+const plain: ElementFacts = { tag: "div", type: "", href: "", download: false, inForm: false, submits: false, password: false, frame: false };
 const probe = (at: Partial<ElementFacts> | null, focus: Partial<ElementFacts> | null = null): PageProbe => ({
   at: at && { ...plain, ...at },
   focus: focus && { ...plain, ...focus },
@@ -26,6 +26,7 @@ describe("policyChecks", () => {
     expect(codes(policyChecks({ kind: "type" }, probe(null, { tag: "input", type: "password", password: true }), start))).toEqual(["password_field"]);
     expect(codes(policyChecks({ kind: "type" }, null, start))).toEqual(["unknown_field"]);
     expect(policyChecks({ kind: "type" }, probe(null, { tag: "input", type: "text" }), start)).toEqual([]);
+    expect(codes(policyChecks({ kind: "type" }, probe(null, { tag: "iframe", frame: true }), start))).toEqual(["unknown_field"]);
   });
 
   it("asks before a click that submits a form, downloads, or leaves the site", () => {

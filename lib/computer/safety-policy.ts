@@ -52,6 +52,7 @@ export function policyChecks(move: PolicyMove, probe: PageProbe | null, startUrl
     case "type": {
       if (!probe) return [check("unknown_field", "Argus could not see which field has focus; it may be a password field.")];
       if (probe.focus?.password) return [check("password_field", "This types into a password field.")];
+      if (probe.focus?.frame) return [check("unknown_field", "The focused field is inside a frame Argus cannot read; it may be a password field.")];
       return [];
     }
     case "keypress": {

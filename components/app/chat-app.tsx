@@ -11,6 +11,7 @@ import { api, ApiError, type SessionSummary } from "@/lib/client/api";
 import { regionsMessage, type Polygon } from "@/lib/client/polygons";
 import { isRefusedSession } from "@/lib/client/session-refusal";
 import { useSessionStream } from "@/lib/client/use-session-stream";
+import type { SessionSettingsView } from "@/lib/protocol/api";
 import type { UploadView } from "@/lib/protocol/files";
 import { AppLayout, type Panel } from "./app-layout";
 import { ChatUnavailable } from "./chat-unavailable";
@@ -34,6 +35,7 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
   const [uploads, setUploads] = useState<UploadView[]>([]);
   const [polygons, setPolygons] = useState<Polygon[]>([]);
   const [notebookVersion, setNotebookVersion] = useState(0);
+  const [settings, setSettings] = useState<SessionSettingsView>({});
   const [panel, setPanel] = useState<Panel>("none");
   const [loadError, setLoadError] = useState<string | null>(null);
   // The server would not open this session for this browser: stop asking.
@@ -54,6 +56,7 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
     setCurrentId(id);
     setUploads([]);
     setPolygons([]);
+    setSettings({});
     setPanel("none");
     setRefusedByApi(false);
     const url = id ? `/?s=${id}` : "/";
@@ -76,6 +79,7 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
       (detail) => {
         if (!current) return;
         stream.absorb(detail.messages);
+        setSettings(detail.settings ?? {});
         setLoadedId(currentId);
       },
       (e: unknown) => {
@@ -107,17 +111,28 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
   const running = agentState !== null && ACTIVE.has(agentState);
   const waiting = agentState === "awaiting_user_input";
 
-  // When a run ends, the notebook and the session list (title) may have changed.
+  // When a run ends, the notebook and the session list (title) may have changed,
+  // and the browser may have saved pictures into the session as uploads.
   useEffect(() => {
     if (agentState && ENDED.has(agentState)) {
       setNotebookVersion((v) => v + 1);
       refreshSessions();
+      const id = currentRef.current;
+      if (id) api.uploads(id).then((u) => currentRef.current === id && setUploads(u), () => undefined);
     }
   }, [agentState, refreshSessions]);
 
   // New cells may have run: the notebook tab refetches when this changes.
   const observations = stream.messages.filter((m) => m.role === "observation").length;
   useEffect(() => setNotebookVersion((v) => v + 1), [observations]);
+
+  const changeBrowserPolicy = useCallback(async (browserPolicyChecks: "ask" | "never") => {
+    const id = currentRef.current;
+    if (!id) return false;
+    const saved = await api.updateSettings(id, { browserPolicyChecks });
+    if (currentRef.current === id) setSettings(saved.settings);
+    return true;
+  }, []);
 
   const pendingSeq = useMemo(() => {
     if (!waiting) return undefined;
@@ -173,6 +188,8 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
       polygons={polygons}
       onPolygonsChange={setPolygons}
       notebookVersion={notebookVersion}
+      browserPolicy={settings.browserPolicyChecks ?? "ask"}
+      onBrowserPolicyChange={changeBrowserPolicy}
     />
   );
 

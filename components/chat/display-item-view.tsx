@@ -4,6 +4,7 @@ import { memo } from "react";
 import type { DisplayItem } from "@/lib/client/message-parts";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import { AgentNote } from "./agent-note";
+import { BrowserStepBlock } from "./browser-step-block";
 import { ConversationMessage } from "./conversation-message";
 import { ErrorCard } from "./error-card";
 import { FinalCodeBlock } from "./final-code-block";
@@ -29,6 +30,8 @@ function View({ item, pending, latest, defaultOpen, onAnswer, onRetry }: Display
   switch (item.kind) {
     case "turn":
       return <StepBlock agent={item.agent} index={item.index} step={item.step} observation={item.observation} defaultOpen={defaultOpen} latest={latest} />;
+    case "browser":
+      return <BrowserStepBlock index={item.index} step={item.step} observation={item.observation} asked={item.asked} latest={latest} />;
     case "plan":
       return <PlanBlock message={item.message} />;
     case "final_code":
@@ -74,6 +77,10 @@ function sameItem(a: DisplayItem, b: DisplayItem): boolean {
     case "turn": {
       const o = b as typeof a;
       return a.index === o.index && sameMessage(a.step, o.step) && sameMessage(a.observation, o.observation);
+    }
+    case "browser": {
+      const o = b as typeof a;
+      return a.index === o.index && a.asked === o.asked && sameMessage(a.step, o.step) && sameMessage(a.observation, o.observation);
     }
     case "interaction": {
       const o = b as typeof a;

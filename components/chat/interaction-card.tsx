@@ -1,11 +1,13 @@
 "use client";
 
-import { MessageCircleQuestion } from "lucide-react";
+import { MessageCircleQuestion, ShieldAlert } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Card, CardEyebrow } from "@/components/ui/card";
+import { readSafetyPayload } from "@/lib/client/browser-wire";
 import { describeAnswer, parseInteraction, parseToolReview } from "@/lib/client/message-parts";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import { QuestionForm } from "./question-form";
+import { SafetyCard } from "./safety-card";
 import { ToolReviewCard } from "./tool-review-card";
 
 export interface InteractionCardProps {
@@ -33,6 +35,8 @@ export interface InteractionCardProps {
 export function InteractionCard({ message, response, responseInline = true, pending, onAnswer }: InteractionCardProps) {
   const parsed = useMemo(() => parseInteraction(message.content), [message.content]);
   const review = useMemo(() => (parsed?.kind === "tool_review" ? parseToolReview(parsed.payload) : null), [parsed]);
+  const safety = parsed?.kind === "safety";
+  const safetyPayload = useMemo(() => (parsed?.kind === "safety" ? readSafetyPayload(parsed.payload) : null), [parsed]);
   const [sent, setSent] = useState<string | null>(null);
 
   const answer = (text: string) => {
@@ -44,7 +48,8 @@ export function InteractionCard({ message, response, responseInline = true, pend
 
   const answered = response?.content ?? null;
   const disabled = !pending || answered !== null || sent !== null;
-  const prompt = parsed ? parsed.prompt : "";
+  // A readable safety card says what, where and why itself; the server's sentence would repeat it.
+  const prompt = safetyPayload ? "The browser stopped to ask you before this step." : parsed ? parsed.prompt : "";
   const waiting = pending && answered === null;
 
   return (
@@ -54,11 +59,11 @@ export function InteractionCard({ message, response, responseInline = true, pend
           data-testid="interaction-card"
           data-kind={parsed?.kind ?? "unknown"}
           data-state={answered !== null ? "answered" : pending ? "pending" : "inactive"}
-          aria-label={review ? "Tool review" : "Question from the planner"}
+          aria-label={safety ? "Safety check from the browser" : review ? "Tool review" : "Question from the planner"}
         >
           <CardEyebrow className="flex items-center gap-1.5">
-            <MessageCircleQuestion aria-hidden="true" className="size-3.5" />
-            {review ? "Tool review" : "Question"}
+            {safety ? <ShieldAlert aria-hidden="true" className="size-3.5" /> : <MessageCircleQuestion aria-hidden="true" className="size-3.5" />}
+            {safety ? "Safety check" : review ? "Tool review" : "Question"}
             {waiting && <span className="normal-case">· waiting for your answer</span>}
           </CardEyebrow>
           {parsed ? (
@@ -67,7 +72,9 @@ export function InteractionCard({ message, response, responseInline = true, pend
             // Unreadable question: show what arrived; a typed answer still works.
             <p className="mt-1 text-sm whitespace-pre-wrap break-words">{message.content}</p>
           )}
-          {review ? (
+          {safety ? (
+            <SafetyCard payload={safetyPayload} disabled={disabled} chosen={answered ?? sent} onChoose={answer} />
+          ) : review ? (
             <ToolReviewCard review={review} disabled={disabled} answer={answered ?? sent} onChoose={answer} />
           ) : (
             <QuestionForm options={parsed?.options ?? []} disabled={disabled} chosen={answered ?? sent} onSubmit={answer} />
@@ -84,7 +91,7 @@ export function InteractionCard({ message, response, responseInline = true, pend
               Sending your answer: {describeAnswer(sent)}
             </p>
           ) : (
-            !pending && <p className="mt-3 text-xs text-muted-foreground">This question is no longer waiting for an answer.</p>
+            !pending && <p className="mt-3 text-xs text-muted-foreground">{safety ? "This step" : "This question"} is no longer waiting for an answer.</p>
           )}
         </section>
       </Card>

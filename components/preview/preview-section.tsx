@@ -3,9 +3,12 @@
 import { useMemo, useState, type ReactNode } from "react";
 import { Tabs, TabsContent } from "@/components/ui/tabs";
 import type { UploadView } from "@/lib/protocol/files";
+import { browserScreens, hasBrowserActivity } from "@/lib/client/browser-screens";
 import { finalCode, resultImage, sessionImages } from "@/lib/client/preview-data";
 import type { Polygon } from "@/lib/client/polygons";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import type { BrowserPolicyChecks } from "./browser-policy-toggle";
+import { BrowserTab } from "./browser-tab";
 import { CodeTab } from "./code-tab";
 import { MediaTab } from "./media-tab";
 import { NotebookTab } from "./notebook-tab";
@@ -26,17 +29,43 @@ export interface PreviewSectionProps {
   /** Optional control of the open tab (e.g. switch to Result when a run finishes). */
   tab?: PreviewTab;
   onTabChange?: (tab: PreviewTab) => void;
+  /** The session's browser policy setting (default "ask") and how to change it. */
+  browserPolicy?: BrowserPolicyChecks;
+  onBrowserPolicyChange?: (value: BrowserPolicyChecks) => Promise<boolean>;
 }
 
-/** The right-hand pane: the session's media, the final code, the result picture and the notebook. */
+const noPolicyChange = async () => false;
+
+/**
+ * The right-hand pane: the session's media, the browser (in sessions where
+ * it worked), the final code, the result picture and the notebook.
+ */
 export function PreviewSection(props: PreviewSectionProps) {
   const { sessionId, messages, uploads, polygons, onPolygonsChange, notebookVersion } = props;
   const [ownTab, setOwnTab] = useState<PreviewTab>("media");
-  const active = props.tab ?? ownTab;
+  // Whether the person picked a tab in this session (then the pane never switches by itself).
+  const [picked, setPicked] = useState(false);
   const select = (tab: PreviewTab) => {
     setOwnTab(tab);
+    setPicked(true);
     props.onTabChange?.(tab);
   };
+
+  const browsing = useMemo(() => hasBrowserActivity(messages), [messages]);
+  const screens = useMemo(() => browserScreens(messages), [messages]);
+  const tabs = useMemo(() => PREVIEW_TABS.filter((t) => t !== "browser" || browsing), [browsing]);
+
+  // A new session starts over; the browser starting to work brings its tab forward once
+  // (adjusting state while rendering, as React recommends).
+  const [seen, setSeen] = useState({ sessionId, browsing });
+  if (seen.sessionId !== sessionId || seen.browsing !== browsing) {
+    const sameSession = seen.sessionId === sessionId;
+    setSeen({ sessionId, browsing });
+    if (!sameSession) setPicked(false);
+    if (browsing && (!sameSession || !picked)) setOwnTab("browser");
+  }
+  const wanted = props.tab ?? ownTab;
+  const active = wanted === "browser" && !browsing ? "media" : wanted;
 
   const media = useMemo(() => sessionImages(uploads, messages), [uploads, messages]);
   const code = useMemo(() => finalCode(messages), [messages]);
@@ -44,6 +73,15 @@ export function PreviewSection(props: PreviewSectionProps) {
 
   const panels: Record<PreviewTab, ReactNode> = {
     media: <MediaTab items={media} polygons={polygons} onPolygonsChange={onPolygonsChange} />,
+    browser: (
+      <BrowserTab
+        key={sessionId ?? "none"}
+        screens={screens}
+        policy={props.browserPolicy ?? "ask"}
+        onPolicyChange={props.onBrowserPolicyChange ?? noPolicyChange}
+        policyDisabled={!sessionId || !props.onBrowserPolicyChange}
+      />
+    ),
     code: <CodeTab final={code} />,
     result: <ResultTab result={result} />,
     notebook: <NotebookTab sessionId={sessionId} notebookVersion={notebookVersion} active={active === "notebook"} />,
@@ -52,8 +90,8 @@ export function PreviewSection(props: PreviewSectionProps) {
   return (
     <Tabs asChild value={active} onValueChange={(v) => select(v as PreviewTab)}>
       <section data-testid="preview-section" aria-label="Preview" className="h-full min-h-0 bg-background">
-        <PreviewTabList active={active} marked={{ code: code !== null, result: result !== null }} />
-        {PREVIEW_TABS.map((tab) => (
+        <PreviewTabList active={active} tabs={tabs} marked={{ browser: screens.length > 0, code: code !== null, result: result !== null }} />
+        {tabs.map((tab) => (
           // Panels stay mounted so the Media tab keeps its zoom and a half-drawn region.
           <TabsContent key={tab} value={tab} keepMounted className="min-h-0 flex-1 overflow-auto p-pane">
             {panels[tab]}

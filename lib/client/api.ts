@@ -1,5 +1,6 @@
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { UploadView } from "@/lib/protocol/files";
+import type { SessionSettingsView } from "@/lib/protocol/api";
 import type { PendingInteraction, SessionSummary } from "@/lib/protocol/sessions";
 
 export type { SessionSummary };
@@ -42,6 +43,8 @@ export interface SessionDetail {
   id: string;
   title: string | null;
   state: string;
+  /** Absent from servers older than the setting; unset keys take their defaults. */
+  settings?: SessionSettingsView;
   messages: StreamedMessage[];
   pendingInteraction?: PendingInteraction;
 }
@@ -51,6 +54,8 @@ export const api = {
   createSession: () => request<{ id: string }>("POST", "/api/sessions"),
   getSession: (id: string) => request<SessionDetail>("GET", `/api/sessions/${id}`),
   renameSession: (id: string, title: string) => request("PATCH", `/api/sessions/${id}`, { title }),
+  updateSettings: (id: string, settings: SessionSettingsView) =>
+    request<{ id: string; settings: SessionSettingsView }>("PATCH", `/api/sessions/${id}`, { settings }),
   deleteSession: (id: string) => request("DELETE", `/api/sessions/${id}`),
   uploads: (id: string) => request<{ uploads: UploadView[] }>("GET", `/api/sessions/${id}/uploads`).then((r) => r.uploads),
   upload: (id: string, file: File) => {

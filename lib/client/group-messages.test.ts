@@ -129,6 +129,57 @@ describe("groupMessages", () => {
     expect(items.map((i) => (i.kind === "message" ? i.message.content : ""))).toEqual(["a", "b2"]);
   });
 
+  const browserStep = (summary: string, tool = "computer") => `<thinking>why</thinking>\n<browser_action>${JSON.stringify({ tool, summary, pointer: null })}</browser_action>`;
+  const browserSeen = (action: string) =>
+    `<browser_observation>${JSON.stringify({ url: "http://lab/", title: "Lab", action, error: "", pointer: null, viewport: [800, 600], tabs: 1 })}</browser_observation>\nok`;
+
+  it("pairs a browser action with its screenshot and numbers the browser's steps per run", () => {
+    seq = 0;
+    const items = groupMessages([
+      msg("user", "browse"),
+      msg("browser", browserStep("goto(http://lab/)", "goto")),
+      msg("observation", browserSeen("")),
+      msg("browser", browserStep("click(1, 2)")),
+      msg("observation", browserSeen("click(1, 2)")),
+      msg("browser", browserStep("It has 3 screws.", "done")),
+      // A planner cell's observation after "done" is not the browser's.
+      msg("observation", "----- stdout -----\n3"),
+    ]);
+    expect(kinds(items)).toEqual(["message", "browser", "browser", "browser", "message"]);
+    const steps = items.filter((i) => i.kind === "browser");
+    expect(steps.map((s) => [s.index, s.step?.seq, s.observation?.seq, s.asked])).toEqual([
+      [1, 2, 3, false],
+      [2, 4, 5, false],
+      [3, 6, undefined, false],
+    ]);
+  });
+
+  it("lists the screenshot after a safety card as its own browser item, in seq order", () => {
+    seq = 0;
+    const card = `<interaction>${JSON.stringify({ kind: "safety", prompt: "Type?", options: ["Confirm", "Refuse"], payload: {} })}</interaction>`;
+    const items = groupMessages([
+      msg("browser", browserStep("type(secret)")),
+      msg("interaction", card),
+      msg("interaction_response", "Refuse"),
+      msg("observation", browserSeen("type(secret)")),
+    ]);
+    expect(kinds(items)).toEqual(["browser", "interaction", "browser"]);
+    expect(items[0]).toMatchObject({ asked: true, observation: null });
+    expect(items[1]).toMatchObject({ response: { seq: 3 }, responseInline: true });
+    expect(items[2]).toMatchObject({ step: null, observation: { seq: 4 }, index: 0 });
+  });
+
+  it("does not give a browser screenshot to a planner step, nor a cell's output to a browser step", () => {
+    seq = 0;
+    const items = groupMessages([
+      msg("planner", cell("look", "print(1)")),
+      msg("observation", browserSeen("")),
+      msg("browser", browserStep("click(1, 2)")),
+      msg("observation", "----- stdout -----\n1"),
+    ]);
+    expect(kinds(items)).toEqual(["turn", "browser", "browser", "message"]);
+  });
+
   it("is empty for no messages", () => {
     expect(groupMessages([])).toEqual([]);
     expect(lastUnansweredInteractionSeq([])).toBeUndefined();

@@ -3,6 +3,7 @@
  * questions with their answers, and which error offers Retry. Pure.
  */
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import { isBrowserObservation, parseBrowserStep } from "./browser-wire";
 import { isStep, parsePlan } from "./message-content";
 
 export type StepAgent = "planner" | "coder";
@@ -12,6 +13,14 @@ export type DisplayItem =
   | { kind: "message"; key: string; message: StreamedMessage }
   /** A code step with the observation that answered it (null while the cell runs). `index` counts steps of this agent in the run, from 1. */
   | { kind: "turn"; key: string; agent: StepAgent; index: number; step: StreamedMessage; observation: StreamedMessage | null }
+  /**
+   * A browsing step: the browser's action with the observation (screenshot)
+   * that followed it, null while it runs or when a safety card came in
+   * between. An observation listed on its own has `step` null. `index`
+   * counts the browser's actions in the run, from 1; `asked`: a safety card
+   * came after the action, so its outcome is listed after the card.
+   */
+  | { kind: "browser"; key: string; index: number; step: StreamedMessage | null; observation: StreamedMessage | null; asked: boolean }
   | { kind: "plan"; key: string; message: StreamedMessage }
   | { kind: "final_code"; key: string; message: StreamedMessage }
   /**
@@ -56,7 +65,7 @@ function ordered(messages: readonly StreamedMessage[]): StreamedMessage[] {
  */
 export function groupMessages(messages: readonly StreamedMessage[]): DisplayItem[] {
   const items: DisplayItem[] = [];
-  const openStep = new Map<string | null, Extract<DisplayItem, { kind: "turn" }>>();
+  const openStep = new Map<string | null, Extract<DisplayItem, { kind: "turn" | "browser" }>>();
   const stepCounts = new Map<string, number>();
   const unanswered: Extract<DisplayItem, { kind: "interaction" }>[] = [];
 
@@ -84,11 +93,26 @@ export function groupMessages(messages: readonly StreamedMessage[]): DisplayItem
         }
         break;
       }
+      case "browser": {
+        openStep.delete(run);
+        const countKey = `browser:${run ?? ""}`;
+        const index = (stepCounts.get(countKey) ?? 0) + 1;
+        stepCounts.set(countKey, index);
+        const item = { kind: "browser" as const, key: keyOf(m), index, step: m, observation: null, asked: false };
+        items.push(item);
+        // "done" ends the browsing: nothing answers it.
+        if (parseBrowserStep(m.content).action?.tool !== "done") openStep.set(run, item);
+        break;
+      }
       case "observation": {
         const step = openStep.get(run);
         openStep.delete(run);
-        if (step && items[items.length - 1] === step) {
+        const browserObservation = isBrowserObservation(m.content);
+        // A step only takes an observation of its own kind.
+        if (step && items[items.length - 1] === step && (step.kind === "browser") === browserObservation) {
           step.observation = m;
+        } else if (browserObservation) {
+          items.push({ kind: "browser", key: keyOf(m), index: 0, step: null, observation: m, asked: false });
         } else {
           items.push({ kind: "message", key: keyOf(m), message: m });
         }
@@ -100,6 +124,8 @@ export function groupMessages(messages: readonly StreamedMessage[]): DisplayItem
         items.push({ kind: "error", key: keyOf(m), message: m, retryable: false });
         break;
       case "interaction": {
+        const open = openStep.get(run);
+        if (open?.kind === "browser") open.asked = true;
         const item = { kind: "interaction" as const, key: keyOf(m), message: m, response: null, responseInline: false };
         items.push(item);
         unanswered.push(item);

@@ -87,6 +87,12 @@ describe("parseInteraction", () => {
     expect(parseInteraction(`<interaction>${JSON.stringify({ kind: "tool_review", prompt: "Pick", options: [], payload })}</interaction>`)?.payload).toEqual(payload);
   });
 
+  it("reads a browser safety card with its options and payload", () => {
+    const payload = { action: "type(x)", url: "http://lab/", checks: [{ code: "password_field", message: "m", source: "policy" }], screenshot: null, pointer: null, viewport: [800, 600] };
+    const body = { kind: "safety", prompt: "Type into the password field?", options: ["Confirm", "Refuse"], payload };
+    expect(parseInteraction(`<interaction>${JSON.stringify(body)}</interaction>`)).toEqual(body);
+  });
+
   it("never throws on malformed input", () => {
     for (const bad of ["", "<interaction>", "<interaction>{</interaction>", "<interaction>42</interaction>", '<interaction>{"kind": "dance"}</interaction>', '<interaction>{"prompt": "no kind"}</interaction>']) {
       expect(parseInteraction(bad)).toBeNull();

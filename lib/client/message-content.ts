@@ -83,7 +83,7 @@ export function parsePlan(content: string): ParsedPlan | null {
   return { plan: asString(data.plan), instructions, code: asString(data.code) };
 }
 
-type InteractionKind = "question" | "tool_review";
+type InteractionKind = "question" | "tool_review" | "safety";
 
 export interface ParsedInteraction {
   kind: InteractionKind;
@@ -98,6 +98,6 @@ export function parseInteraction(content: string): ParsedInteraction | null {
   if (!tag) return null;
   const data = parseJson(tag.inner);
   if (!isRecord(data)) return null;
-  if (data.kind !== "question" && data.kind !== "tool_review") return null;
+  if (data.kind !== "question" && data.kind !== "tool_review" && data.kind !== "safety") return null;
   return { kind: data.kind, prompt: asString(data.prompt), options: asStrings(data.options), payload: data.payload ?? null };
 }

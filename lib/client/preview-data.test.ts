@@ -119,6 +119,15 @@ describe("resultImage", () => {
     expect(resultImage(messages)?.url).toBe("/api/files/new");
   });
 
+  it("leaves browser screenshots to the Browser tab (neither result nor media)", () => {
+    const screenshot = (url: string) =>
+      msg("observation", `<browser_observation>${JSON.stringify({ url: "http://lab/", title: "", action: "", error: "", pointer: null, viewport: [800, 600], tabs: 1 })}</browser_observation>\nok`, [url]);
+    const messages = [cell("planner"), msg("observation", displayed(1), ["/api/files/plan"]), msg("browser", "<browser_action>{}</browser_action>"), screenshot("/api/files/shot")];
+    expect(resultImage(messages)?.url).toBe("/api/files/plan");
+    expect(resultImage([screenshot("/api/files/only")])).toBeNull();
+    expect(sessionImages([], messages).map((i) => i.url)).toEqual(["/api/files/plan"]);
+  });
+
   it("is null without pictures", () => {
     expect(resultImage([])).toBeNull();
     expect(resultImage([msg("user", "hi", ["/api/files/up"])])).toBeNull();

@@ -4,6 +4,7 @@
  */
 import type { UploadView } from "@/lib/protocol/files";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import { isBrowserObservation } from "./browser-wire";
 
 /* ---- the coder's deliverable ---- */
 
@@ -83,7 +84,8 @@ function cellImages(messages: readonly StreamedMessage[]): CellImages[] {
     if ((m.role === "planner" || m.role === "coder") && m.content.includes(EXECUTES)) {
       actor = m.role;
       turn = m.seq;
-    } else if (m.role === "observation" && m.media && m.media.length > 0) {
+    } else if (m.role === "observation" && m.media && m.media.length > 0 && !isBrowserObservation(m.content)) {
+      // A browser screenshot is the Browser tab's, not a picture a cell made.
       out.push({ message: m, actor, turn });
     }
   }

@@ -6,7 +6,7 @@ export const CreateSessionBody = z
   .object({ title: z.string().trim().min(1).max(120).optional() })
   .strict();
 
-const SessionSettings = z
+export const SessionSettings = z
   .object({
     /** Show get_tool_for_task's candidates to the person before the planner uses one (default on). */
     toolReview: z.boolean().optional(),
@@ -18,6 +18,9 @@ const SessionSettings = z
     browserPolicyChecks: z.enum(["ask", "never"]).optional(),
   })
   .strict();
+
+/** A session's settings as GET /api/sessions/:id returns them (unset keys take their defaults). */
+export type SessionSettingsView = z.infer<typeof SessionSettings>;
 
 export const PatchSessionBody = z
   .object({ title: z.string().trim().min(1).max(120).optional(), settings: SessionSettings.optional() })

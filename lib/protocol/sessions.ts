@@ -1,5 +1,6 @@
 /** Sessions as the browser and API clients see them. */
 import type { StreamedMessage } from "./agent-message";
+import type { SessionSettingsView } from "./api";
 
 /** The question a session still owes an answer to (see lib/runtime/pending-interaction.ts). */
 export interface PendingInteraction {
@@ -25,6 +26,8 @@ export interface SessionView {
   id: string;
   title: string | null;
   state: string;
+  /** The settings the person changed (PATCH); unset keys take their defaults. */
+  settings: SessionSettingsView;
   messages: StreamedMessage[];
   pendingInteraction?: PendingInteraction;
 }

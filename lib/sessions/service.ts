@@ -22,6 +22,7 @@ import type { EventLog } from "@/lib/runtime/event-log";
 import type { KeyedMutex } from "@/lib/server/keyed-mutex";
 import { pendingInteraction } from "@/lib/runtime/pending-interaction";
 import type { SessionSummary, SessionView } from "@/lib/protocol/sessions";
+import { SessionSettings, type SessionSettingsView } from "@/lib/protocol/api";
 
 import { hashSecret, newSecret, secretMatches } from "@/lib/server/auth";
 
@@ -115,6 +116,16 @@ export function listSessions(deps: SessionDeps, browser: string | null): Session
   }));
 }
 
+/** The stored settings as the API shows them: known keys with valid values only. */
+export function settingsView(stored: Record<string, unknown>): SessionSettingsView {
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(SessionSettings.shape)) {
+    const checked = field.safeParse(stored[key]);
+    if (checked.success && checked.data !== undefined) out[key] = checked.data;
+  }
+  return out as SessionSettingsView;
+}
+
 export function sessionView(deps: SessionDeps, session: SessionRow): SessionView {
   const events = deps.events.eventsAfter(session.id, 0);
   const messages = deps.events.messagesAfter(session.id, 0);
@@ -123,6 +134,7 @@ export function sessionView(deps: SessionDeps, session: SessionRow): SessionView
     id: session.id,
     title: session.title,
     state: stateOf(deps, session.id),
+    settings: settingsView(session.settings),
     messages,
     ...(pending ? { pendingInteraction: pending } : {}),
   };

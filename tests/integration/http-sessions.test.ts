@@ -75,6 +75,20 @@ describe("sessions over HTTP", () => {
     expect((await argus.call("GET", `/api/sessions/${s.id}`, { token: s.token })).status).toBe(403);
   });
 
+  it("returns the session's settings, as changed, with the transcript", async () => {
+    const s = await newSession();
+    const fresh = await argus.call("GET", `/api/sessions/${s.id}`, { token: s.token });
+    expect(fresh.json.settings).toEqual({});
+    const never = await argus.call("PATCH", `/api/sessions/${s.id}`, { token: s.token, body: { settings: { browserPolicyChecks: "never" } } });
+    expect(never.status).toBe(200);
+    expect((await argus.call("GET", `/api/sessions/${s.id}`, { token: s.token })).json.settings).toEqual({ browserPolicyChecks: "never" });
+    await argus.call("PATCH", `/api/sessions/${s.id}`, { token: s.token, body: { settings: { toolReview: false, browserPolicyChecks: "ask" } } });
+    expect((await argus.call("GET", `/api/sessions/${s.id}`, { token: s.token })).json.settings).toEqual({ toolReview: false, browserPolicyChecks: "ask" });
+    const bad = await argus.call("PATCH", `/api/sessions/${s.id}`, { token: s.token, body: { settings: { browserPolicyChecks: "sometimes" } } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.field).toBe("settings.browserPolicyChecks");
+  });
+
   it("refuses malformed bodies with the failing field and keeps serving", async () => {
     const s = await newSession();
     const bad = await argus.call("POST", `/api/sessions/${s.id}/messages`, {

@@ -1,0 +1,192 @@
+/**
+ * Server-renders the browsing agent's chat parts and Browser tab (no DOM
+ * library needed) to pin what they show, their safety defaults and the test
+ * ids and transcript order the e2e suite relies on.
+ */
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { BrowserTab } from "@/components/preview/browser-tab";
+import { PreviewSection } from "@/components/preview/preview-section";
+import { browserScreens } from "@/lib/client/browser-screens";
+import type { AgentMessageRole, StreamedMessage } from "@/lib/protocol/agent-message";
+import { BrowserStepBlock } from "./browser-step-block";
+import { InteractionCard } from "./interaction-card";
+import { MessageList } from "./message-list";
+
+const html = (el: Parameters<typeof renderToStaticMarkup>[0]) => renderToStaticMarkup(el);
+let seq = 0;
+const msg = (role: AgentMessageRole, content: string, extra: Partial<StreamedMessage> = {}): StreamedMessage => ({ seq: ++seq, runId: "r", ts: "", role, content, ...extra });
+const noop = () => {};
+/** The opening tag of the button with this test id. */
+const button = (out: string, id: string) => /<button[^>]*>/.exec(out.slice(out.lastIndexOf("<button", out.indexOf(`data-testid="${id}"`))))![0];
+
+const step = (summary: string, pointer: { x: number; y: number } | null, thinking = "I look for the field.", tool = "computer") =>
+  msg("browser", `<thinking>${thinking}</thinking>\n<browser_action>${JSON.stringify({ tool, summary, pointer })}</browser_action>`);
+const seen = (over: Record<string, unknown> = {}, media = ["/api/files/shot1"]) =>
+  msg(
+    "observation",
+    `<browser_observation>${JSON.stringify({ url: "http://127.0.0.1:8000/form.html", title: "Sign in", action: "click(400, 300)", error: "", pointer: { x: 400, y: 300 }, viewport: [800, 600], tabs: 1, ...over })}</browser_observation>\nThe page shows a form.`,
+    { media },
+  );
+const safetyCard = (payload: Record<string, unknown>) =>
+  msg("interaction", `<interaction>${JSON.stringify({ kind: "safety", prompt: "Let the browser type into a password field?", options: ["Confirm", "Refuse"], payload })}</interaction>`);
+const payload = {
+  action: "type(hunter2)",
+  url: "http://127.0.0.1:8000/form.html",
+  checks: [
+    { code: "password_field", message: "It would type into a password field.", source: "policy" },
+    { code: "sensitive_domain", message: "The page looks like a bank.", source: "model" },
+  ],
+  screenshot: "/api/files/shot2",
+  pointer: { x: 200, y: 150 },
+  viewport: [800, 600],
+};
+
+describe("BrowserStepBlock", () => {
+  it("shows the action, the page and a thumbnail with the pointer; the thinking stays folded", () => {
+    seq = 0;
+    const out = html(createElement(BrowserStepBlock, { index: 2, step: step("click(400, 300)", { x: 400, y: 300 }), observation: seen() }));
+    expect(out).toContain("Browser · step 2");
+    expect(out).toContain("click(400, 300)");
+    expect(out).toContain("127.0.0.1:8000/form.html");
+    expect(out).toContain('src="/api/files/shot1"');
+    // 400 of 800 wide, 300 of 600 high: the marker sits in the middle, whatever the image's pixel size.
+    expect(out).toContain("left:50%;top:50%");
+    expect(out).toContain('aria-expanded="false"');
+    expect(out).not.toContain("I look for the field.");
+    expect(out).toContain('data-status="Done"');
+    expect([...out.matchAll(/data-seq="(\d+)"/g)].map((m) => Number(m[1]))).toEqual([1, 2]);
+  });
+
+  it("says in words why a step did not work", () => {
+    seq = 0;
+    const out = html(createElement(BrowserStepBlock, { index: 1, step: step("goto(http://blocked.invalid/)", null), observation: seen({ error: "That site is blocked for the browser.", pointer: null }) }));
+    expect(out).toContain('data-status="Error"');
+    expect(out).toContain("Didn&#x27;t work: That site is blocked for the browser.");
+    expect(out).not.toContain("pointer-marker");
+  });
+
+  it("says it is waiting when a safety card came after the action, and shows the browser's answer when done", () => {
+    seq = 0;
+    const asked = html(createElement(BrowserStepBlock, { index: 3, step: step("type(hunter2)", null), observation: null, asked: true }));
+    expect(asked).toContain("Asked you");
+    const done = html(createElement(BrowserStepBlock, { index: 4, step: step("The mug costs 9 €.", null, "", "done"), observation: null, latest: true }));
+    expect(done).toContain("Browser · done");
+    expect(done).toContain("The mug costs 9 €.");
+    expect(done).toContain('data-status="Finished"');
+  });
+});
+
+describe("safety card", () => {
+  it("says what, where and why (and who raised each check), with the pointer on the screenshot", () => {
+    seq = 0;
+    const out = html(createElement(InteractionCard, { message: safetyCard(payload), response: null, pending: true, onAnswer: noop }));
+    expect(out).toContain('data-kind="safety"');
+    expect(out).toContain("Safety check");
+    expect(out).toContain("type(hunter2)");
+    expect(out).toContain("127.0.0.1:8000/form.html");
+    expect(out).toContain("It would type into a password field.<span class=\"text-muted-foreground\"> — raised by Argus&#x27;s safety policy");
+    expect(out).toContain("The page looks like a bank.<span class=\"text-muted-foreground\"> — raised by the browsing model");
+    expect(out).toContain('src="/api/files/shot2"');
+    expect(out).toContain("left:25%;top:25%");
+  });
+
+  it("puts Refuse first and filled, Confirm outlined, both enabled while the run waits", () => {
+    seq = 0;
+    const out = html(createElement(InteractionCard, { message: safetyCard(payload), response: null, pending: true, onAnswer: noop }));
+    const refuse = out.indexOf('data-testid="safety-refuse"');
+    const confirm = out.indexOf('data-testid="safety-confirm"');
+    expect(refuse).toBeGreaterThan(-1);
+    expect(confirm).toBeGreaterThan(refuse);
+    expect(button(out, "safety-refuse")).toContain("bg-primary");
+    expect(button(out, "safety-confirm")).toContain("border-input");
+    expect(button(out, "safety-refuse")).not.toContain('disabled=""');
+    expect(button(out, "safety-confirm")).not.toContain('disabled=""');
+    expect(out).not.toContain("You answered");
+  });
+
+  it("shows the answer and is no longer actionable once answered", () => {
+    seq = 0;
+    const card = safetyCard(payload);
+    const out = html(createElement(InteractionCard, { message: card, response: msg("interaction_response", "Refuse"), pending: false, onAnswer: noop }));
+    expect(out).toContain('data-state="answered"');
+    expect(out).toContain("You answered: Refuse");
+    expect(button(out, "safety-refuse")).toContain('disabled=""');
+    expect(button(out, "safety-confirm")).toContain('disabled=""');
+    // The answer stays marked on its button.
+    expect(button(out, "safety-refuse")).toContain('aria-pressed="true"');
+  });
+
+  it("still offers both answers when the payload is unreadable", () => {
+    seq = 0;
+    const out = html(createElement(InteractionCard, { message: safetyCard({ action: "x" }), response: null, pending: true, onAnswer: noop }));
+    expect(out).toContain("Let the browser type into a password field?");
+    expect(out).toContain('data-testid="safety-refuse"');
+    expect(out).toContain('data-testid="safety-confirm"');
+  });
+});
+
+describe("browsing in the transcript", () => {
+  it("renders every message once, in seq order, with a safety card between a step and its outcome", () => {
+    seq = 0;
+    const messages = [
+      msg("user", "sign in to the lab"),
+      msg("conversation", "I'll use the browser."),
+      step("goto(http://127.0.0.1:8000/form.html)", null, "Opening.", "goto"),
+      seen({ action: "", pointer: null }),
+      step("type(hunter2)", null),
+      safetyCard(payload),
+      msg("interaction_response", "Refuse"),
+      seen({ action: "type(hunter2)", error: "The person refused this step (typing a password). Nothing was done.", pointer: null }, ["/api/files/shot3"]),
+      step("I could not sign in.", null, "", "done"),
+      msg("conversation", "The browser could not sign in."),
+    ];
+    const out = html(createElement(MessageList, { messages, onAnswer: noop, onRetry: noop }));
+    expect([...out.matchAll(/data-seq="(\d+)"/g)].map((m) => Number(m[1]))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(out.match(/data-testid="browser-step"/g)?.length).toBe(4);
+    expect(out).toContain("Browser · after your answer");
+    expect(out).toContain("You refused this step, so the browser did not do it.");
+  });
+});
+
+describe("Browser tab", () => {
+  it("shows the latest screenshot, its page, the pointer and where it is in the stream", () => {
+    seq = 0;
+    const screens = browserScreens([
+      step("goto(x)", null),
+      seen({ action: "", pointer: null, title: "Shop", url: "http://127.0.0.1:8000/" }, ["/api/files/a"]),
+      step("click(80, 60)", { x: 80, y: 60 }),
+      seen({ action: "click(80, 60)", pointer: { x: 80, y: 60 } }, ["/api/files/b"]),
+    ]);
+    const out = html(createElement(BrowserTab, { screens, policy: "ask", onPolicyChange: async () => true }));
+    expect(out).toContain('src="/api/files/b"');
+    expect(out).toContain("left:10%;top:10%");
+    expect(out).toContain("Sign in");
+    expect(out).toContain("http://127.0.0.1:8000/form.html");
+    expect(out).toContain("Screenshot 2 of 2");
+    expect(out).toContain('aria-label="Previous screenshot"');
+    // Following the stream: no way back to the latest is needed.
+    expect(out).not.toContain("Show the latest");
+    expect(out).toContain('role="switch" aria-checked="true"');
+    expect(out).toContain("Ask before risky steps");
+    expect(out).toContain("Checks the model itself raises are always asked");
+  });
+
+  it("shows the setting off for never", () => {
+    const out = html(createElement(BrowserTab, { screens: [], policy: "never", onPolicyChange: async () => true }));
+    expect(out).toContain('aria-checked="false"');
+    expect(out).toContain("The browser is starting");
+  });
+
+  it("appears in the preview only once the browser has worked in the session", () => {
+    seq = 0;
+    const base = { sessionId: "s", uploads: [], polygons: [], onPolygonsChange: noop, notebookVersion: 0 };
+    const without = html(createElement(PreviewSection, { ...base, messages: [msg("user", "hi"), msg("conversation", "hello")] }));
+    expect(without).not.toContain('data-testid="tab-browser"');
+    expect(without).toContain('data-testid="tab-media"');
+    const withBrowser = html(createElement(PreviewSection, { ...base, messages: [msg("user", "browse"), step("goto(x)", null), seen()] }));
+    expect(withBrowser).toContain('data-testid="tab-browser"');
+    expect(withBrowser).toContain('data-testid="browser-tab"');
+  });
+});

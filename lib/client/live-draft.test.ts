@@ -37,6 +37,7 @@ describe("visibleDraft", () => {
 describe("isDraftWire", () => {
   it("accepts a draft and refuses anything else", () => {
     expect(isDraftWire(draft())).toBe(true);
+    expect(isDraftWire(draft({ agent: "browser", view: { thinking: "Click the field." } }))).toBe(true);
     expect(isDraftWire(null)).toBe(false);
     expect(isDraftWire({ ...draft(), step: "2" })).toBe(false);
     expect(isDraftWire({ ...draft(), agent: "hacker" })).toBe(false);
@@ -54,6 +55,7 @@ describe("draftTitle", () => {
     expect(draftTitle(draft({ view: { tool: "submit_plan", plan: "p" } }))).toBe("Planner · writing the plan");
     expect(draftTitle(draft({ agent: "coder", view: { test: "print(1)" } }))).toBe("Coder · writing the test");
     expect(draftTitle(draft({ agent: "conversation", view: { response: "Hi" } }))).toBe("Argus");
+    expect(draftTitle(draft({ agent: "browser", view: { tool: "computer", thinking: "The field is at the top." } }))).toBe("Browser · deciding the next step");
   });
 });
 

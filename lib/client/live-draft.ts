@@ -7,7 +7,7 @@ import type { DraftView, DraftWire } from "@/lib/protocol/socket";
 import type { RunStateWire } from "@/lib/protocol/state-wire";
 
 const VIEW_KEYS = new Set(["tool", "thinking", "code", "test", "response", "question", "plan"]);
-const AGENTS = new Set(["conversation", "planner", "coder", "user", "system"]);
+const AGENTS = new Set(["conversation", "planner", "coder", "browser", "user", "system"]);
 
 /**
  * Whether a socket payload is a draft. The server validates drafts with zod before sending;
@@ -47,6 +47,7 @@ export function hasContent(view: DraftView): boolean {
 
 /** The heading of the bubble: who is writing what. */
 export function draftTitle(draft: DraftWire): string {
+  if (draft.agent === "browser") return "Browser · deciding the next step";
   if (draft.agent !== "planner" && draft.agent !== "coder") return "Argus";
   const who = draft.agent === "planner" ? "Planner" : "Coder";
   const v = draft.view;

@@ -27,6 +27,21 @@ export const TOOL_PROTOCOLS = ["native", "text", "auto"] as const;
 export type ToolProtocolSetting = (typeof TOOL_PROTOCOLS)[number];
 const ToolProtocolEnv = z.enum(TOOL_PROTOCOLS);
 
+/**
+ * How the browsing agent talks to its model: `chat` (Chat Completions with function tools, any
+ * server), `responses` (the Responses API's computer tool, OpenAI's computer-use model), or
+ * `auto`: responses when the browser model's name contains `computer-use`, else chat.
+ */
+export const BROWSER_APIS = ["auto", "chat", "responses"] as const;
+export type BrowserApiSetting = (typeof BROWSER_APIS)[number];
+export type BrowserApi = Exclude<BrowserApiSetting, "auto">;
+
+/** ARGUS_BROWSER_API resolved for the browser model (null: none configured, which is chat). */
+export function chooseBrowserApi(setting: BrowserApiSetting, modelName: string | null): BrowserApi {
+  if (setting !== "auto") return setting;
+  return modelName !== null && /computer-use/i.test(modelName) ? "responses" : "chat";
+}
+
 const positiveNumber = (fallback: number) =>
   z.coerce.number().positive().default(fallback);
 
@@ -112,6 +127,7 @@ const EnvSchema = z.object({
   ARGUS_BROWSER_ALLOW: hostList(parseAllowList),
   ARGUS_BROWSER_IDLE_MINUTES: positiveNumber(10),
   ARGUS_BROWSER_MAX_DOWNLOAD_MB: positiveNumber(50),
+  ARGUS_BROWSER_API: z.enum(BROWSER_APIS).default("auto"),
 });
 
 export interface ArgusConfig {
@@ -178,6 +194,8 @@ export interface ArgusConfig {
     policy: UrlPolicy;
     idleMs: number;
     maxDownloadBytes: number;
+    /** ARGUS_BROWSER_API resolved for the browser model: which protocol the browsing agent speaks. */
+    api: BrowserApi;
   };
 }
 
@@ -267,6 +285,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       policy: { block: parseBlockList(e.ARGUS_BROWSER_BLOCK), allow: parseAllowList(e.ARGUS_BROWSER_ALLOW) },
       idleMs: e.ARGUS_BROWSER_IDLE_MINUTES * 60_000,
       maxDownloadBytes: Math.round(e.ARGUS_BROWSER_MAX_DOWNLOAD_MB * 1024 * 1024),
+      api: chooseBrowserApi(e.ARGUS_BROWSER_API, byRole.browser),
     },
   };
 }

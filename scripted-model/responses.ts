@@ -15,7 +15,7 @@
  * `previous_response_id`, which is refused with a clear message).
  */
 import { z } from "zod";
-import type { ChatMessage, ChatRequest } from "./request";
+import { imageBytes, type ChatMessage, type ChatRequest } from "./request";
 import type { Expect, Turn } from "./scenario";
 
 const ENVIRONMENTS = ["browser", "mac", "windows", "ubuntu", "linux"];
@@ -88,11 +88,11 @@ function checkTools(tools: ResponsesRequest["tools"], truncation: string | null 
         return problem(`Invalid '${at}.environment': expected one of ${ENVIRONMENTS.join(", ")}.`, `${at}.environment`);
       }
     } else if (tool.type === "function") {
-      if (typeof tool.name !== "string" || !/^[a-zA-Z0-9_-]{1,64}$/.test(tool.name)) {
-        return problem(`Invalid '${at}.name': a function tool needs a name of letters, digits, _ and -.`, `${at}.name`);
-      }
       if (tool.function !== undefined) {
         return problem(`Unknown parameter: '${at}.function'. Responses API function tools put name and parameters at the top level.`, `${at}.function`, "unknown_parameter");
+      }
+      if (typeof tool.name !== "string" || !/^[a-zA-Z0-9_-]{1,64}$/.test(tool.name)) {
+        return problem(`Invalid '${at}.name': a function tool needs a name of letters, digits, _ and -.`, `${at}.name`);
       }
     } else {
       return problem(`Invalid value: '${tool.type}'. Supported tool types here are 'computer_use_preview' and 'function'.`, `${at}.type`, "invalid_value");
@@ -374,7 +374,7 @@ export function responsesBody(turn: Turn, text: string | undefined, request: Res
  */
 export function redactInput(input: ResponsesRequest["input"]): unknown {
   const walk = (value: unknown): unknown => {
-    if (typeof value === "string") return /^data:image\//.test(value) ? `[image ${Math.floor(((value.length - value.indexOf(",") - 1) * 3) / 4)} bytes]` : value;
+    if (typeof value === "string") return /^data:image\//.test(value) ? `[image ${imageBytes(value)} bytes]` : value;
     if (Array.isArray(value)) return value.map(walk);
     if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
     return value;

@@ -3,6 +3,8 @@ import { filesOfSession } from "@/lib/db/files";
 import type { AgentMessage } from "@/lib/protocol/agent-message";
 import type { ArgusEvent, AgentName } from "@/lib/protocol/events";
 import { toAgentMessage } from "@/lib/runtime/projection";
+import { BrowserAgent } from "./browser/agent";
+import type { BrowserEngine, BrowserEngineInputs } from "./browser/engine";
 import { CoderAgent, type CoderInputs } from "./coder/agent";
 import { ConversationAgent } from "./conversation/agent";
 import { lastCode } from "./conversation/last-code";
@@ -16,6 +18,13 @@ export interface AgentDeps {
   plannerMaxTurns: number;
   /** The vision-tool catalogue as a prompt section, rendered once at start ('' without Jupyter). */
   catalogue: string;
+  /** The browsing agent's settings; null when no browser model is configured (no `browse` then). */
+  browser: {
+    maxSteps: number;
+    viewport: readonly [number, number];
+    screenEdge: number;
+    makeEngine: (inputs: BrowserEngineInputs) => BrowserEngine;
+  } | null;
 }
 
 /** The run being started: its session, the log so far, and the person's message. */
@@ -33,22 +42,41 @@ export interface RunRequest {
  * → planner). Adding an agent means adding it here; the runtime never names one.
  */
 export function agentsForRun(deps: AgentDeps, run: RunRequest): RunAgents {
-  const uploads = filesOfSession(deps.db, run.sessionId).filter((f) => f.origin === "upload");
-  const chosen = run.media.length ? uploads.filter((f) => run.media.includes(f.id)) : uploads;
-  const imageRefs: ImageRef[] = chosen
-    .filter((f) => f.kind === "image")
-    .map((f) => ({ fileId: f.id, label: `${f.name} (upload)`, width: f.width ?? 0, height: f.height ?? 0 }));
-  const files = uploads.map((f) => f.name);
+  // Read when an agent is made, not once per run: the browser may save pictures mid-run
+  // that the coder and planner it hands over to must see.
+  const uploadsNow = () => filesOfSession(deps.db, run.sessionId).filter((f) => f.origin === "upload");
+  const initial = uploadsNow();
+  const requested = run.media.length ? initial.filter((f) => run.media.includes(f.id)) : initial;
+
+  /** The uploads a delegation names (inputs.uploads), else the ones the person's message chose. */
+  const chosenFor = (inputs: Record<string, unknown>) => {
+    const ids = Array.isArray(inputs.uploads) ? inputs.uploads.filter((id): id is string => typeof id === "string") : [];
+    const uploads = uploadsNow();
+    const chosen = ids.length ? uploads.filter((f) => ids.includes(f.id)) : uploads.filter((f) => requested.some((r) => r.id === f.id));
+    return { uploads, chosen };
+  };
+  const imageRefsOf = (files: ReturnType<typeof uploadsNow>): ImageRef[] =>
+    files.filter((f) => f.kind === "image").map((f) => ({ fileId: f.id, label: `${f.name} (upload)`, width: f.width ?? 0, height: f.height ?? 0 }));
 
   const create = (name: AgentName, inputs: Record<string, unknown>): Agent => {
     switch (name) {
       case "planner":
-        return new PlannerAgent({ task: String(inputs.task ?? ""), uploads: imageRefs, maxTurns: deps.plannerMaxTurns, catalogue: deps.catalogue }, deps.prepareImage);
+        return new PlannerAgent({ task: String(inputs.task ?? ""), uploads: imageRefsOf(chosenFor(inputs).chosen), maxTurns: deps.plannerMaxTurns, catalogue: deps.catalogue }, deps.prepareImage);
       case "coder":
-        return new CoderAgent({ ...(inputs as object), files, catalogue: deps.catalogue } as CoderInputs);
+        return new CoderAgent({ ...(inputs as object), files: chosenFor(inputs).uploads.map((f) => f.name), catalogue: deps.catalogue } as CoderInputs);
+      case "browser": {
+        if (!deps.browser) throw new Error("no browser model is configured");
+        const b = deps.browser;
+        return new BrowserAgent({ task: String(inputs.task ?? ""), url: String(inputs.url ?? ""), maxSteps: b.maxSteps, viewport: b.viewport, maxEdge: b.screenEdge }, b.makeEngine, deps.prepareImage);
+      }
       case "conversation": {
         const history = run.events.map(toAgentMessage).filter((m): m is AgentMessage => m !== null);
-        return new ConversationAgent({ history, request: { text: run.text, uploads: chosen.map((f) => f.id) }, lastCode: lastCode(run.events) });
+        return new ConversationAgent({
+          history,
+          request: { text: run.text, uploads: requested.map((f) => f.id) },
+          lastCode: lastCode(run.events),
+          canBrowse: deps.browser !== null,
+        });
       }
       default:
         throw new Error(`no agent named ${name}`);

@@ -11,6 +11,8 @@ import type { ArgusEvent, JsonObject } from "@/lib/protocol/events";
 type AgentAction =
   | { action: "message"; args: { content: string } }
   | { action: "run_ipython"; args: { code: string; thought: string } }
+  | { action: "browse"; args: { url: string; thought: string } }
+  | { action: "browse_interactive"; args: { browser_actions: string; thought: string } }
   | { action: "interaction"; args: { kind: "question"; prompt: string; options: string[]; thought: string } }
   | { action: "delegate"; args: { agent: AgentName; inputs: JsonObject; thought: string } }
   | { action: "finish"; args: { outputs: JsonObject; final_thought: string } }

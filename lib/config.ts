@@ -127,6 +127,12 @@ const EnvSchema = z.object({
   ARGUS_BROWSER_ALLOW: hostList(parseAllowList),
   ARGUS_BROWSER_IDLE_MINUTES: positiveNumber(10),
   ARGUS_BROWSER_MAX_DOWNLOAD_MB: positiveNumber(50),
+  // Moves one browse may take before it stops and says so.
+  ARGUS_BROWSER_MAX_STEPS: z.coerce.number().int().min(1).max(200).default(24),
+  // Long edge of the screenshots the browsing model is shown (its coordinate space).
+  ARGUS_BROWSER_SCREEN_EDGE: z.coerce.number().int().min(200).max(4096).default(1024),
+  // Device pixels per CSS pixel of the browser's screen (2 renders like a HiDPI display).
+  ARGUS_BROWSER_DEVICE_SCALE: z.coerce.number().min(1).max(3).default(1),
   ARGUS_BROWSER_API: z.enum(BROWSER_APIS).default("auto"),
 });
 
@@ -194,6 +200,9 @@ export interface ArgusConfig {
     policy: UrlPolicy;
     idleMs: number;
     maxDownloadBytes: number;
+    maxSteps: number;
+    screenEdge: number;
+    deviceScale: number;
     /** ARGUS_BROWSER_API resolved for the browser model: which protocol the browsing agent speaks. */
     api: BrowserApi;
   };
@@ -285,6 +294,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       policy: { block: parseBlockList(e.ARGUS_BROWSER_BLOCK), allow: parseAllowList(e.ARGUS_BROWSER_ALLOW) },
       idleMs: e.ARGUS_BROWSER_IDLE_MINUTES * 60_000,
       maxDownloadBytes: Math.round(e.ARGUS_BROWSER_MAX_DOWNLOAD_MB * 1024 * 1024),
+      maxSteps: e.ARGUS_BROWSER_MAX_STEPS,
+      screenEdge: e.ARGUS_BROWSER_SCREEN_EDGE,
+      deviceScale: e.ARGUS_BROWSER_DEVICE_SCALE,
       api: chooseBrowserApi(e.ARGUS_BROWSER_API, byRole.browser),
     },
   };

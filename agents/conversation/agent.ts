@@ -1,8 +1,15 @@
 import { NO_USAGE, type Agent, type StepContext, type StepResult } from "@/agents/types";
 import type { AgentMessage } from "@/lib/protocol/agent-message";
 import type { ArgusEvent } from "@/lib/protocol/events";
-import { CONVERSATION_SYSTEM, outcomeInstruction, renderConversation } from "./prompt";
-import { conversationTools, type ReplyArgs } from "./tools";
+import { BROWSE_SYSTEM, browseOutcomeInstruction, CONVERSATION_SYSTEM, outcomeInstruction, renderConversation } from "./prompt";
+
+/** The upload ids in a browser's outputs (`images: [{id, name, url}]`). */
+function savedImageIds(outputs: unknown): string[] {
+  const images = (outputs as { images?: unknown } | null)?.images;
+  if (!Array.isArray(images)) return [];
+  return images.map((i) => (i as { id?: unknown }).id).filter((id): id is string => typeof id === "string");
+}
+import { browsingConversationTools, conversationTools, type ReplyArgs } from "./tools";
 
 export interface ConversationInputs {
   /** The session's conversation so far (user, conversation, code results, outcomes). */
@@ -11,9 +18,12 @@ export interface ConversationInputs {
   request: { text: string; uploads: string[] };
   /** The last code the coder produced in this session, for edit_code. */
   lastCode: { code: string; test: string } | null;
+  /** A browser model is configured: the `browse` action is offered. */
+  canBrowse: boolean;
 }
 
-type Phase = "reply" | "act" | "report" | "done";
+/** reply → act → report; after a browse, the report may act once more (vision code on what it saved). */
+type Phase = "reply" | "act" | "report" | "follow_up" | "done";
 
 /**
  * VisionAgentV2: one model call gives one response and at most one action.
@@ -23,54 +33,69 @@ type Phase = "reply" | "act" | "report" | "done";
 export class ConversationAgent implements Agent {
   readonly name = "conversation" as const;
   private phase: Phase = "reply";
-  private chosen: ReplyArgs["action"];
+  private chosen: ReplyArgs | null = null;
   private outcome = "";
+  /** Upload ids the browser saved, for the vision code that may follow. */
+  private saved: string[] = [];
 
   constructor(private readonly inputs: ConversationInputs) {}
 
   async step(ctx: StepContext): Promise<StepResult> {
-    if (this.phase === "reply" || this.phase === "report") {
+    if (this.phase === "reply" || this.phase === "report" || this.phase === "follow_up") {
       const transcript = renderConversation(this.inputs.history);
-      const ask = this.phase === "report" ? `\n\n${outcomeInstruction(this.outcome)}` : "";
+      const ask = this.phase === "report" ? `\n\n${outcomeInstruction(this.outcome)}` : this.phase === "follow_up" ? `\n\n${browseOutcomeInstruction(this.outcome)}` : "";
+      const tools = this.phase === "follow_up" ? conversationTools : this.phase === "reply" && this.inputs.canBrowse ? browsingConversationTools : conversationTools;
       const res = await ctx.model.callTool("conversation", {
-        system: CONVERSATION_SYSTEM,
+        system: this.inputs.canBrowse ? `${CONVERSATION_SYSTEM}\n\n${BROWSE_SYSTEM}` : CONVERSATION_SYSTEM,
         messages: [{ role: "user", content: `${transcript}${ask}` }],
-        tools: conversationTools,
+        tools,
         signal: ctx.signal,
         onDraft: ctx.onDraft,
       });
       const args = res.args as ReplyArgs;
-      if (this.phase === "reply" && args.action) {
-        this.chosen = args.action;
+      const mayAct = this.phase === "reply" || (this.phase === "follow_up" && args.action === "generate_or_edit_vision_code");
+      if (mayAct && args.action) {
+        this.chosen = args;
         this.phase = "act";
       } else {
         this.phase = "done";
       }
       return { action: { action: "message", args: { content: args.response } }, usage: res.usage };
     }
-    if (this.phase === "act") {
-      const edit = this.chosen === "edit_code" && this.inputs.lastCode !== null;
-      return {
-        action: {
-          action: "delegate",
-          args: {
-            agent: "coder",
-            thought: edit ? "A small change to the existing code." : "This needs vision code.",
-            inputs: edit
-              ? { mode: "edit", feedback: this.inputs.request.text, code: this.inputs.lastCode!.code, test: this.inputs.lastCode!.test, uploads: this.inputs.request.uploads }
-              : { mode: "plan", task: renderConversation(this.inputs.history), uploads: this.inputs.request.uploads },
-          },
-        },
-        usage: NO_USAGE,
-      };
-    }
+    if (this.phase === "act") return { action: this.act(), usage: NO_USAGE };
     return { action: { action: "finish", args: { outputs: {}, final_thought: "" } }, usage: NO_USAGE };
+  }
+
+  private act(): StepResult["action"] {
+    const chosen = this.chosen!;
+    if (chosen.action === "browse") {
+      return { action: "delegate", args: { agent: "browser", thought: "This needs a web page.", inputs: { task: chosen.browse_task!, url: chosen.url! } } };
+    }
+    const edit = chosen.action === "edit_code" && this.inputs.lastCode !== null;
+    // Vision code after a browse works on the pictures it saved; otherwise on the person's uploads.
+    const uploads = this.saved.length > 0 ? this.saved : this.inputs.request.uploads;
+    const task = this.saved.length > 0 ? `${renderConversation(this.inputs.history)}\n\nThe browser saved these pictures for you: ${this.outcome}` : renderConversation(this.inputs.history);
+    return {
+      action: "delegate",
+      args: {
+        agent: "coder",
+        thought: edit ? "A small change to the existing code." : "This needs vision code.",
+        inputs: edit
+          ? { mode: "edit", feedback: this.inputs.request.text, code: this.inputs.lastCode!.code, test: this.inputs.lastCode!.test, uploads }
+          : { mode: "plan", task, uploads },
+      },
+    };
   }
 
   observe(event: ArgusEvent): void {
     if ("observation" in event && event.observation === "delegate") {
       this.outcome = event.content;
-      this.phase = "report";
+      const fromBrowser = this.chosen?.action === "browse";
+      const images = fromBrowser ? savedImageIds(event.extras.outputs) : [];
+      this.saved = images;
+      // After a browse that saved pictures, one more action may follow; otherwise report and end.
+      this.phase = fromBrowser && images.length > 0 ? "follow_up" : "report";
+      if (fromBrowser) this.chosen = null;
     }
   }
 }

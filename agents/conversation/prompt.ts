@@ -26,3 +26,10 @@ export function renderConversation(messages: readonly AgentMessage[]): string {
 export function outcomeInstruction(outcome: string): string {
   return `The vision work you started has finished. Its outcome:\n\n${outcome}\n\nNow tell the person what was found. Call reply without an action.`;
 }
+
+/** Added to the system prompt when a browser model is configured. */
+export const BROWSE_SYSTEM = `You can also browse: when the person asks about something on a web page (find a product photo, read a page, look something up on a site they name), take the action browse with the page's url and a browse_task saying what to find. A browser agent works on the page, asking the person before risky steps, and can save pictures from it. You then hear what it found; if it saved pictures and the question needs vision code on them (counting, measuring), take generate_or_edit_vision_code then.`;
+
+export function browseOutcomeInstruction(outcome: string): string {
+  return `The browser agent has finished. What it found:\n\n${outcome}\n\nIf the person's question needs vision code on the pictures it saved, reply briefly and take the action generate_or_edit_vision_code; otherwise tell the person what was found and take no action.`;
+}

@@ -11,7 +11,7 @@ import { isArgusError } from "@/lib/errors";
 import { ButtonSchema, Coordinate, DragPathSchema, KeysSchema, parseArg, ScrollDelta, TextSchema, UrlSchema, WaitSchema } from "./computer-args";
 import type { BrowserRefusal, Computer, DownloadRecord, MouseButton, Point, Screenshot } from "./computer-types";
 import type { DownloadKeeper } from "./download-keeper";
-import { browserUnavailable, refused } from "./errors";
+import { badAction, browserUnavailable, refused } from "./errors";
 import { chordKeys } from "./keys";
 import type { NetworkGuard } from "./network-guard";
 import type { RefusalLog } from "./refusal-log";
@@ -19,6 +19,7 @@ import { checkPoint, type Dimensions } from "./screen";
 import { withScheme } from "./url-policy";
 import { settle } from "./settle";
 import { Tabs } from "./tabs";
+import { probeScript, readProbe, type PageProbe } from "./page-probe";
 
 export interface BrowserComputerParts {
   context: BrowserContext;
@@ -232,6 +233,42 @@ export class BrowserComputer implements Computer {
         await sleep(100 * attempt);
       }
     }
+  }
+
+  /**
+   * What is under `point` and which field has focus, for Argus's safety policy; null when the
+   * page could not be read (it is navigating, or it broke the probe).
+   */
+  probe(point: Point | null): Promise<PageProbe | null> {
+    if (point) this.point(point.x, point.y);
+    return this.act(async (page) => readProbe(await page.evaluate(probeScript(point)).catch(() => null)), { settle: false });
+  }
+
+  /** The active page's title ('' when it has none or cannot be read). */
+  title(): Promise<string> {
+    return this.act((page) => page.title().catch(() => ""), { settle: false });
+  }
+
+  /**
+   * A picture of part of the page: the first element matching `selector`, or a region in CSS
+   * pixels of the screen. At the screen's device scale, so HiDPI keeps its detail.
+   */
+  capture(target: { selector: string } | { region: { x: number; y: number; width: number; height: number } }): Promise<Buffer> {
+    if ("region" in target) {
+      const { x, y, width, height } = target.region;
+      this.point(x, y);
+      this.point(x + width - 1, y + height - 1);
+      if (width < 1 || height < 1) throw badAction("The region must be at least 1×1 pixels.", "region");
+    }
+    return this.act(
+      async (page) => {
+        if ("region" in target) return page.screenshot({ type: "png", clip: target.region, timeout: this.navigationTimeoutMs });
+        const element = page.locator(target.selector).first();
+        if ((await element.count().catch(() => 0)) === 0) throw badAction(`Nothing on the page matches the selector ${JSON.stringify(target.selector)}.`, "selector");
+        return element.screenshot({ type: "png", timeout: 5_000 });
+      },
+      { settle: false },
+    );
   }
 
   /** What was refused since the last call, for the model's next observation. */

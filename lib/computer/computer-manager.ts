@@ -56,7 +56,14 @@ export class ComputerManager {
 
   /** A manager with Argus's settings (ARGUS_CHROMIUM, ARGUS_BROWSER_*). */
   static fromConfig(browser: ArgusConfig["browser"], hooks: Pick<ComputerManagerOptions, "log" | "onNotice"> = {}): ComputerManager {
-    return new ComputerManager({ chromiumPath: browser.chromiumPath, policy: browser.policy, idleMs: browser.idleMs, maxDownloadBytes: browser.maxDownloadBytes, ...hooks });
+    return new ComputerManager({
+      chromiumPath: browser.chromiumPath,
+      policy: browser.policy,
+      idleMs: browser.idleMs,
+      maxDownloadBytes: browser.maxDownloadBytes,
+      deviceScaleFactor: browser.deviceScale,
+      ...hooks,
+    });
   }
 
   get dimensions(): Dimensions {

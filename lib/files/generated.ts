@@ -32,40 +32,54 @@ export async function storeExecutionImages(
     if (!b64) continue;
     n++;
     const mime = result.data["image/png"] ? "image/png" : "image/jpeg";
-    const bytes = Buffer.from(b64, "base64");
-    let width = 0;
-    let height = 0;
-    let thumb: Buffer | null = null;
-    try {
-      const meta = await sharp(bytes).metadata();
-      width = meta.width ?? 0;
-      height = meta.height ?? 0;
-      thumb = await sharp(bytes).resize(256, 256, { fit: "inside", withoutEnlargement: true }).webp().toBuffer();
-    } catch {
-      continue; // not a decodable picture: nothing to show
-    }
-    const original = await deps.blobs.put(bytes);
-    const thumbBlob = await deps.blobs.put(thumb);
     const title = /<argus image: [^>]*?\s([^>]+)>/.exec(result.data["text/plain"] ?? "")?.[1];
     const label = `${labelPrefix}: ${result.viewed ? "view_image" : "display"} ${n}${title ? ` "${title}"` : ""}`;
-    const fileId = randomUUID();
-    insertFile(deps.db, {
-      id: fileId,
-      sessionId,
-      origin: "generated",
-      name: `${labelPrefix.replace(/\W+/g, "-")}-${n}.${mime === "image/png" ? "png" : "jpg"}`,
-      kind: "image",
-      mime,
-      size: bytes.length,
-      sha256: original.sha256,
-      width,
-      height,
-      durationSec: null,
-      thumbSha256: thumbBlob.sha256,
-      thumbMime: "image/webp",
-      createdAt: new Date().toISOString(),
-    });
-    stored.push({ fileId, url: fileUrl(fileId), label, width, height, viewed: result.viewed });
+    const name = `${labelPrefix.replace(/\W+/g, "-")}-${n}.${mime === "image/png" ? "png" : "jpg"}`;
+    const image = await storeGeneratedImage(deps, sessionId, Buffer.from(b64, "base64"), { name, mime, label });
+    if (image) stored.push({ ...image, viewed: result.viewed });
   }
   return stored;
+}
+
+/**
+ * Stores one picture Argus made for a session (a cell's output, a browser screenshot) as a
+ * generated file with its thumbnail. Null when the bytes are not a decodable picture.
+ */
+export async function storeGeneratedImage(
+  deps: Pick<SessionDeps, "db" | "blobs">,
+  sessionId: string,
+  bytes: Buffer,
+  meta: { name: string; mime: "image/png" | "image/jpeg"; label: string },
+): Promise<Omit<StoredImage, "viewed"> | null> {
+  let width = 0;
+  let height = 0;
+  let thumb: Buffer;
+  try {
+    const info = await sharp(bytes).metadata();
+    width = info.width ?? 0;
+    height = info.height ?? 0;
+    thumb = await sharp(bytes).resize(256, 256, { fit: "inside", withoutEnlargement: true }).webp().toBuffer();
+  } catch {
+    return null; // not a decodable picture: nothing to show
+  }
+  const original = await deps.blobs.put(bytes);
+  const thumbBlob = await deps.blobs.put(thumb);
+  const fileId = randomUUID();
+  insertFile(deps.db, {
+    id: fileId,
+    sessionId,
+    origin: "generated",
+    name: meta.name,
+    kind: "image",
+    mime: meta.mime,
+    size: bytes.length,
+    sha256: original.sha256,
+    width,
+    height,
+    durationSec: null,
+    thumbSha256: thumbBlob.sha256,
+    thumbMime: "image/webp",
+    createdAt: new Date().toISOString(),
+  });
+  return { fileId, url: fileUrl(fileId), label: meta.label, width, height };
 }

@@ -19,7 +19,7 @@ type BridgeRequest = z.infer<typeof BridgeRequestSchema>;
 
 /** A question for the person, asked from inside a running cell. */
 export interface PersonQuestion {
-  kind: "question" | "tool_review";
+  kind: "question" | "tool_review" | "safety";
   prompt: string;
   options?: string[];
   payload?: unknown;

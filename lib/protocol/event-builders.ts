@@ -65,3 +65,53 @@ export function cellObservation(
 export function delegateResult(agent: AgentName, content: string, outputs: Record<string, unknown>, place: EventPlace = {}): ObservationInput<"delegate"> {
   return { source: "environment", ...place, agent, observation: "delegate", content, extras: { outputs: outputs as never } };
 }
+
+/** An image the browsing agent saved from a page, now one of the session's uploads. */
+export interface SavedImage {
+  id: string;
+  name: string;
+  url: string;
+}
+
+/**
+ * What one browsing step led to: the screen it left (a stored screenshot), where the browser
+ * is, and in `content` the words the model reads (what happened, what failed or was refused).
+ * The OpenHands fields are kept; Argus's own (screenshot, pointer, viewport, tabs, saved) ride
+ * beside them in the open-ended extras.
+ */
+export function browseObservation(
+  step: {
+    text: string;
+    url: string;
+    title: string;
+    action: string;
+    error: string;
+    screenshotUrl: string | null;
+    pointer: { x: number; y: number } | null;
+    viewport: [number, number];
+    tabs: number;
+    saved: SavedImage[];
+  },
+  place: EventPlace = {},
+): ObservationInput<"browse"> {
+  return {
+    source: "environment",
+    agent: "browser",
+    ...place,
+    observation: "browse",
+    content: step.text,
+    extras: {
+      url: step.url,
+      trigger_by_action: "browse_interactive",
+      last_browser_action: step.action,
+      last_browser_action_error: step.error,
+      error: step.error !== "",
+      image_urls: step.screenshotUrl ? [step.screenshotUrl] : [],
+      title: step.title,
+      pointer: step.pointer,
+      viewport: step.viewport,
+      tabs: step.tabs,
+      saved: step.saved,
+    } as never,
+  };
+}

@@ -79,6 +79,7 @@ export type ArgusEventInput = z.input<typeof ArgusEventSchema>;
 export type ActionKind = ActionEvent["action"];
 export type ObservationKind = ObservationEvent["observation"];
 export type ActionOf<K extends ActionKind> = Extract<ActionEvent, { action: K }>;
+export type ObservationOf<K extends ObservationKind> = Extract<ObservationEvent, { observation: K }>;
 
 export const ACTION_KINDS = Object.keys(ACTION_ARGS) as ActionKind[];
 export const OBSERVATION_KINDS = Object.keys(OBSERVATION_EXTRAS) as ObservationKind[];

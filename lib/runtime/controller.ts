@@ -10,6 +10,7 @@ import type { Execution } from "@/lib/protocol/contexts";
 import { cellObservation, delegateResult, errorNote, stateChanged } from "@/lib/protocol/event-builders";
 import type { AgentName, AgentState, ArgusEvent, ArgusEventInput } from "@/lib/protocol/events";
 import type { RunLimits } from "@/lib/protocol/state";
+import type { BrowserPort } from "./browser-port";
 import type { DraftChannel } from "./draft-channel";
 import type { EventLog } from "./event-log";
 import { stepDrafts } from "./step-drafts";
@@ -32,6 +33,8 @@ export interface RunServices {
   storeCellImages(sessionId: string, execution: Execution, label: string): Promise<CellImage[]>;
   cellTimeoutMs: number;
   bridgeCallsPerCell: number;
+  /** Carries out browsing steps; null when no browser model is configured (or Chromium is missing). */
+  browser: BrowserPort | null;
 }
 
 export interface ControllerOptions {
@@ -148,6 +151,10 @@ export class Controller {
         return;
       case "run_ipython":
         return this.runCell(frame, action, a.args.code);
+      case "browse":
+        return this.browse(frame, action, { kind: "open", url: a.args.url });
+      case "browse_interactive":
+        return this.browse(frame, action, { kind: "command", json: a.args.browser_actions });
       case "interaction": {
         this.setState("awaiting_user_input");
         const answer = await this.o.waitForAnswer(action.id!);
@@ -209,6 +216,25 @@ export class Controller {
     });
     const refs: ImageRef[] = images.map((i) => ({ fileId: i.fileId, label: i.label, width: i.width, height: i.height }));
     await frame.agent.observe(observation, { images: refs, viewed: images.filter((i) => i.viewed).map((i) => i.fileId) });
+  }
+
+  /** One browsing step: the browser carries it out (asking the person first when it is risky). */
+  private async browse(frame: Frame, action: ArgusEvent, step: { kind: "open"; url: string } | { kind: "command"; json: string }): Promise<void> {
+    const browser = this.services.browser;
+    if (!browser) {
+      const observation = this.append(errorNote("Browsing is not set up here: name a browser model (ARGUS_MODEL_BROWSER) and install Chromium.", "BROWSER_OFF", { cause: action.id }));
+      await frame.agent.observe(observation);
+      return;
+    }
+    const result = await browser.perform({
+      sessionId: this.o.sessionId,
+      step,
+      signal: this.o.signal,
+      ask: (question) => this.o.ask(question, frame.agent.name),
+    });
+    if (this.o.signal.aborted) throw new RunStopped("stopped", "Stopped by you.");
+    const observation = this.append({ ...result.observation, cause: action.id });
+    await frame.agent.observe(observation, { images: result.images, viewed: [] });
   }
 
   private checkBudgets(): void {

@@ -6,7 +6,9 @@
 import type { AgentMessage, AgentMessageRole } from "@/lib/protocol/agent-message";
 import type { TaskItem } from "@/lib/protocol/action-args";
 import type { AgentName } from "@/lib/protocol/event-base";
-import { isAction, type ActionEvent, type ActionOf, type ArgusEvent, type ObservationEvent } from "@/lib/protocol/events";
+import { isAction, type ActionEvent, type ActionOf, type ArgusEvent, type ObservationEvent, type ObservationOf } from "@/lib/protocol/events";
+import { commandPointer, commandSummary, readCommand } from "@/lib/computer/browser-command";
+import type { BrowserActionWire, BrowserObservationWire } from "@/lib/protocol/browser-wire";
 import { eventMessage } from "./event-message";
 
 function message(role: AgentMessageRole, content: string, media?: readonly string[] | null): AgentMessage {
@@ -15,7 +17,7 @@ function message(role: AgentMessageRole, content: string, media?: readonly strin
 
 /** The chat role an agent speaks with; unknown producers read as a plain assistant. */
 function roleOf(agent: AgentName | undefined, fallback: AgentMessageRole = "assistant"): AgentMessageRole {
-  if (agent === "conversation" || agent === "planner" || agent === "coder") return agent;
+  if (agent === "conversation" || agent === "planner" || agent === "coder" || agent === "browser") return agent;
   return fallback;
 }
 
@@ -53,6 +55,10 @@ function projectFinish(e: ActionOf<"finish">): AgentMessage | null {
     case "conversation":
       // The conversation agent's reply is its own message event.
       return null;
+    case "browser": {
+      const answer = asText(outputs.answer) || e.args.final_thought;
+      return message("browser", `<browser_action>${JSON.stringify({ tool: "done", summary: answer, pointer: null } satisfies BrowserActionWire)}</browser_action>`);
+    }
     default:
       return e.args.final_thought ? message("assistant", e.args.final_thought) : null;
   }
@@ -63,6 +69,45 @@ function rejectReason(e: ActionOf<"reject">): string {
   if (typeof reason === "string" && reason.trim()) return reason;
   if (e.args.thought.trim()) return e.args.thought;
   return "The agent could not complete this task.";
+}
+
+/** A browsing step as the chat shows it: its thinking, then what it does (browser-wire.ts). */
+function browserStep(thought: string, wire: BrowserActionWire): AgentMessage {
+  const body = `<browser_action>${JSON.stringify(wire)}</browser_action>`;
+  return message("browser", thought ? `<thinking>${thought}</thinking>\n${body}` : body);
+}
+
+function projectBrowserAction(e: ActionOf<"browse"> | ActionOf<"browse_interactive">): AgentMessage {
+  if (e.action === "browse") return browserStep(e.args.thought, { tool: "goto", summary: `goto(${e.args.url})`, pointer: null });
+  const command = readCommand(e.args.browser_actions);
+  if (!command) return browserStep(e.args.thought, { tool: "computer", summary: "an unreadable step", pointer: null });
+  const tool = command.tool === "invalid" ? "computer" : command.tool;
+  return browserStep(e.args.thought, { tool, summary: commandSummary(command), pointer: commandPointer(command) });
+}
+
+function numberPair(value: unknown, fallback: [number, number]): [number, number] {
+  return Array.isArray(value) && value.length === 2 && value.every((n) => typeof n === "number") ? [value[0] as number, value[1] as number] : fallback;
+}
+
+function pointOrNull(value: unknown): { x: number; y: number } | null {
+  const p = value as { x?: unknown; y?: unknown } | null;
+  return p && typeof p.x === "number" && typeof p.y === "number" ? { x: p.x, y: p.y } : null;
+}
+
+/** What a browsing step led to: the screen's facts in a tag, the words for the model after it, the screenshot as media. */
+function projectBrowserObservation(e: ObservationOf<"browse">): AgentMessage {
+  const x = e.extras as Record<string, unknown>;
+  const wire: BrowserObservationWire = {
+    url: e.extras.url,
+    title: typeof x.title === "string" ? x.title : "",
+    action: e.extras.last_browser_action,
+    error: e.extras.last_browser_action_error,
+    pointer: pointOrNull(x.pointer),
+    viewport: numberPair(x.viewport, [1024, 768]),
+    tabs: typeof x.tabs === "number" ? x.tabs : 1,
+  };
+  const media = Array.isArray(x.image_urls) ? x.image_urls.filter((u): u is string => typeof u === "string") : [];
+  return message("observation", `<browser_observation>${JSON.stringify(wire)}</browser_observation>\n${e.content}`, media);
 }
 
 const TASK_MARK: Record<TaskItem["status"], string> = { todo: "[ ]", in_progress: "[~]", done: "[x]" };
@@ -93,11 +138,13 @@ function projectAction(e: ActionEvent): AgentMessage | null {
       return message("error_observation", rejectReason(e));
     case "task_tracking":
       return message(roleOf(e.agent, "planner"), checklist(e));
+    case "browse":
+    case "browse_interactive":
+      if (e.agent === "browser") return projectBrowserAction(e);
+      return message(roleOf(e.agent), eventMessage(e));
     case "run":
     case "read":
     case "write":
-    case "browse":
-    case "browse_interactive":
       return message(roleOf(e.agent), eventMessage(e));
     case "delegate":
     case "null":
@@ -109,10 +156,12 @@ function projectObservation(e: ObservationEvent): AgentMessage | null {
   switch (e.observation) {
     case "run_ipython":
       return message("observation", e.content, e.extras.image_urls);
+    case "browse":
+      if (e.agent === "browser") return projectBrowserObservation(e);
+      return message("observation", e.content);
     case "run":
     case "read":
     case "write":
-    case "browse":
       return message("observation", e.content);
     case "error":
       return message("error_observation", e.content);

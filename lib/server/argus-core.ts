@@ -32,12 +32,15 @@ import { storeExecutionImages } from "@/lib/files/generated";
 import { imagePreparer } from "@/lib/files/prepare-image";
 import { SessionCreationLimit } from "@/lib/sessions/creation-rate";
 import type { SessionDeps } from "@/lib/sessions/service";
+import { browserEngineFactory } from "@/agents/browser/make-engine";
+import { createBrowserServices } from "./browser-services";
 import { KeyedMutex } from "./keyed-mutex";
 
 import type { Health, IsolationKind } from "@/lib/protocol/health";
 import { notConfiguredMessage } from "@/lib/llm/endpoint";
 import { RoleHealth } from "@/lib/llm/role-health";
 import { ModelCheck } from "@/lib/doctor/model-check";
+import type { ComputerManager } from "@/lib/computer/computer-manager";
 
 
 
@@ -73,6 +76,8 @@ export interface ArgusCore extends SessionDeps {
   sessionCreation: SessionCreationLimit;
   /** The status page's "Check models" (the doctor, rate limited). */
   modelCheck: ModelCheck;
+  /** Session browsers; null when browsing is off (no browser model, or no Chromium). */
+  computers: ComputerManager | null;
   start(): Promise<void>;
   health(): Promise<Health>;
   close(): Promise<void>;
@@ -180,6 +185,7 @@ export async function createArgusCore(
   }
 
   const prepareImage = imagePreparer({ db, blobs });
+  const browser = model ? createBrowserServices({ db, blobs, events, config, locks, kernels }, log) : null;
   const catalogueSection = renderToolCatalogue(await catalogue);
   const runs = new RunManager(
     {
@@ -191,7 +197,23 @@ export async function createArgusCore(
       storeCellImages: (sessionId, execution, label) => storeExecutionImages({ db, blobs }, sessionId, execution, label),
       cellTimeoutMs: config.kernels.cellTimeoutMs,
       bridgeCallsPerCell: config.kernels.bridgeCallsPerCell,
-      agents: (run) => agentsForRun({ db, prepareImage, plannerMaxTurns: config.agents.plannerMaxTurns, catalogue: catalogueSection }, run),
+      browser: browser?.steps ?? null,
+      agents: (run) =>
+        agentsForRun(
+          {
+            db,
+            prepareImage,
+            plannerMaxTurns: config.agents.plannerMaxTurns,
+            catalogue: catalogueSection,
+            browser: browser && {
+              maxSteps: config.browser.maxSteps,
+              viewport: browser.computers.dimensions,
+              screenEdge: config.browser.screenEdge,
+              makeEngine: browserEngineFactory(),
+            },
+          },
+          run,
+        ),
     },
     model,
     { limits: { ...DEFAULT_RUN_LIMITS, maxTurns: config.agents.plannerMaxTurns, maxWallClockMs: config.agents.runMaxMs, maxTokens: config.agents.runMaxTokens } },
@@ -215,6 +237,7 @@ export async function createArgusCore(
     disk,
     sessionCreation: new SessionCreationLimit(config.sessionRatePerMinute),
     modelCheck: new ModelCheck(config.model),
+    computers: browser?.computers ?? null,
     async start() {
       if (isolation.kind === "none" && config.jupyter.mode === "managed") {
         log(`[argus] WARNING: kernels run WITHOUT a filesystem sandbox (${isolation.reason}); model-written code can read this machine's files.`);
@@ -243,6 +266,7 @@ export async function createArgusCore(
     async close() {
       if (closed) return;
       closed = true;
+      await browser?.computers.closeAll().catch(() => undefined);
       await kernels?.close().catch(() => undefined);
       await jupyter.stop();
       db.close();

@@ -35,6 +35,8 @@ export interface SessionDeps {
   kernels: KernelRegistry | null;
   /** Active runs, so that deleting a session stops its run first. */
   runs?: { cancelIfActive(sessionId: string): void };
+  /** Session browsers, so that deleting a session closes its pages (null without a browser model). */
+  computers?: { close(sessionId: string): Promise<void> } | null;
 }
 import { workspaceLock } from "./workspace-lock";
 export { workspaceLock };
@@ -134,6 +136,7 @@ export function renameSession(deps: SessionDeps, session: SessionRow, title: str
 export async function removeSession(deps: SessionDeps, session: SessionRow): Promise<void> {
   deps.runs?.cancelIfActive(session.id);
   await deps.kernels?.release(session.id);
+  await deps.computers?.close(session.id).catch(() => undefined);
   // The workspace lock keeps an upload from landing half-way through a delete.
   await deps.locks.run(workspaceLock(session.id), async () => {
     const files = filesOfSession(deps.db, session.id);

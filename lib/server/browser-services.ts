@@ -1,0 +1,63 @@
+/**
+ * The browsing agent's machinery, built by the composition root only when a
+ * browser model is named and Chromium is there: one ComputerManager (a
+ * browser context per session) and the steps that drive it for runs. Without
+ * them the conversation simply has no `browse` action.
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { ArgusConfig } from "@/lib/config";
+import { BrowserSteps } from "@/lib/computer/browser-steps";
+import { ComputerManager } from "@/lib/computer/computer-manager";
+import { getSession } from "@/lib/db/sessions";
+import { storeGeneratedImage } from "@/lib/files/generated";
+import { storeUpload } from "@/lib/files/store-upload";
+import { errorNote } from "@/lib/protocol/event-builders";
+import { workspaceDir, type SessionDeps } from "@/lib/sessions/service";
+
+export interface BrowserServices {
+  computers: ComputerManager;
+  steps: BrowserSteps;
+}
+
+/** Why browsing is off, in words for the start log; null when it is on. */
+export function browsingOff(config: ArgusConfig): string | null {
+  if (!config.model.byRole.browser) return "no browser model is named (ARGUS_MODEL_BROWSER)";
+  if (!existsSync(config.browser.chromiumPath)) return `Chromium is not at ${config.browser.chromiumPath} (install Debian's chromium or set ARGUS_CHROMIUM)`;
+  return null;
+}
+
+export function createBrowserServices(deps: SessionDeps, log: (line: string) => void): BrowserServices | null {
+  const off = browsingOff(deps.config);
+  if (off) {
+    if (deps.config.model.byRole.browser) log(`[argus] WARNING: browsing is off: ${off}`);
+    return null;
+  }
+  const computers = ComputerManager.fromConfig(deps.config.browser, {
+    log,
+    onNotice: (sessionId, text) => {
+      try {
+        deps.events.append(sessionId, errorNote(text, "BROWSER_RESET"));
+      } catch (error) {
+        log(`[browser] could not tell session ${sessionId}: ${String(error)}`);
+      }
+    },
+  });
+  const steps = new BrowserSteps({
+    computers,
+    policyChecks: (sessionId) => (getSession(deps.db, sessionId)?.settings.browserPolicyChecks === "never" ? "never" : "ask"),
+    downloadDir: (sessionId) => path.join(workspaceDir(deps.config, sessionId), "downloads"),
+    async saveScreenshot(sessionId, png, name) {
+      const stored = await storeGeneratedImage(deps, sessionId, png, { name, mime: "image/png", label: name });
+      if (!stored) throw new Error("the browser's screenshot could not be read");
+      return stored;
+    },
+    async saveUpload(sessionId, png, name) {
+      const session = getSession(deps.db, sessionId);
+      if (!session) throw new Error("the session is gone");
+      const upload = await storeUpload(deps, session, { bytes: png, filename: name });
+      return { id: upload.id, name: upload.name, url: upload.url };
+    },
+  });
+  return { computers, steps };
+}

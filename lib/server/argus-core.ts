@@ -209,7 +209,7 @@ export async function createArgusCore(
               maxSteps: config.browser.maxSteps,
               viewport: browser.computers.dimensions,
               screenEdge: config.browser.screenEdge,
-              makeEngine: browserEngineFactory(),
+              makeEngine: browserEngineFactory(config.browser.api),
             },
           },
           run,

@@ -236,7 +236,7 @@ export async function createArgusCore(
     runs,
     disk,
     sessionCreation: new SessionCreationLimit(config.sessionRatePerMinute),
-    modelCheck: new ModelCheck(config.model),
+    modelCheck: new ModelCheck(config.model, Date.now, config.browser.api),
     computers: browser?.computers ?? null,
     async start() {
       if (isolation.kind === "none" && config.jupyter.mode === "managed") {

@@ -242,4 +242,15 @@ describe("ResponsesEngine: failures are the chat calls' failures", () => {
     expect(missing).toMatchObject({ kind: "unknown_model", httpStatus: 404, attempts: 1 });
     expect((missing as ModelError).message).toContain("set ARGUS_BROWSER_API=chat");
   });
+
+  it("after a failed call, asking again resends the same history (the move is answered once)", async () => {
+    const { server, ctx, engine } = await setup([click, { model: MODEL, text: "Done.", fault: { status: 500, times: 3 } }]);
+    await engine.decide(ctx, await outcome("#fff", "http://lab.test/"));
+    const next = await outcome("#eee", "http://lab.test/catalogue", "Did click(40, 30).");
+    await expect(engine.decide(ctx, next)).rejects.toMatchObject({ kind: "server_error", attempts: 3 });
+    expect((await engine.decide(ctx, next)).move).toEqual({ tool: "done", answer: "Done." });
+    const input = inputOf(last(server.requests));
+    expect(input.filter((i) => i.type === "computer_call_output")).toHaveLength(1);
+    expect(server.requests.map((r) => r.status)).toEqual([200, 500, 500, 500, 200]);
+  });
 });

@@ -198,11 +198,13 @@ export class ResponsesEngine implements BrowserEngine {
   }
 
   async decide(ctx: StepContext, outcome: MoveOutcome): Promise<BrowserDecision> {
-    if (this.pending === null) {
+    if (this.start === null) {
       this.start = outcome.view;
       this.lastImage = outcome.view.image;
-    } else {
+    } else if (this.pending !== null) {
       this.turns.push(this.answer(this.pending, outcome));
+      // Answered once: a call that fails and is made again resends the same history.
+      this.pending = null;
     }
     const reply = await ctx.model.responses("browser", {
       body: { input: this.input(outcome), tools: this.tools, truncation: "auto", reasoning: { summary: "concise" } },

@@ -11,7 +11,7 @@ import type { BrowserCommand } from "@/lib/computer/browser-command";
 import type { SafetyCheck } from "@/lib/protocol/browser-wire";
 import type { ArgusEvent } from "@/lib/protocol/events";
 import type { BrowserEngine, BrowserEngineInputs, BrowserMove } from "./engine";
-import { actionToPage, modelScreen, regionToPage, scaleBetween, type Scale, type Size } from "./screen-scale";
+import { actionToPage, modelScreen, offScreen, regionOffScreen, regionToPage, scaleBetween, type Scale, type Size } from "./screen-scale";
 
 export interface BrowserInputs {
   task: string;
@@ -100,10 +100,16 @@ export class BrowserAgent implements Agent {
   private command(move: Exclude<BrowserMove, { tool: "done" }>): BrowserCommand {
     const startUrl = this.inputs.url;
     switch (move.tool) {
-      case "computer":
+      case "computer": {
+        const off = offScreen(move.action, this.screen);
+        if (off) return { tool: "invalid", error: off, summary: `${move.action.type}(${JSON.stringify(move.action).slice(0, 120)})`, startUrl };
         return { tool: "computer", action: actionToPage(move.action, this.scale), checks: move.checks, startUrl };
-      case "save_image":
+      }
+      case "save_image": {
+        const off = move.region ? regionOffScreen(move.region, this.screen) : null;
+        if (off) return { tool: "invalid", error: off, summary: `save_image(${move.name})`, startUrl };
         return { tool: "save_image", name: move.name, ...(move.selector ? { selector: move.selector } : {}), ...(move.region ? { region: regionToPage(move.region, this.scale) } : {}), startUrl };
+      }
       case "goto":
         return { tool: "goto", url: move.url, startUrl };
       case "back":

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { actionToPage, modelScreen, regionToPage, scaleBetween } from "./screen-scale";
+import { actionToPage, modelScreen, offScreen, regionOffScreen, regionToPage, scaleBetween } from "./screen-scale";
 
 describe("screen scaling", () => {
   it("shows the model the screen at most maxEdge wide, never larger than the page", () => {
@@ -20,5 +20,15 @@ describe("screen scaling", () => {
   it("is the identity when the model sees the page at its own size", () => {
     const s = scaleBetween([1024, 768], [1024, 768]);
     expect(actionToPage({ type: "move", x: 7, y: 9 }, s)).toEqual({ type: "move", x: 7, y: 9 });
+  });
+});
+
+describe("off-screen points", () => {
+  it("are named in the model's own pixels", () => {
+    expect(offScreen({ type: "click", x: 5000, y: 10, button: "left" }, [800, 600])).toBe("x=5000 is outside the 800×600 screenshot (x runs from 0 to 799).");
+    expect(offScreen({ type: "drag", path: [{ x: 1, y: 1 }, { x: 10, y: 600 }] }, [800, 600])).toMatch(/^y=600/);
+    expect(offScreen({ type: "type", text: "x" }, [800, 600])).toBeNull();
+    expect(regionOffScreen({ x: 700, y: 0, width: 200, height: 10 }, [800, 600])).toMatch(/does not fit/);
+    expect(regionOffScreen({ x: 0, y: 0, width: 800, height: 600 }, [800, 600])).toBeNull();
   });
 });

@@ -51,3 +51,37 @@ export function actionToPage(a: ComputerAction, s: Scale): ComputerAction {
       return a;
   }
 }
+
+function pointsOf(a: ComputerAction): { x: number; y: number }[] {
+  switch (a.type) {
+    case "click":
+    case "double_click":
+    case "move":
+    case "scroll":
+      return [a];
+    case "drag":
+      return a.path;
+    default:
+      return [];
+  }
+}
+
+/**
+ * Why the action points off the screenshot the model was shown, in its own pixels (a model
+ * told "x=6400" about its "x=5000" could not correct itself); null when every point is on it.
+ */
+export function offScreen(a: ComputerAction, screen: Size): string | null {
+  const [w, h] = screen;
+  for (const p of pointsOf(a)) {
+    if (p.x < 0 || p.x >= w) return `x=${p.x} is outside the ${w}×${h} screenshot (x runs from 0 to ${w - 1}).`;
+    if (p.y < 0 || p.y >= h) return `y=${p.y} is outside the ${w}×${h} screenshot (y runs from 0 to ${h - 1}).`;
+  }
+  return null;
+}
+
+export function regionOffScreen(r: Region, screen: Size): string | null {
+  const [w, h] = screen;
+  if (r.width < 1 || r.height < 1) return "The region must be at least 1×1 pixels.";
+  if (r.x < 0 || r.y < 0 || r.x + r.width > w || r.y + r.height > h) return `The region ${r.x},${r.y} ${r.width}×${r.height} does not fit in the ${w}×${h} screenshot.`;
+  return null;
+}

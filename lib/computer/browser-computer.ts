@@ -7,6 +7,7 @@
  * here `goto` only asks first, so a refusal is an error in words.
  */
 import type { BrowserContext, Page } from "playwright-core";
+import sharp from "sharp";
 import { isArgusError } from "@/lib/errors";
 import { ButtonSchema, Coordinate, DragPathSchema, KeysSchema, parseArg, ScrollDelta, TextSchema, UrlSchema, WaitSchema } from "./computer-args";
 import type { BrowserRefusal, Computer, DownloadRecord, MouseButton, Point, Screenshot } from "./computer-types";
@@ -36,6 +37,25 @@ export interface BrowserComputerParts {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+const MAX_IMAGE_FILE_BYTES = 25 * 1024 * 1024;
+
+/** The page fetches `src` (through the context's gates) and the bytes come back as PNG; null when it cannot. */
+async function imageFile(page: Page, src: string): Promise<Buffer | null> {
+  if (!src) return null;
+  const script = `(async () => {
+    const response = await fetch(${JSON.stringify(src)}, { credentials: "include" });
+    if (!response.ok) return null;
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes.length > ${MAX_IMAGE_FILE_BYTES}) return null;
+    let text = "";
+    for (let i = 0; i < bytes.length; i += 32768) text += String.fromCharCode.apply(null, bytes.subarray(i, i + 32768));
+    return btoa(text);
+  })()`;
+  const b64 = await page.evaluate(script).catch(() => null);
+  if (typeof b64 !== "string") return null;
+  return sharp(Buffer.from(b64, "base64"), { limitInputPixels: 50_000_000 }).png().toBuffer().catch(() => null);
+}
 
 function pngSize(png: Buffer): { width: number; height: number } {
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
@@ -239,7 +259,7 @@ export class BrowserComputer implements Computer {
    * What is under `point` and which field has focus, for Argus's safety policy; null when the
    * page could not be read (it is navigating, or it broke the probe).
    */
-  probe(point: Point | null): Promise<PageProbe | null> {
+  async probe(point: Point | null): Promise<PageProbe | null> {
     if (point) this.point(point.x, point.y);
     return this.act(async (page) => readProbe(await page.evaluate(probeScript(point)).catch(() => null)), { settle: false });
   }
@@ -251,21 +271,30 @@ export class BrowserComputer implements Computer {
 
   /**
    * A picture of part of the page: the first element matching `selector`, or a region in CSS
-   * pixels of the screen. At the screen's device scale, so HiDPI keeps its detail.
+   * pixels of the screen, as PNG. An image element is saved from its own file (full resolution,
+   * fetched by the page through the same gates as everything else); anything else, or an image
+   * the page cannot fetch, as a screenshot of it at the screen's device scale.
    */
-  capture(target: { selector: string } | { region: { x: number; y: number; width: number; height: number } }): Promise<Buffer> {
+  async capture(target: { selector: string } | { region: { x: number; y: number; width: number; height: number } }): Promise<Buffer> {
     if ("region" in target) {
       const { x, y, width, height } = target.region;
+      if (!(width >= 1 && height >= 1)) throw badAction("The region must be at least 1×1 pixels.", "region");
       this.point(x, y);
       this.point(x + width - 1, y + height - 1);
-      if (width < 1 || height < 1) throw badAction("The region must be at least 1×1 pixels.", "region");
     }
     return this.act(
       async (page) => {
         if ("region" in target) return page.screenshot({ type: "png", clip: target.region, timeout: this.navigationTimeoutMs });
         const element = page.locator(target.selector).first();
-        if ((await element.count().catch(() => 0)) === 0) throw badAction(`Nothing on the page matches the selector ${JSON.stringify(target.selector)}.`, "selector");
-        return element.screenshot({ type: "png", timeout: 5_000 });
+        const found = await element.count().catch(() => -1);
+        if (found === -1) throw badAction(`${JSON.stringify(target.selector)} is not a CSS selector the page understands.`, "selector");
+        if (found === 0) throw badAction(`Nothing on the page matches the selector ${JSON.stringify(target.selector)}.`, "selector");
+        const original = await imageFile(page, await element
+          // The image file an <img> shows ('' for anything else, or an image that did not load).
+          // An anonymous arrow: a named one would carry the TypeScript loader's `__name` helper into the page.
+          .evaluate((el) => (el instanceof HTMLImageElement && el.complete && el.naturalWidth > 0 ? el.currentSrc : ""))
+          .catch(() => ""));
+        return original ?? element.screenshot({ type: "png", timeout: 5_000 });
       },
       { settle: false },
     );

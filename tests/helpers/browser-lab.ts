@@ -34,6 +34,8 @@ export interface LabOptions {
   blockedOrigin?: string;
   /** Size of /download/big.bin, sent in 64 KB pieces with a pause between them. */
   bigDownloadBytes?: number;
+  /** More photos, served as /photos/<name>.png (the coins photo for the browsing agent). */
+  photos?: Record<string, Buffer>;
 }
 
 async function photos(): Promise<Map<string, Buffer>> {
@@ -52,6 +54,7 @@ function attachment(res: http.ServerResponse, filename: string, body: string): v
 export async function startLab(options: LabOptions = {}): Promise<Lab> {
   const hits: string[] = [];
   const images = await photos();
+  for (const [name, bytes] of Object.entries(options.photos ?? {})) images.set(name, bytes);
   const page = (file: string) => readFileSync(path.join(FIXTURES, file), "utf8").replaceAll("{{BLOCKED_ORIGIN}}", options.blockedOrigin ?? "http://blocked.invalid");
 
   const server = http.createServer((req, res) => {
@@ -72,6 +75,9 @@ export async function startLab(options: LabOptions = {}): Promise<Lab> {
       return;
     }
     switch (url.pathname) {
+      case "/marker-seen":
+        res.writeHead(204).end();
+        return;
       case "/pixel.png":
         res.writeHead(200, { "content-type": "image/png" }).end(images.get("red-mug"));
         return;

@@ -23,7 +23,8 @@ export interface BrowseWorld extends AgentWorld {
   lab: Lab;
 }
 
-export async function startBrowseWorld(): Promise<BrowseWorld> {
+/** `env` adds to or overrides the browsing settings (e.g. a computer-use browser model). */
+export async function startBrowseWorld(env: Record<string, string> = {}): Promise<BrowseWorld> {
   const lab = await startLab({ photos: { coins: await coinsPng() } });
   try {
     const world = await startAgentWorld(scenarioPath("hello.json"), {
@@ -34,6 +35,7 @@ export async function startBrowseWorld(): Promise<BrowseWorld> {
       ARGUS_BROWSER_MAX_STEPS: String(MAX_STEPS),
       ARGUS_BROWSER_SCREEN_EDGE: String(SCREEN_EDGE),
       ARGUS_BROWSER_DEVICE_SCALE: "2",
+      ...env,
     });
     return {
       ...world,

@@ -253,4 +253,13 @@ describe("ResponsesEngine: failures are the chat calls' failures", () => {
     expect(input.filter((i) => i.type === "computer_call_output")).toHaveLength(1);
     expect(server.requests.map((r) => r.status)).toEqual([200, 500, 500, 500, 200]);
   });
+
+  it("retries an answer that is not JSON, like a chat call", async () => {
+    const { server, ctx, engine } = await setup([{ ...click, fault: { type: "garbage", times: 1 } }]);
+    expect((await engine.decide(ctx, await outcome("#fff", "http://lab.test/"))).move.tool).toBe("computer");
+    expect(server.requests.map((r) => [r.status, r.fault ?? null])).toEqual([
+      [200, "garbage"],
+      [200, null],
+    ]);
+  });
 });

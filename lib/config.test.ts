@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConfig, modelStatus } from "./config";
+import { chooseBrowserApi, loadConfig, modelStatus } from "./config";
 
 describe("loadConfig", () => {
   it("has working defaults", () => {
@@ -63,6 +63,16 @@ describe("loadConfig", () => {
     expect(modelStatus(loadConfig({ OPENAI_BASE_URL: "http://127.0.0.1:1/v1", ...roles, ARGUS_MODEL_JUDGE: undefined }, "/x"))).toBe("not_configured");
   });
 
+  it("resolves ARGUS_BROWSER_API for the browser model (auto: the Responses API for a computer-use model)", () => {
+    expect(loadConfig({}, "/x").browser.api).toBe("chat");
+    expect(loadConfig({ ARGUS_MODEL_BROWSER: "computer-use-preview" }, "/x").browser.api).toBe("responses");
+    expect(loadConfig({ ARGUS_MODEL: "computer-use-preview-2025-03-11" }, "/x").browser.api).toBe("responses");
+    expect(loadConfig({ ARGUS_MODEL: "qwen2.5-vl", ARGUS_BROWSER_API: "auto" }, "/x").browser.api).toBe("chat");
+    expect(loadConfig({ ARGUS_MODEL_BROWSER: "my-proxy-cua", ARGUS_BROWSER_API: "responses" }, "/x").browser.api).toBe("responses");
+    expect(loadConfig({ ARGUS_MODEL_BROWSER: "computer-use-preview", ARGUS_BROWSER_API: "chat" }, "/x").browser.api).toBe("chat");
+    expect(() => loadConfig({ ARGUS_BROWSER_API: "completions" }, "/x")).toThrow(/ARGUS_BROWSER_API/);
+  });
+
   it("reads the per-client session creation rate", () => {
     expect(loadConfig({}).sessionRatePerMinute).toBe(30);
     expect(loadConfig({ ARGUS_SESSION_RATE_PER_MINUTE: "5" }).sessionRatePerMinute).toBe(5);
@@ -90,5 +100,21 @@ describe("loadConfig", () => {
     expect(loadConfig({}).kernels.kernelName).toBe("argus-python");
     expect(() => loadConfig({ ARGUS_KERNEL_NAME: "python3" })).toThrow(/ARGUS_KERNEL_NAME/);
     expect(loadConfig({ JUPYTER_URL: "http://gateway:8888", ARGUS_KERNEL_NAME: "python3" }).kernels.kernelName).toBe("python3");
+  });
+});
+
+describe("chooseBrowserApi", () => {
+  it("follows an explicit setting whatever the model", () => {
+    expect(chooseBrowserApi("chat", "computer-use-preview")).toBe("chat");
+    expect(chooseBrowserApi("responses", "gpt-4o")).toBe("responses");
+    expect(chooseBrowserApi("responses", null)).toBe("responses");
+  });
+
+  it("auto: responses only for a model whose name says computer-use", () => {
+    expect(chooseBrowserApi("auto", "computer-use-preview")).toBe("responses");
+    expect(chooseBrowserApi("auto", "openai/Computer-Use-Preview")).toBe("responses");
+    expect(chooseBrowserApi("auto", "gpt-4o")).toBe("chat");
+    expect(chooseBrowserApi("auto", "computer_use")).toBe("chat");
+    expect(chooseBrowserApi("auto", null)).toBe("chat");
   });
 });

@@ -27,6 +27,21 @@ export const TOOL_PROTOCOLS = ["native", "text", "auto"] as const;
 export type ToolProtocolSetting = (typeof TOOL_PROTOCOLS)[number];
 const ToolProtocolEnv = z.enum(TOOL_PROTOCOLS);
 
+/**
+ * How the browsing agent talks to its model: `chat` (Chat Completions with function tools, any
+ * server), `responses` (the Responses API's computer tool, OpenAI's computer-use model), or
+ * `auto`: responses when the browser model's name contains `computer-use`, else chat.
+ */
+export const BROWSER_APIS = ["auto", "chat", "responses"] as const;
+export type BrowserApiSetting = (typeof BROWSER_APIS)[number];
+export type BrowserApi = Exclude<BrowserApiSetting, "auto">;
+
+/** ARGUS_BROWSER_API resolved for the browser model (null: none configured, which is chat). */
+export function chooseBrowserApi(setting: BrowserApiSetting, modelName: string | null): BrowserApi {
+  if (setting !== "auto") return setting;
+  return modelName !== null && /computer-use/i.test(modelName) ? "responses" : "chat";
+}
+
 const positiveNumber = (fallback: number) =>
   z.coerce.number().positive().default(fallback);
 
@@ -118,6 +133,7 @@ const EnvSchema = z.object({
   ARGUS_BROWSER_SCREEN_EDGE: z.coerce.number().int().min(200).max(4096).default(1024),
   // Device pixels per CSS pixel of the browser's screen (2 renders like a HiDPI display).
   ARGUS_BROWSER_DEVICE_SCALE: z.coerce.number().min(1).max(3).default(1),
+  ARGUS_BROWSER_API: z.enum(BROWSER_APIS).default("auto"),
 });
 
 export interface ArgusConfig {
@@ -187,6 +203,8 @@ export interface ArgusConfig {
     maxSteps: number;
     screenEdge: number;
     deviceScale: number;
+    /** ARGUS_BROWSER_API resolved for the browser model: which protocol the browsing agent speaks. */
+    api: BrowserApi;
   };
 }
 
@@ -279,6 +297,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxSteps: e.ARGUS_BROWSER_MAX_STEPS,
       screenEdge: e.ARGUS_BROWSER_SCREEN_EDGE,
       deviceScale: e.ARGUS_BROWSER_DEVICE_SCALE,
+      api: chooseBrowserApi(e.ARGUS_BROWSER_API, byRole.browser),
     },
   };
 }

@@ -5,7 +5,7 @@
  */
 import { expectViolations } from "./expect";
 import type { ChatRequest } from "./request";
-import type { Fault, Scenario, Turn } from "./scenario";
+import type { Expect, Fault, Scenario, Turn } from "./scenario";
 
 /** What to do with a request. Turn numbers count from 1, as in every message. */
 export type Decision =
@@ -32,14 +32,18 @@ export class TurnQueue {
     return [...new Set(this.scenario.turns.map((turn) => turn.model))];
   }
 
-  take(request: ChatRequest): Decision {
+  /**
+   * `extra` adds checks of the next turn beyond its `expect` on the chat view (the Responses
+   * API's own expectations, or "this turn is not for this API").
+   */
+  take(request: ChatRequest, extra: (turn: Turn, expect: Expect | undefined) => string[] = () => []): Decision {
     const { name, turns } = this.scenario;
     const index = turns.findIndex((turn, i) => turn.model === request.model && !this.usedSet.has(i));
     const turn = turns[index];
     if (turn === undefined) return { kind: "mismatch", turnNumber: null, message: this.noTurnMessage(request.model) };
 
     const turnNumber = index + 1;
-    const violations = expectViolations(turn.expect, request);
+    const violations = [...extra(turn, turn.expect), ...expectViolations(turn.expect, request)];
     if (violations.length > 0) {
       const message = `scenario ${JSON.stringify(name)}: turn ${turnNumber} (model ${turn.model}) expected the request to ${violations.join("; and to ")}`;
       return { kind: "mismatch", turnNumber, message };

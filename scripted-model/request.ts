@@ -76,7 +76,7 @@ export function offeredToolNames(request: ChatRequest): string[] {
 }
 
 /** Decoded size of a data URL's payload, or the URL's own length for a remote image. */
-function imageBytes(url: string): number {
+export function imageBytes(url: string): number {
   const comma = url.indexOf(",");
   if (!url.startsWith("data:") || comma < 0) return url.length;
   const payload = url.slice(comma + 1);

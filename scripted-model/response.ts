@@ -49,7 +49,7 @@ function estimateTokens(chars: number): number {
 /** OpenAI bills a low-detail image at 85 tokens; close enough for a fake. */
 const IMAGE_TOKENS = 85;
 
-function turnText(turn: Turn): string | undefined {
+export function turnText(turn: Turn): string | undefined {
   if (turn.text === undefined && turn.textRepeat === undefined) return undefined;
   const repeated = turn.textRepeat === undefined ? "" : turn.textRepeat.chunk.repeat(turn.textRepeat.times);
   return (turn.text ?? "") + repeated;

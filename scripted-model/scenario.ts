@@ -17,8 +17,12 @@ const ExpectSchema = z.strictObject({
   images: z.int().min(0).optional(),
   /** At most this many image parts across all messages. */
   maxImages: z.int().min(0).optional(),
-  /** These tool names must be offered in `tools`. */
+  /** These tool names must be offered in `tools` (the Responses computer tool is `computer_use_preview`). */
   toolNames: z.array(z.string()).optional(),
+  /** Responses API: the last computer_call_output's `current_url` contains this. */
+  currentUrl: z.string().optional(),
+  /** Responses API: the last computer_call_output acknowledges exactly these safety-check codes ([] = none). */
+  acknowledged: z.array(z.string()).optional(),
 });
 
 /** `times`: answer with the fault this many times, then give the turn's normal answer. */
@@ -77,6 +81,14 @@ const WireSchema = z.strictObject({
   argumentChunks: z.int().min(1).max(10_000).optional(),
 });
 
+/** Responses API (`POST /v1/responses`) only: the model acts on the computer. */
+const ComputerCallSchema = z.strictObject({
+  /** Sent verbatim as `action`, so a test can send a malformed one. */
+  action: z.unknown(),
+  /** Raised with the call; the next request must acknowledge every one of them. */
+  pendingSafetyChecks: z.array(z.strictObject({ code: z.string().min(1), message: z.string() })).optional(),
+});
+
 /** Pace a streamed answer: pieces of `chunkChars`, `delayMs` apart (latency benchmarks). */
 const PaceSchema = z.strictObject({ chunkChars: z.int().min(1), delayMs: z.int().min(0) });
 
@@ -85,7 +97,10 @@ const TurnSchema = z.strictObject({
   text: z.string().optional(),
   /** Appended after `text`: big outputs without a big scenario file. */
   textRepeat: z.strictObject({ chunk: z.string(), times: z.int().min(0) }).optional(),
+  /** Chat Completions: tool calls. Responses API: `function_call` items. */
   toolCalls: z.array(ToolCallSchema).optional(),
+  /** Responses API only: one `computer_call` item (a chat completions request cannot take this turn). */
+  computerCall: ComputerCallSchema.optional(),
   expect: ExpectSchema.optional(),
   fault: FaultSchema.optional(),
   usage: z
@@ -96,7 +111,10 @@ const TurnSchema = z.strictObject({
     .optional(),
   finishReason: z.enum(["stop", "tool_calls", "length", "content_filter"]).optional(),
   refusal: z.string().optional(),
-  /** Thinking streamed before the answer, as `reasoning_content` (or `reasoning` in the ollama dialect). */
+  /**
+   * Thinking streamed before the answer, as `reasoning_content` (or `reasoning` in the ollama
+   * dialect); on the Responses API a `reasoning` item with this as its summary.
+   */
   reasoning: z.string().optional(),
   wire: WireSchema.optional(),
   stream: PaceSchema.optional(),

@@ -3,7 +3,8 @@
  * from a scenario file instead of a model. Tests, and anyone without an API key, point the real
  * AI SDK client at it, so everything above the HTTP boundary runs exactly as in production.
  *
- * Routes: POST /v1/chat/completions, GET /v1/models, and for tests in another process
+ * Routes: POST /v1/chat/completions, POST /v1/responses (the Responses API's computer tool,
+ * non-streaming: responses.ts), GET /v1/models, and for tests in another process
  * GET /__requests, GET /__state, POST /__reset, POST /__scenario (swap in another scenario, for
  * browser tests that share one running server). Anything else is a 404.
  */
@@ -13,8 +14,9 @@ import { faultLabel, performFault } from "./faults";
 import { delay, isOpen, openAIError, readBody, sendJson, startSse, writeSse } from "./http";
 import { TurnQueue } from "./queue";
 import { countImages, offeredToolNames, parseChatRequest, redactImages, type ChatMessage } from "./request";
-import { buildAnswer, completionBody, streamChunks } from "./response";
-import { loadScenario, parseScenario, type Dialect, type Scenario } from "./scenario";
+import { buildAnswer, completionBody, streamChunks, turnText } from "./response";
+import { Issued, chatView, parseResponsesRequest, redactInput, responsesBody, responsesViolations } from "./responses";
+import { loadScenario, parseScenario, type Dialect, type Expect, type Scenario, type Turn } from "./scenario";
 
 export { DIALECTS, ScenarioError, loadScenario } from "./scenario";
 export type { Dialect, Scenario, Turn } from "./scenario";
@@ -24,7 +26,9 @@ export interface LoggedRequest {
   index: number;
   /** ISO time the request arrived. */
   at: string;
-  /** null when the body was not a chat completion request. */
+  /** Which API was called; absent for Chat Completions. */
+  api?: "responses";
+  /** null when the body was not a chat completion (or responses) request. */
   model: string | null;
   stream: boolean;
   /** The turn (counted from 1) that answered, including with a fault; null when none did. */
@@ -37,8 +41,10 @@ export interface LoggedRequest {
   fault?: string;
   /** Whether an Authorization header was sent at all. */
   authorization: boolean;
-  /** The request's messages with image parts replaced by `{type: "image_url", bytes}`. */
+  /** The request's messages with image parts replaced by `{type: "image_url", bytes}` (Responses: its chat view). */
   messages: ChatMessage[];
+  /** Responses API: the request's `input` as sent, image data URLs replaced by `[image N bytes]`. */
+  input?: unknown;
   tools?: string[];
   images: number;
   /** Paced turns: when each chunk of model output was written (ms since the epoch, sub-ms precise). */
@@ -74,6 +80,16 @@ export interface ScriptedModel {
 
 const MISMATCH_CODE = "scripted_model_mismatch";
 
+/** A Chat Completions request cannot take a turn written for the Responses API. */
+function responsesOnly(turn: Turn, expect: Expect | undefined): string[] {
+  const only = [
+    ...(turn.computerCall === undefined ? [] : ["computerCall"]),
+    ...(expect?.currentUrl === undefined ? [] : ["expect.currentUrl"]),
+    ...(expect?.acknowledged === undefined ? [] : ["expect.acknowledged"]),
+  ];
+  return only.length === 0 ? [] : [`be a Responses API request (POST /v1/responses), since the turn has ${only.join(", ")}`];
+}
+
 export async function startScriptedModel(
   scenarioOrPath: Scenario | string,
   opts: ScriptedModelOptions = {},
@@ -90,8 +106,11 @@ export async function startScriptedModel(
   const dialect = (): Dialect => scenario.dialect ?? opts.dialect ?? "openai";
   const state = () => ({ scenario: scenario.name, dialect: dialect(), used: queue.used(), remaining: queue.remaining() });
 
+  const issued = new Issued();
+
   function reset(): void {
     queue.reset();
+    issued.clear();
     requests.length = 0;
     callCounter = 0;
     completionCounter = 0;
@@ -158,7 +177,7 @@ export async function startScriptedModel(
         return refuse(400, `registry.ollama.ai/library/${request.model}:latest does not support tools`, "invalid_request_error", null);
       }
 
-      const decision = queue.take(request);
+      const decision = queue.take(request, responsesOnly);
       if (decision.kind === "mismatch") return refuse(400, decision.message, "invalid_request_error", MISMATCH_CODE);
       entry.matchedTurn = decision.turnNumber;
 
@@ -205,12 +224,80 @@ export async function startScriptedModel(
     }
   }
 
+  async function responses(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const entry: LoggedRequest = {
+      index: requests.length,
+      at: new Date().toISOString(),
+      api: "responses",
+      model: null,
+      stream: false,
+      matchedTurn: null,
+      status: 0,
+      authorization: req.headers.authorization !== undefined,
+      messages: [],
+      images: 0,
+    };
+    requests.push(entry);
+    const refuse = (status: number, message: string, type: string, code: string | null, param: string | null = null): void => {
+      entry.status = status;
+      entry.error = message;
+      sendJson(res, status, { error: { message, type, param, code } });
+    };
+
+    try {
+      const text = await readBody(req);
+      if (opts.requireKey !== undefined && req.headers.authorization !== `Bearer ${opts.requireKey}`) {
+        const sent = entry.authorization ? "a different key" : "no Authorization header";
+        return refuse(401, `Incorrect API key provided (scripted model requires a key; got ${sent})`, "invalid_request_error", "invalid_api_key");
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        return refuse(400, `request body is not JSON: ${reason}`, "invalid_request_error", "invalid_json");
+      }
+      const raw = body as { model?: unknown; input?: unknown };
+      if (typeof raw?.model === "string") entry.model = raw.model;
+      if (raw?.input !== undefined) entry.input = redactInput(raw.input as never);
+      const parsed = parseResponsesRequest(body, issued);
+      if (!parsed.ok) return refuse(400, parsed.problem.message, "invalid_request_error", parsed.problem.code, parsed.problem.param);
+      const request = parsed.request;
+      const view = chatView(request);
+      entry.messages = redactImages(view.messages);
+      entry.images = countImages(view);
+      entry.tools = offeredToolNames(view);
+
+      const decision = queue.take(view, (_turn, expect) => responsesViolations(expect, request));
+      if (decision.kind === "mismatch") return refuse(400, decision.message, "invalid_request_error", MISMATCH_CODE);
+      entry.matchedTurn = decision.turnNumber;
+      const headers = { "x-scripted-turn": String(decision.turnNumber) };
+      if (decision.kind === "fault") {
+        entry.fault = faultLabel(decision.fault);
+        entry.status = await performFault(decision.fault, { res, stream: false, chunks: () => [], headers, timers });
+        return;
+      }
+      if (decision.delayMs > 0) {
+        entry.fault = `slow ${decision.delayMs}ms`;
+        await delay(decision.delayMs, timers, res);
+      }
+      if (!isOpen(res)) return;
+      const answer = responsesBody(decision.turn, turnText(decision.turn), request, view, entry.images, { issued, nextCallId: () => `call_${++callCounter}` });
+      entry.status = 200;
+      sendJson(res, 200, answer, headers);
+    } finally {
+      logLine(entry);
+    }
+  }
+
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? "/", "http://scripted").pathname;
     const key = `${req.method ?? "GET"} ${path}`;
     switch (key) {
       case "POST /v1/chat/completions":
         return chatCompletions(req, res);
+      case "POST /v1/responses":
+        return responses(req, res);
       case "GET /v1/models": {
         const data = queue.models().map((id) => ({ id, object: "model", created: 0, owned_by: "argus-scripted" }));
         return sendJson(res, 200, { object: "list", data });

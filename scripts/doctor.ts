@@ -12,7 +12,7 @@ async function main(): Promise<void> {
     console.log("No model endpoint is configured: set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for an OpenAI-compatible server (Ollama: http://localhost:11434/v1).");
     process.exit(1);
   }
-  const report = await runDoctor(config.model);
+  const report = await runDoctor(config.model, { browserApi: config.browser.api });
   console.log(renderReport(report));
   process.exit(report.ok ? 0 : 1);
 }

@@ -2,7 +2,7 @@
  * The status page's "Check models": the doctor, run on the server, at most once per 20 s (each
  * check sends a few small requests to the model endpoint, which may bill them).
  */
-import type { ArgusConfig } from "@/lib/config";
+import type { ArgusConfig, BrowserApi } from "@/lib/config";
 import { ArgusError } from "@/lib/errors";
 import type { DoctorReport } from "@/lib/protocol/doctor";
 import { runDoctor } from "./run-doctor";
@@ -17,6 +17,8 @@ export class ModelCheck {
   constructor(
     private readonly settings: ArgusConfig["model"],
     private readonly now: () => number = Date.now,
+    /** config.browser.api, so a computer-use browser model is checked through /responses. */
+    private readonly browserApi: BrowserApi = "chat",
   ) {}
 
   async run(): Promise<DoctorReport> {
@@ -27,7 +29,7 @@ export class ModelCheck {
       throw new ArgusError("rate_limited:model", `The models were checked a moment ago. Try again in ${seconds} s.`, { retryAfterSeconds: seconds });
     }
     this.lastStart = this.now();
-    this.running = runDoctor(this.settings, { timeoutMs: 30_000 }).finally(() => {
+    this.running = runDoctor(this.settings, { timeoutMs: 30_000, browserApi: this.browserApi }).finally(() => {
       this.running = null;
     });
     return this.running;

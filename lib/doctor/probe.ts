@@ -121,20 +121,60 @@ async function probeStreaming(target: ProbeTarget): Promise<Check> {
   return answer.status === 200 && answer.type.includes("text/event-stream") && answer.body.includes("data:") && answer.body.includes("[DONE]") ? "yes" : "no";
 }
 
-export async function probeModel(target: ProbeTarget, needs: RoleNeeds): Promise<ModelProbe> {
+/** `GET /models`: a finished probe when the endpoint is down, refuses the key or lacks the model; else whether it is listed. */
+async function listing(target: ProbeTarget): Promise<{ done: ModelProbe } | { known: Check }> {
   let listed: Answer;
   try {
     listed = await send(target, "/models");
   } catch (error) {
-    return { reachable: false, unreachableReason: networkReason(error), known: "unknown", tools: "n/a", images: "n/a", streaming: "unknown" };
+    return { done: { reachable: false, unreachableReason: networkReason(error), known: "unknown", tools: "n/a", images: "n/a", streaming: "unknown" } };
   }
   if (listed.status === 401 || listed.status === 403) {
-    return { reachable: true, authFailed: true, known: "unknown", tools: "n/a", images: "n/a", streaming: "unknown" };
+    return { done: { reachable: true, authFailed: true, known: "unknown", tools: "n/a", images: "n/a", streaming: "unknown" } };
   }
   const models = listed.status === 200 ? ModelsList.safeParse(jsonOf(listed.body)) : undefined;
   const ids = models?.success ? models.data.data.map((m) => m.id) : [];
   const known: Check = ids.length === 0 ? "unknown" : ids.includes(target.model) ? "yes" : "no";
-  if (known === "no") return { reachable: true, known, served: ids.slice(0, 12), tools: "n/a", images: "n/a", streaming: "unknown" };
+  if (known === "no") return { done: { reachable: true, known, served: ids.slice(0, 12), tools: "n/a", images: "n/a", streaming: "unknown" } };
+  return { known };
+}
+
+const ResponseOutput = z.object({ output: z.array(z.object({ type: z.string() })) });
+
+/**
+ * A model that speaks the Responses API's computer tool (the browser role with
+ * ARGUS_BROWSER_API=responses) is asked through `POST /responses`, never Chat Completions, which
+ * such a model does not serve: one small request with the computer tool and a picture answers
+ * both "takes the computer tool" and "sees images".
+ */
+export async function probeResponsesModel(target: ProbeTarget): Promise<ModelProbe> {
+  const listed = await listing(target);
+  if ("done" in listed) return { ...listed.done, api: "responses" };
+  const { known } = listed;
+  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#d04020" } }).png().toBuffer();
+  let answer: Answer;
+  try {
+    answer = await send(target, "/responses", {
+      model: target.model,
+      input: [{ role: "user", content: [{ type: "input_text", text: "What colour is this picture? One word." }, { type: "input_image", image_url: `data:image/png;base64,${png.toString("base64")}` }] }],
+      tools: [{ type: "computer_use_preview", display_width: 1024, display_height: 768, environment: "browser" }],
+      truncation: "auto",
+    });
+  } catch (error) {
+    return { reachable: false, unreachableReason: networkReason(error), known, tools: "n/a", images: "n/a", streaming: "n/a", api: "responses" };
+  }
+  if (answer.status === 200 && ResponseOutput.safeParse(jsonOf(answer.body)).success) return { reachable: true, known, tools: "native", images: "yes", streaming: "n/a", api: "responses" };
+  if (answer.status === 401 || answer.status === 403) return { reachable: true, authFailed: true, known, tools: "n/a", images: "n/a", streaming: "n/a", api: "responses" };
+  if (/image|vision|multimodal|multi-modal/i.test(answer.body) && answer.status !== 404) {
+    return { reachable: true, known, tools: "native", images: "no", imagesDetail: said(answer), streaming: "n/a", api: "responses" };
+  }
+  return { reachable: true, known, tools: "none", toolsDetail: said(answer), images: "unknown", streaming: "n/a", api: "responses" };
+}
+
+export async function probeModel(target: ProbeTarget, needs: RoleNeeds): Promise<ModelProbe> {
+  const listed = await listing(target);
+  if ("done" in listed) return listed.done;
+  const { known } = listed;
   try {
     const tools = needs.tools ? await probeTools(target) : { tools: "n/a" as const };
     const images = needs.images ? await probeImages(target) : { images: "n/a" as const };

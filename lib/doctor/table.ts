@@ -7,7 +7,8 @@ function cells(row: DoctorRow): string[] {
   const p = row.probe;
   if (p === null) return [row.role, row.model ?? "(not set)", "-", "-", "-", "-", "-", row.verdict];
   const reachable = !p.reachable ? "no" : p.authFailed ? "key refused" : "yes";
-  return [row.role, row.model ?? "", reachable, p.known, p.tools, p.images, p.streaming, row.verdict];
+  const tools = p.api === "responses" ? `${p.tools} (responses)` : p.tools;
+  return [row.role, row.model ?? "", reachable, p.known, tools, p.images, p.streaming, row.verdict];
 }
 
 export function renderReport(report: DoctorReport): string {

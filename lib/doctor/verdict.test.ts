@@ -63,4 +63,13 @@ describe("renderReport", () => {
       "Some roles cannot work until the problems above are fixed.",
     ]);
   });
+
+  it("a browser model probed through the Responses API: ok without streaming, down with its own fix when the computer tool is not taken", () => {
+    const responses: ModelProbe = { ...good, streaming: "n/a", api: "responses" };
+    expect(judgeRole("browser", "computer-use-preview", responses, URL_)).toEqual({ verdict: "ok", fixes: [] });
+    expect(judgeRole("browser", "computer-use-preview", { ...responses, tools: "none", toolsDetail: "404: not found" }, URL_)).toEqual({
+      verdict: "down",
+      fixes: ["ARGUS_MODEL_BROWSER=computer-use-preview did not take the Responses API's computer tool (404: not found): use OpenAI's computer-use-preview, or set ARGUS_BROWSER_API=chat to browse over Chat Completions."],
+    });
+  });
 });

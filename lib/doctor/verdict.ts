@@ -41,7 +41,10 @@ export function judgeRole(role: ModelRole, model: string | null, probe: ModelPro
   const needs = ROLE_NEEDS[role];
   const fixes: string[] = [];
   let verdict: ModelHealth = "ok";
-  if (needs.tools && probe.tools === "none") {
+  if (probe.api === "responses" && probe.tools === "none") {
+    verdict = "down";
+    fixes.push(`${env} did not take the Responses API's computer tool (${probe.toolsDetail ?? "no answer"}): use OpenAI's computer-use-preview, or set ARGUS_BROWSER_API=chat to browse over Chat Completions.`);
+  } else if (needs.tools && probe.tools === "none") {
     verdict = "down";
     fixes.push(`${env} neither makes tool calls nor follows Argus's text protocol (${probe.toolsDetail ?? "no call"}): use a model that follows instructions, such as qwen2.5 or llama3.1.`);
   } else if (needs.tools && probe.tools === "text") {

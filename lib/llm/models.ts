@@ -6,6 +6,9 @@
  * - `chat`: one reply (text and/or tool calls), retried on transient failures;
  * - `callTool`: exactly one valid tool call, with bad output fed back to the model (DESIGN §4);
  * - `text`: a plain answer, for the vqa and suggestion roles.
+ *
+ * And one outside Chat Completions: `responses`, a Responses API request for the browsing agent
+ * when its model is OpenAI's computer-use model (same endpoint, key, retries and errors).
  */
 import { createOpenAICompatible, type OpenAICompatibleProvider } from "@ai-sdk/openai-compatible";
 import { streamText, type ModelMessage } from "ai";
@@ -20,6 +23,7 @@ import { normalizingFetch } from "./normalizing-fetch";
 import { ToolProtocolChoice } from "./protocol-choice";
 import type { CallOutcome } from "./role-health";
 import { readReplyCalls, type ToolProtocol } from "./reply-calls";
+import { classifyResponsesError, postResponses, type ResponsesReply } from "./responses";
 import { textProtocolInstructions } from "./tagged-calls";
 import { checkToolReply, ignoredCallsNotice, repairMessages } from "./tool-call";
 import { toSdkTools, type ToolSpecs } from "./tool-schema";
@@ -28,6 +32,7 @@ import { sumUsage, type Usage } from "./usage";
 export type { ChatReply } from "./stream-reply";
 export type { ToolSpecs } from "./tool-schema";
 export type { ModelSettings } from "./endpoint";
+export type { ResponseItem, ResponsesReply } from "./responses";
 
 /** A reply this long is runaway output, not an answer (e.g. a model repeating itself). */
 const DEFAULT_MAX_RESPONSE_CHARS = 100_000;
@@ -93,6 +98,13 @@ export interface ToolCallResult<T> {
 }
 
 export type TextRequest = Omit<ChatRequest, "tools">;
+
+export interface ResponsesRequest {
+  /** The Responses API body (input, tools, truncation…) without `model`: the role's model is set here. */
+  body: Record<string, unknown>;
+  signal: AbortSignal;
+  onRestart?: (info: RestartInfo) => void;
+}
 
 export interface TextResult {
   text: string;
@@ -207,7 +219,7 @@ export class ModelClient {
   }
 
   /** Runs one call with its restarts watched, and reports how it ended to `onCallEnd`. */
-  private async tracked<R, Q extends ChatRequest>(role: ModelRole, request: Q, call: (request: Q) => Promise<R>, textProtocol: (result: R) => boolean): Promise<R> {
+  private async tracked<R, Q extends { onRestart?: (info: RestartInfo) => void }>(role: ModelRole, request: Q, call: (request: Q) => Promise<R>, textProtocol: (result: R) => boolean): Promise<R> {
     const seen = { retried: false, repaired: false };
     const watched = {
       ...request,
@@ -292,6 +304,26 @@ export class ModelClient {
       finishReason: reply.finishReason,
       truncated: reply.truncated,
     };
+  }
+
+  /**
+   * One Responses API request (`POST {baseURL}/responses`, not streamed), retried and classified
+   * like a chat call, and reported to `onCallEnd` so health sees the role's real calls.
+   */
+  async responses(role: ModelRole, request: ResponsesRequest): Promise<ResponsesReply> {
+    return this.tracked(role, request, (tracked) => this.responsesUntracked(role, tracked), () => false);
+  }
+
+  private async responsesUntracked(role: ModelRole, request: ResponsesRequest): Promise<ResponsesReply> {
+    const ctx = this.context(role);
+    const target = { baseUrl: this.baseUrl, apiKey: this.settings.apiKey };
+    return withRetries(({ signal }) => postResponses(target, { ...request.body, model: ctx.model }, signal), {
+      signal: request.signal,
+      policy: this.policy,
+      classify: (error, attempts) => classifyResponsesError(error, { ...ctx, attempts }),
+      onRetry: ({ attempt, error }) => request.onRestart?.({ reason: "retry", attempt, message: error.message }),
+      random: this.random,
+    });
   }
 
   private context(role: ModelRole): ModelCallContext {

@@ -9,6 +9,8 @@ describe("usage", () => {
       outputTokens: 7,
     });
     expect(normalizeUsage({ prompt_tokens: 5, completion_tokens: 2 })).toEqual({ inputTokens: 5, outputTokens: 2 });
+    // The Responses API's names.
+    expect(normalizeUsage({ input_tokens: 900, output_tokens: 40, total_tokens: 940 })).toEqual({ inputTokens: 900, outputTokens: 40 });
   });
 
   it("treats missing or nonsense counts as zero", () => {

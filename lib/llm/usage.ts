@@ -17,13 +17,13 @@ function count(value: unknown): number {
   return 0;
 }
 
-/** Normalise any usage-like value (SDK usage, provider usage, OpenAI's prompt/completion). */
+/** Normalise any usage-like value (SDK usage, provider usage, OpenAI's prompt/completion, the Responses API's input/output). */
 export function normalizeUsage(raw: unknown): Usage {
   if (typeof raw !== "object" || raw === null) return { inputTokens: 0, outputTokens: 0 };
   const u = raw as Record<string, unknown>;
   return {
-    inputTokens: count(u.inputTokens ?? u.prompt_tokens),
-    outputTokens: count(u.outputTokens ?? u.completion_tokens),
+    inputTokens: count(u.inputTokens ?? u.prompt_tokens ?? u.input_tokens),
+    outputTokens: count(u.outputTokens ?? u.completion_tokens ?? u.output_tokens),
   };
 }
 

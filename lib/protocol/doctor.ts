@@ -28,6 +28,12 @@ export interface ModelProbe {
   streaming: Check;
   /** The endpoint refused the key (401/403). */
   authFailed?: boolean;
+  /**
+   * Probed through the Responses API (`POST /responses` with the computer tool) because the role
+   * speaks it (a computer-use browser model, ARGUS_BROWSER_API): `tools` says whether the computer
+   * tool was accepted, and streaming is not used.
+   */
+  api?: "responses";
 }
 
 export interface DoctorRow {

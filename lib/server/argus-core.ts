@@ -209,7 +209,7 @@ export async function createArgusCore(
               maxSteps: config.browser.maxSteps,
               viewport: browser.computers.dimensions,
               screenEdge: config.browser.screenEdge,
-              makeEngine: browserEngineFactory(),
+              makeEngine: browserEngineFactory(config.browser.api),
             },
           },
           run,
@@ -236,7 +236,7 @@ export async function createArgusCore(
     runs,
     disk,
     sessionCreation: new SessionCreationLimit(config.sessionRatePerMinute),
-    modelCheck: new ModelCheck(config.model),
+    modelCheck: new ModelCheck(config.model, Date.now, config.browser.api),
     computers: browser?.computers ?? null,
     async start() {
       if (isolation.kind === "none" && config.jupyter.mode === "managed") {

@@ -23,7 +23,7 @@ export interface BrowseWorld extends AgentWorld {
   lab: Lab;
 }
 
-/** `env` overrides the world's browser settings (the benchmark runs at the defaults). */
+/** `env` adds to or overrides the browsing settings (e.g. a computer-use browser model). */
 export async function startBrowseWorld(env: Record<string, string> = {}): Promise<BrowseWorld> {
   const lab = await startLab({ photos: { coins: await coinsPng() } });
   try {

@@ -20,8 +20,8 @@ import { checkPoint, type Dimensions } from "./screen";
 import { withScheme } from "./url-policy";
 import { settle } from "./settle";
 import { Tabs } from "./tabs";
-import { evaluateIsolated } from "./isolated-eval";
-import { probeScript, readProbe, type PageProbe } from "./page-probe";
+import { evaluateIsolated, probeIsolated } from "./isolated-eval";
+import { readProbe, type PageProbe } from "./page-probe";
 
 export interface BrowserComputerParts {
   context: BrowserContext;
@@ -262,7 +262,7 @@ export class BrowserComputer implements Computer {
    */
   async probe(point: Point | null): Promise<PageProbe | null> {
     if (point) this.point(point.x, point.y);
-    return this.act(async (page) => readProbe(await evaluateIsolated(page, probeScript(point)).catch(() => null)), { settle: false });
+    return this.act(async (page) => readProbe(await probeIsolated(page, point).catch(() => null)), { settle: false });
   }
 
   /** The active page's title ('' when it has none or cannot be read). */

@@ -20,8 +20,8 @@ import { checkPoint, type Dimensions } from "./screen";
 import { withScheme } from "./url-policy";
 import { settle } from "./settle";
 import { Tabs } from "./tabs";
-import { evaluateIsolated } from "./isolated-eval";
-import { probeScript, readProbe, type PageProbe } from "./page-probe";
+import { evaluateIsolated, probeIsolated } from "./isolated-eval";
+import { readProbe, type PageProbe } from "./page-probe";
 
 export interface BrowserComputerParts {
   context: BrowserContext;
@@ -41,7 +41,11 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 const MAX_IMAGE_FILE_BYTES = 25 * 1024 * 1024;
 
-/** The page fetches `src` (through the context's gates) and the bytes come back as PNG; null when it cannot. */
+/**
+ * The page's image file: fetched through the context's gates from an isolated world (so the
+ * page's own `fetch` or `btoa` cannot answer for it), at most MAX_IMAGE_FILE_BYTES, and back
+ * as PNG; null when it cannot.
+ */
 async function imageFile(page: Page, src: string): Promise<Buffer | null> {
   if (!src) return null;
   const script = `(async () => {
@@ -53,9 +57,20 @@ async function imageFile(page: Page, src: string): Promise<Buffer | null> {
     for (let i = 0; i < bytes.length; i += 32768) text += String.fromCharCode.apply(null, bytes.subarray(i, i + 32768));
     return btoa(text);
   })()`;
-  const b64 = await page.evaluate(script).catch(() => null);
-  if (typeof b64 !== "string") return null;
+  const b64 = await evaluateIsolated(page, script).catch(() => null);
+  if (typeof b64 !== "string" || b64.length > Math.ceil(MAX_IMAGE_FILE_BYTES / 3) * 4) return null;
   return sharp(Buffer.from(b64, "base64"), { limitInputPixels: 50_000_000 }).png().toBuffer().catch(() => null);
+}
+
+/** The longest title and address a step reports: the page chooses them. */
+const MAX_TITLE = 300;
+const MAX_URL = 2048;
+
+/** Page text made fit for one line of the chat: no control or layout characters, cut short. */
+function oneLine(text: string, max: number): string {
+  // eslint-disable-next-line no-control-regex
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 
 function pngSize(png: Buffer): { width: number; height: number } {
@@ -210,8 +225,9 @@ export class BrowserComputer implements Computer {
     await this.act(() => sleep(duration), { settle: false });
   }
 
+  /** The active page's address, cut short for reporting (a page can make it two megabytes long). */
   currentUrl(): string {
-    return this.tabs.active?.url() ?? "about:blank";
+    return oneLine(this.tabs.active?.url() ?? "about:blank", MAX_URL);
   }
 
   async goto(rawUrl: string): Promise<void> {
@@ -262,12 +278,14 @@ export class BrowserComputer implements Computer {
    */
   async probe(point: Point | null): Promise<PageProbe | null> {
     if (point) this.point(point.x, point.y);
-    return this.act(async (page) => readProbe(await evaluateIsolated(page, probeScript(point)).catch(() => null)), { settle: false });
+    return this.act(async (page) => readProbe(await probeIsolated(page, point).catch(() => null)), { settle: false });
   }
 
-  /** The active page's title ('' when it has none or cannot be read). */
+  /** The active page's title, on one line and cut short ('' when it has none or cannot be read). */
   title(): Promise<string> {
-    return this.act((page) => page.title().catch(() => ""), { settle: false });
+    // Read in the isolated world and cut there: only the part shown crosses to Argus.
+    const read = (page: Page) => evaluateIsolated(page, `String(document.title).slice(0, ${MAX_TITLE * 2})`).catch(() => "");
+    return this.act(async (page) => oneLine(String((await read(page)) ?? ""), MAX_TITLE), { settle: false });
   }
 
   /**

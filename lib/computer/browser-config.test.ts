@@ -4,6 +4,7 @@ import { loadConfig } from "@/lib/config";
 describe("browser settings", () => {
   it("defaults: Debian's Chromium, nothing blocked or allowed beyond the address rule, 10 idle minutes, 50 MB downloads", () => {
     expect(loadConfig({}, "/x").browser).toEqual({
+      api: "chat",
       chromiumPath: "/usr/bin/chromium",
       policy: { block: [], allow: [] },
       idleMs: 10 * 60_000,
@@ -29,6 +30,7 @@ describe("browser settings", () => {
       "/x",
     );
     expect(c.browser).toEqual({
+      api: "chat",
       chromiumPath: "/opt/chromium/chrome",
       policy: { block: ["ads.example.com", "tracker.net"], allow: [{ host: "127.0.0.1", port: 4000 }, { host: "intranet.local", port: null }] },
       idleMs: 30_000,

@@ -16,7 +16,7 @@ import type { BrowserComputer } from "./browser-computer";
 import { commandPointer, commandSummary, readCommand, type BrowserCommand } from "./browser-command";
 import { performAction } from "./computer-actions";
 import type { ComputerManager } from "./computer-manager";
-import { policyChecks, type PolicyMove } from "./safety-policy";
+import { policyChecks, policyMove } from "./safety-policy";
 
 export interface StoredScreenshot {
   fileId: string;
@@ -49,16 +49,6 @@ function unlessCancelled<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener("abort", onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
-}
-
-function policyMove(c: BrowserCommand): PolicyMove {
-  if (c.tool === "goto") return { kind: "goto", url: c.url };
-  if (c.tool !== "computer") return { kind: "other" };
-  const a = c.action;
-  if (a.type === "click" || a.type === "double_click") return { kind: "click", x: a.x, y: a.y };
-  if (a.type === "type") return { kind: "type" };
-  if (a.type === "keypress") return { kind: "keypress", keys: a.keys };
-  return { kind: "other" };
 }
 
 const PNG_NAME = /\.png$/i;

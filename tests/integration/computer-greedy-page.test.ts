@@ -1,0 +1,54 @@
+/**
+ * A page that tries to push its own bytes into Argus: a title of five million characters
+ * (with layout controls in it), an address of a million and a half, and save_image answered
+ * by the page's own JavaScript (`fetch` and `btoa` replaced, forty megabytes handed back).
+ * What reaches Argus is bounded and comes from the browser, not the page's script. Real
+ * Chromium, the lab on loopback.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserComputer } from "@/lib/computer/browser-computer";
+import type { ComputerManager } from "@/lib/computer/computer-manager";
+import { startLab, type Lab } from "@/tests/helpers/browser-lab";
+import { browserManager } from "@/tests/helpers/computer";
+
+let lab: Lab;
+let manager: ComputerManager;
+let computer: BrowserComputer;
+let scratch: string;
+
+beforeAll(async () => {
+  lab = await startLab();
+  scratch = mkdtempSync(path.join(os.tmpdir(), "argus-greedy-"));
+  manager = browserManager({ allow: lab.hostPort });
+  computer = await manager.getComputer("greedy", { downloadDir: scratch });
+  await computer.goto(`${lab.origin}/agent-greedy.html`);
+});
+afterAll(async () => {
+  await manager?.closeAll();
+  await lab?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe("a page that pushes its own bytes", () => {
+  it("has its title cut short, without line breaks or layout controls", async () => {
+    const title = await computer.title();
+    expect(title.startsWith("Greedy")).toBe(true);
+    expect(title.length).toBeLessThanOrEqual(301);
+    expect(title).not.toMatch(/[\u2028\u202e\n]/);
+  });
+
+  it("has its address cut short", async () => {
+    await computer.activePage!.evaluate(() => history.replaceState(null, "", `/agent-greedy.html?${"q".repeat(1_500_000)}`));
+    expect(computer.currentUrl().length).toBeLessThanOrEqual(2049);
+    expect(computer.currentUrl().startsWith(`${lab.origin}/agent-greedy.html?q`)).toBe(true);
+  });
+
+  it("saves an <img> from its own file, whatever the page's fetch and btoa say", async () => {
+    const png = await computer.capture({ selector: "#photo" });
+    expect(await sharp(png).metadata()).toMatchObject({ width: 160, height: 120 });
+  });
+});

@@ -40,6 +40,8 @@ export interface BrowserComputerParts {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const MAX_IMAGE_FILE_BYTES = 25 * 1024 * 1024;
+/** The largest element save_image screenshots, in device pixels (as the image file's decoder allows). */
+const MAX_ELEMENT_SHOT_PIXELS = 50_000_000;
 
 /**
  * The page's image file: fetched through the context's gates from an isolated world (so the
@@ -313,7 +315,16 @@ export class BrowserComputer implements Computer {
           // An anonymous arrow: a named one would carry the TypeScript loader's `__name` helper into the page.
           .evaluate((el) => (el instanceof HTMLImageElement && el.complete && el.naturalWidth > 0 ? el.currentSrc : ""))
           .catch(() => ""));
-        return original ?? element.screenshot({ type: "png", timeout: 5_000 });
+        if (original) return original;
+        // A screenshot of an element is as big as the element, however far off the screen it reaches.
+        const box = await element.boundingBox().catch(() => null);
+        if (box && box.width * box.height * this.deviceScaleFactor ** 2 > MAX_ELEMENT_SHOT_PIXELS) {
+          throw badAction(
+            `${JSON.stringify(target.selector)} is ${Math.round(box.width)}×${Math.round(box.height)} pixels, too big to save whole; save a region of the screen instead.`,
+            "selector",
+          );
+        }
+        return element.screenshot({ type: "png", timeout: 5_000 });
       },
       { settle: false },
     );

@@ -24,10 +24,22 @@ function check(code: string, message: string): SafetyCheck {
 const IP_LIKE = /^(\d+\.){3}\d+$|:/;
 
 /**
+ * Names under which anyone may have a host: sites of their own, not one site. The country
+ * codes (two letters: co.uk, com.au, github.io) are handled by their length.
+ */
+const SHARED_SUFFIXES = new Set([
+  "appspot.com", "azurewebsites.net", "blogspot.com", "cloudfront.net", "firebaseapp.com", "herokuapp.com",
+  "netlify.app", "pages.dev", "vercel.app", "web.app", "workers.dev", "amazonaws.com", "glitch.me",
+]);
+
+/**
  * The site a URL belongs to: host and port for addresses and single-label
  * hosts (two loopback labs are two sites), else the last two labels of the
- * host (shop.example.com and example.com are one site). A heuristic: it does
- * not know public suffixes such as co.uk, which makes it ask more, not less.
+ * host (shop.example.com and example.com are one site), or three under a
+ * country code or a shared hosting name (shop.co.uk and evil.co.uk, or
+ * alice.github.io and mallory.github.io, are two). A heuristic without the
+ * public suffix list: where it is wrong it splits one site in two (asks
+ * more), never joins two.
  */
 export function siteOf(raw: string): string | null {
   let url: URL;
@@ -37,9 +49,12 @@ export function siteOf(raw: string): string | null {
     return null;
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return url.protocol;
-  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
   if (IP_LIKE.test(host) || !host.includes(".")) return `${host}:${url.port || (url.protocol === "https:" ? "443" : "80")}`;
-  return host.split(".").slice(-2).join(".");
+  const labels = host.split(".");
+  const lastTwo = labels.slice(-2).join(".");
+  const keep = labels.at(-1)!.length <= 2 || SHARED_SUFFIXES.has(lastTwo) ? 3 : 2;
+  return labels.slice(-keep).join(".");
 }
 
 /**

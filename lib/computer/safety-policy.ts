@@ -89,6 +89,8 @@ function pressedKeys(keys: readonly string[]): string[] {
 function activationChecks(focus: ElementFacts | null | undefined, probe: PageProbe | null, key: "Enter" | "Space", startUrl: string): SafetyCheck[] {
   if (key === "Enter" && (probe === null || focus?.inForm)) return [check("form_submit", "Pressing Enter here may submit a form.")];
   if (!focus) return [];
+  // Keys go to whatever has focus inside a frame Argus cannot read: a form's field or button, maybe.
+  if (focus.frame) return [check("form_submit", `Pressing ${key} inside a frame Argus cannot read may submit a form.`)];
   if (focus.submits) return [check("form_submit", `Pressing ${key} on this button submits a form.`)];
   if (key !== "Enter" || !focus.href) return [];
   if (focus.download) return [check("download", "Pressing Enter on this link downloads a file.")];

@@ -140,6 +140,14 @@ describe("forms and links the page hides from elementFromPoint", () => {
     expect(await asked({ type: "click", x: button.x, y: button.y, button: "left" })).toContain("form_submit");
   });
 
+  it("asks before Enter or Space while the focus is inside a frame", async () => {
+    await computer.activePage!.frameLocator("#frame").locator("#inner").focus();
+    expect(await asked({ type: "keypress", keys: ["ENTER"] })).toContain("form_submit");
+    expect(await asked({ type: "keypress", keys: ["SPACE"] })).toContain("form_submit");
+    await computer.keypress(["ENTER"]);
+    await expect.poll(() => computer.activePage!.frames().some((f) => f.url().includes("/signed-in"))).toBe(true);
+  });
+
   it("sees the submit button inside a frame of the same site", async () => {
     const frame = await centreOf(computer, "#frame");
     expect(await asked({ type: "click", x: frame.x - 100, y: frame.y - 10, button: "left" })).toContain("form_submit");

@@ -132,7 +132,10 @@ export function policyChecks(move: PolicyMove, probe: PageProbe | null, startUrl
       const checks: SafetyCheck[] = [];
       // A character (or a paste) goes into the focused field, like typing.
       if (keys.some((k) => [...k].length === 1 || k === "Space")) checks.push(...writingChecks(probe));
-      if (keys.includes("Enter")) checks.push(...activationChecks(probe?.focus, probe, "Enter", startUrl));
+      // Tab in the same chord moves the focus first: Enter or Space then acts on an element nobody looked at.
+      if (keys.includes("Tab") && (keys.includes("Enter") || keys.includes("Space"))) {
+        checks.push(check("form_submit", "Tab with Enter or Space activates the next element on the page, which Argus has not looked at; it may submit a form or follow a link."));
+      } else if (keys.includes("Enter")) checks.push(...activationChecks(probe?.focus, probe, "Enter", startUrl));
       else if (keys.includes("Space")) checks.push(...activationChecks(probe?.focus, probe, "Space", startUrl));
       return unique(checks);
     }

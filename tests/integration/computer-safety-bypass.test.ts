@@ -81,6 +81,13 @@ describe("keys that submit a form without saying Enter", () => {
     expect(await submitted()).toBe(true);
   });
 
+  it("asks before Tab+Enter, which moves the focus before Enter acts", async () => {
+    await computer.click(900, 600);
+    expect(await asked({ type: "keypress", keys: ["TAB", "ENTER"] })).toContain("form_submit");
+    await computer.keypress(["TAB", "ENTER"]);
+    expect(await submitted()).toBe(true);
+  });
+
   it("asks before Enter on a focused link to another site", async () => {
     await computer.activePage!.focus("#away");
     expect(await asked({ type: "keypress", keys: ["ENTER"] })).toContain("leaves_site");

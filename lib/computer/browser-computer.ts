@@ -37,9 +37,16 @@ export interface BrowserComputerParts {
   pagesInChromium?: () => number;
 }
 
+/** An action's deadline passed (see act). */
+const STUCK = Symbol("stuck");
+/** The longest wait action (computer-args.ts WaitSchema). */
+const MAX_WAIT_MS = 30_000;
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const MAX_IMAGE_FILE_BYTES = 25 * 1024 * 1024;
+/** The largest element save_image screenshots, in device pixels (as the image file's decoder allows). */
+const MAX_ELEMENT_SHOT_PIXELS = 50_000_000;
 
 /**
  * The page's image file: fetched through the context's gates from an isolated world (so the
@@ -111,22 +118,43 @@ export class BrowserComputer implements Computer {
     return this.running > 0;
   }
 
-  /** Runs one action at a time: model actions are a sequence, and the mouse has one position. */
-  private act<T>(fn: (page: Page) => Promise<T>, options: { settle?: boolean } = {}): Promise<T> {
+  /**
+   * Runs one action at a time: model actions are a sequence, and the mouse has one position.
+   * An action that outlives its deadline means the page no longer answers (a script that never
+   * ends holds its renderer, and DevTools waits for it forever): the browser is closed, which
+   * ends the renderer and frees the queue, and the next action starts a new one.
+   */
+  private act<T>(fn: (page: Page) => Promise<T>, options: { settle?: boolean; deadlineMs?: number } = {}): Promise<T> {
     // Busy from the call, not from when its turn comes: a queued action must keep the reaper away too.
     this.running += 1;
     this.lastUsed = Date.now();
+    const deadlineMs = options.deadlineMs ?? this.navigationTimeoutMs * 2 + MAX_WAIT_MS;
     const run = async () => {
       if (this.closed) throw browserUnavailable("This session's browser has been closed; the next action will start a new one.");
+      let timer: NodeJS.Timeout | undefined;
+      const expired = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(STUCK), deadlineMs);
+      });
       try {
-        const page = this.tabs.active ?? (await this.parts.context.newPage());
-        const result = await fn(page);
-        if (options.settle !== false) await settle(this.tabs, this.navigationTimeoutMs / 4);
-        return result;
+        const work = async () => {
+          const page = this.tabs.active ?? (await this.parts.context.newPage());
+          const result = await fn(page);
+          if (options.settle !== false) await settle(this.tabs, this.navigationTimeoutMs / 4);
+          return result;
+        };
+        return await Promise.race([work(), expired]);
       } catch (error) {
+        if (error === STUCK) {
+          void this.close();
+          throw browserUnavailable(
+            `The page stopped answering for ${Math.round(deadlineMs / 1000)} s (a script that never ends?); its browser was closed, and the next action will start a new one.`,
+          );
+        }
         if (isArgusError(error)) throw error;
         if (this.closed) throw browserUnavailable("The browser stopped during this action; the next action will start a new one.", error);
         throw browserUnavailable(`The browser could not do that: ${firstLine(error)}`, error);
+      } finally {
+        clearTimeout(timer);
       }
     };
     const next = this.queue.then(run, run).finally(() => {
@@ -135,6 +163,11 @@ export class BrowserComputer implements Computer {
     });
     this.queue = next.catch(() => undefined);
     return next;
+  }
+
+  /** How long a reading of the page (probe, title) may take before the page counts as stuck. */
+  private get readDeadlineMs(): number {
+    return Math.max(1000, this.navigationTimeoutMs / 2);
   }
 
   private point(x: unknown, y: unknown): Point {
@@ -154,7 +187,7 @@ export class BrowserComputer implements Computer {
         const png = await page.screenshot({ type: "png", caret: "initial", timeout: this.navigationTimeoutMs });
         return { png, ...pngSize(png), deviceScaleFactor: this.deviceScaleFactor };
       },
-      { settle: false },
+      { settle: false, deadlineMs: this.navigationTimeoutMs + this.readDeadlineMs },
     );
   }
 
@@ -278,14 +311,14 @@ export class BrowserComputer implements Computer {
    */
   async probe(point: Point | null): Promise<PageProbe | null> {
     if (point) this.point(point.x, point.y);
-    return this.act(async (page) => readProbe(await probeIsolated(page, point).catch(() => null)), { settle: false });
+    return this.act(async (page) => readProbe(await probeIsolated(page, point).catch(() => null)), { settle: false, deadlineMs: this.readDeadlineMs });
   }
 
   /** The active page's title, on one line and cut short ('' when it has none or cannot be read). */
   title(): Promise<string> {
     // Read in the isolated world and cut there: only the part shown crosses to Argus.
     const read = (page: Page) => evaluateIsolated(page, `String(document.title).slice(0, ${MAX_TITLE * 2})`).catch(() => "");
-    return this.act(async (page) => oneLine(String((await read(page)) ?? ""), MAX_TITLE), { settle: false });
+    return this.act(async (page) => oneLine(String((await read(page)) ?? ""), MAX_TITLE), { settle: false, deadlineMs: this.readDeadlineMs });
   }
 
   /**
@@ -313,7 +346,16 @@ export class BrowserComputer implements Computer {
           // An anonymous arrow: a named one would carry the TypeScript loader's `__name` helper into the page.
           .evaluate((el) => (el instanceof HTMLImageElement && el.complete && el.naturalWidth > 0 ? el.currentSrc : ""))
           .catch(() => ""));
-        return original ?? element.screenshot({ type: "png", timeout: 5_000 });
+        if (original) return original;
+        // A screenshot of an element is as big as the element, however far off the screen it reaches.
+        const box = await element.boundingBox().catch(() => null);
+        if (box && box.width * box.height * this.deviceScaleFactor ** 2 > MAX_ELEMENT_SHOT_PIXELS) {
+          throw badAction(
+            `${JSON.stringify(target.selector)} is ${Math.round(box.width)}×${Math.round(box.height)} pixels, too big to save whole; save a region of the screen instead.`,
+            "selector",
+          );
+        }
+        return element.screenshot({ type: "png", timeout: 5_000 });
       },
       { settle: false },
     );

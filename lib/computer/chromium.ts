@@ -47,6 +47,9 @@ export async function launchChromium(o: ChromiumLaunch): Promise<Browser> {
       executablePath: o.executablePath,
       headless: true,
       args: [...CHROMIUM_FLAGS, ...isolationFlags(o.proxyServer)],
+      // Playwright turns Chromium's popup blocker off; on, a page opens a tab only for a click
+      // (one per click), not from a timer: a page cannot flood the machine with renderers.
+      ignoreDefaultArgs: ["--disable-popup-blocking"],
       // Playwright adds <-loopback> to the bypass list, so loopback goes through the proxy too.
       proxy: { server: o.proxyServer },
       downloadsPath: o.downloadsPath,

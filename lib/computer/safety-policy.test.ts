@@ -19,6 +19,18 @@ describe("siteOf", () => {
     expect(siteOf("https://[::1]:8080/")).toBe("::1:8080");
     expect(siteOf("not a url")).toBeNull();
   });
+
+  it("never joins two sites that share a public suffix (attack: start on one, leave for another unasked)", () => {
+    for (const [from, to] of [
+      ["https://shop.co.uk/", "https://evil.co.uk/"],
+      ["https://alice.github.io/", "https://mallory.github.io/"],
+      ["https://shop.com.au/", "https://evil.com.au/"],
+      ["https://alice.herokuapp.com/", "https://mallory.herokuapp.com/"],
+    ] as const) {
+      expect(codes(policyChecks({ kind: "goto", url: to }, null, from)), `${from} → ${to}`).toEqual(["leaves_site"]);
+    }
+    expect(policyChecks({ kind: "goto", url: "https://www.shop.co.uk/cart" }, null, "https://shop.co.uk/")).toEqual([]);
+  });
 });
 
 describe("policyChecks", () => {

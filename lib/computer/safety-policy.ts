@@ -24,10 +24,22 @@ function check(code: string, message: string): SafetyCheck {
 const IP_LIKE = /^(\d+\.){3}\d+$|:/;
 
 /**
+ * Names under which anyone may have a host: sites of their own, not one site. The country
+ * codes (two letters: co.uk, com.au, github.io) are handled by their length.
+ */
+const SHARED_SUFFIXES = new Set([
+  "appspot.com", "azurewebsites.net", "blogspot.com", "cloudfront.net", "firebaseapp.com", "herokuapp.com",
+  "netlify.app", "pages.dev", "vercel.app", "web.app", "workers.dev", "amazonaws.com", "glitch.me",
+]);
+
+/**
  * The site a URL belongs to: host and port for addresses and single-label
  * hosts (two loopback labs are two sites), else the last two labels of the
- * host (shop.example.com and example.com are one site). A heuristic: it does
- * not know public suffixes such as co.uk, which makes it ask more, not less.
+ * host (shop.example.com and example.com are one site), or three under a
+ * country code or a shared hosting name (shop.co.uk and evil.co.uk, or
+ * alice.github.io and mallory.github.io, are two). A heuristic without the
+ * public suffix list: where it is wrong it splits one site in two (asks
+ * more), never joins two.
  */
 export function siteOf(raw: string): string | null {
   let url: URL;
@@ -37,9 +49,12 @@ export function siteOf(raw: string): string | null {
     return null;
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return url.protocol;
-  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
   if (IP_LIKE.test(host) || !host.includes(".")) return `${host}:${url.port || (url.protocol === "https:" ? "443" : "80")}`;
-  return host.split(".").slice(-2).join(".");
+  const labels = host.split(".");
+  const lastTwo = labels.slice(-2).join(".");
+  const keep = labels.at(-1)!.length <= 2 || SHARED_SUFFIXES.has(lastTwo) ? 3 : 2;
+  return labels.slice(-keep).join(".");
 }
 
 /** File types a link most likely downloads rather than shows (the server decides, so this is a guess that asks more). */
@@ -87,6 +102,8 @@ function pressedKeys(keys: readonly string[]): string[] {
 function activationChecks(focus: ElementFacts | null | undefined, probe: PageProbe | null, key: "Enter" | "Space", startUrl: string): SafetyCheck[] {
   if (key === "Enter" && (probe === null || focus?.inForm)) return [check("form_submit", "Pressing Enter here may submit a form.")];
   if (!focus) return [];
+  // Keys go to whatever has focus inside a frame Argus cannot read: a form's field or button, maybe.
+  if (focus.frame) return [check("form_submit", `Pressing ${key} inside a frame Argus cannot read may submit a form.`)];
   if (focus.submits) return [check("form_submit", `Pressing ${key} on this button submits a form.`)];
   if (key !== "Enter" || !focus.href) return [];
   if (looksLikeDownload(focus.href, focus.download)) return [check("download", "Pressing Enter on this link downloads a file.")];
@@ -128,7 +145,10 @@ export function policyChecks(move: PolicyMove, probe: PageProbe | null, startUrl
       const checks: SafetyCheck[] = [];
       // A character (or a paste) goes into the focused field, like typing.
       if (keys.some((k) => [...k].length === 1 || k === "Space")) checks.push(...writingChecks(probe));
-      if (keys.includes("Enter")) checks.push(...activationChecks(probe?.focus, probe, "Enter", startUrl));
+      // Tab in the same chord moves the focus first: Enter or Space then acts on an element nobody looked at.
+      if (keys.includes("Tab") && (keys.includes("Enter") || keys.includes("Space"))) {
+        checks.push(check("form_submit", "Tab with Enter or Space activates the next element on the page, which Argus has not looked at; it may submit a form or follow a link."));
+      } else if (keys.includes("Enter")) checks.push(...activationChecks(probe?.focus, probe, "Enter", startUrl));
       else if (keys.includes("Space")) checks.push(...activationChecks(probe?.focus, probe, "Space", startUrl));
       return unique(checks);
     }

@@ -17,6 +17,8 @@ const STUCK_NAVIGATION_MS = 15_000;
 const STUCK_NEW_PAGE_MS = 5_000;
 /** How long a navigation that ended without a new document may still turn out to be a download. */
 const DOWNLOAD_GRACE_MS = 1_000;
+/** At most this many tabs per browser: one more, however a page opened it, is closed at once. */
+export const MAX_TABS = 10;
 
 export class Tabs {
   /** Pages in the order they became active; the last is the active one. */
@@ -49,6 +51,10 @@ export class Tabs {
 
   private adopt(page: Page): void {
     if (this.order.includes(page)) return;
+    if (this.order.length >= MAX_TABS) {
+      void page.close().catch(() => undefined);
+      return;
+    }
     this.order.push(page);
     page.on("framenavigated", (frame) => {
       if (frame !== page.mainFrame()) return;

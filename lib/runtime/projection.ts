@@ -11,6 +11,19 @@ import { commandPointer, commandSummary, readCommand } from "@/lib/computer/brow
 import type { BrowserActionWire, BrowserObservationWire } from "@/lib/protocol/browser-wire";
 import { eventMessage } from "./event-message";
 
+/**
+ * A tag holding JSON, safe for the client's tag reader: `<` is written `\u003c` (the same JSON),
+ * so no text inside (a page's title, a model's summary) can close the tag early.
+ */
+function tagged(tag: string, value: unknown): string {
+  return `<${tag}>${JSON.stringify(value).replace(/</g, "\\u003c")}</${tag}>`;
+}
+
+/** Free text beside the tags (thinking, the model's words), with any of our tags in it defused. */
+function plain(text: string): string {
+  return text.replace(/<(\/?)(thinking|browser_action|browser_observation|interaction)>/gi, "<\u200b$1$2>");
+}
+
 function message(role: AgentMessageRole, content: string, media?: readonly string[] | null): AgentMessage {
   return media && media.length > 0 ? { role, content, media: [...media] } : { role, content };
 }
@@ -57,7 +70,7 @@ function projectFinish(e: ActionOf<"finish">): AgentMessage | null {
       return null;
     case "browser": {
       const answer = asText(outputs.answer) || e.args.final_thought;
-      return message("browser", `<browser_action>${JSON.stringify({ tool: "done", summary: answer, pointer: null } satisfies BrowserActionWire)}</browser_action>`);
+      return message("browser", tagged("browser_action", { tool: "done", summary: answer, pointer: null } satisfies BrowserActionWire));
     }
     default:
       return e.args.final_thought ? message("assistant", e.args.final_thought) : null;
@@ -73,8 +86,8 @@ function rejectReason(e: ActionOf<"reject">): string {
 
 /** A browsing step as the chat shows it: its thinking, then what it does (browser-wire.ts). */
 function browserStep(thought: string, wire: BrowserActionWire): AgentMessage {
-  const body = `<browser_action>${JSON.stringify(wire)}</browser_action>`;
-  return message("browser", thought ? `<thinking>${thought}</thinking>\n${body}` : body);
+  const body = tagged("browser_action", wire);
+  return message("browser", thought ? `<thinking>${plain(thought)}</thinking>\n${body}` : body);
 }
 
 function projectBrowserAction(e: ActionOf<"browse"> | ActionOf<"browse_interactive">): AgentMessage {
@@ -107,7 +120,7 @@ function projectBrowserObservation(e: ObservationOf<"browse">): AgentMessage {
     tabs: typeof x.tabs === "number" ? x.tabs : 1,
   };
   const media = Array.isArray(x.image_urls) ? x.image_urls.filter((u): u is string => typeof u === "string") : [];
-  return message("observation", `<browser_observation>${JSON.stringify(wire)}</browser_observation>\n${e.content}`, media);
+  return message("observation", `${tagged("browser_observation", wire)}\n${plain(e.content)}`, media);
 }
 
 const TASK_MARK: Record<TaskItem["status"], string> = { todo: "[ ]", in_progress: "[~]", done: "[x]" };
@@ -130,7 +143,7 @@ function projectAction(e: ActionEvent): AgentMessage | null {
     case "interaction": {
       const { kind, prompt, options, payload } = e.args;
       const body = payload === null ? { kind, prompt, options } : { kind, prompt, options, payload };
-      return message("interaction", `<interaction>${JSON.stringify(body)}</interaction>`);
+      return message("interaction", tagged("interaction", body));
     }
     case "finish":
       return projectFinish(e);

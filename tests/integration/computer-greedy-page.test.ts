@@ -1,7 +1,8 @@
 /**
  * A page that tries to push its own bytes into Argus: a title of five million characters
  * (with layout controls in it), an address of a million and a half, and save_image answered
- * by the page's own JavaScript (`fetch` and `btoa` replaced, forty megabytes handed back).
+ * by the page's own JavaScript (`fetch` and `btoa` replaced, forty megabytes handed back),
+ * or aimed at an element of 64 megapixels.
  * What reaches Argus is bounded and comes from the browser, not the page's script. Real
  * Chromium, the lab on loopback.
  */
@@ -50,5 +51,9 @@ describe("a page that pushes its own bytes", () => {
   it("saves an <img> from its own file, whatever the page's fetch and btoa say", async () => {
     const png = await computer.capture({ selector: "#photo" });
     expect(await sharp(png).metadata()).toMatchObject({ width: 160, height: 120 });
+  });
+
+  it("will not screenshot an element of 64 megapixels whole", async () => {
+    await expect(computer.capture({ selector: "#huge" })).rejects.toMatchObject({ type: "bad_request", message: expect.stringMatching(/too big/) });
   });
 });

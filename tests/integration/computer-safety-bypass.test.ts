@@ -81,6 +81,13 @@ describe("keys that submit a form without saying Enter", () => {
     expect(await submitted()).toBe(true);
   });
 
+  it("asks before Tab+Enter, which moves the focus before Enter acts", async () => {
+    await computer.click(900, 600);
+    expect(await asked({ type: "keypress", keys: ["TAB", "ENTER"] })).toContain("form_submit");
+    await computer.keypress(["TAB", "ENTER"]);
+    expect(await submitted()).toBe(true);
+  });
+
   it("asks before Enter on a focused link to another site", async () => {
     await computer.activePage!.focus("#away");
     expect(await asked({ type: "keypress", keys: ["ENTER"] })).toContain("leaves_site");
@@ -138,6 +145,14 @@ describe("forms and links the page hides from elementFromPoint", () => {
     });
     const button = await centreOf(computer, "#submit");
     expect(await asked({ type: "click", x: button.x, y: button.y, button: "left" })).toContain("form_submit");
+  });
+
+  it("asks before Enter or Space while the focus is inside a frame", async () => {
+    await computer.activePage!.frameLocator("#frame").locator("#inner").focus();
+    expect(await asked({ type: "keypress", keys: ["ENTER"] })).toContain("form_submit");
+    expect(await asked({ type: "keypress", keys: ["SPACE"] })).toContain("form_submit");
+    await computer.keypress(["ENTER"]);
+    await expect.poll(() => computer.activePage!.frames().some((f) => f.url().includes("/signed-in"))).toBe(true);
   });
 
   it("sees the submit button inside a frame of the same site", async () => {

@@ -211,7 +211,7 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
                 key={currentId ?? "new"}
                 messages={stream.messages}
                 pendingSeq={pendingSeq}
-                onAnswer={(text) => actions.send(text, "interaction_response")}
+                onAnswer={(text, seq) => actions.send(text, "interaction_response", seq)}
                 onRetry={retry}
                 live={{ drafts: stream.drafts, state: stream.state }}
               />

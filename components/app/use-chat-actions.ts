@@ -61,7 +61,7 @@ export function useChatActions(ensureSession: () => Promise<string>, onUploaded:
 
   /** Sends text (and the ready attachments); resolves true when the server accepted it. */
   const send = useCallback(
-    async (content: string, role: "user" | "interaction_response" = "user"): Promise<boolean> => {
+    async (content: string, role: "user" | "interaction_response" = "user", answers?: number): Promise<boolean> => {
       setError(null);
       const ready = attachments.filter((a) => a.status === "ready" && a.upload);
       if (attachments.some((a) => a.status === "uploading")) {
@@ -70,7 +70,12 @@ export function useChatActions(ensureSession: () => Promise<string>, onUploaded:
       }
       try {
         const sessionId = await ensureSession();
-        await api.send(sessionId, { role, content, ...(ready.length && role === "user" ? { media: ready.map((a) => a.upload!.id) } : {}) });
+        await api.send(sessionId, {
+          role,
+          content,
+          ...(ready.length && role === "user" ? { media: ready.map((a) => a.upload!.id) } : {}),
+          ...(answers !== undefined ? { answers } : {}),
+        });
         if (role === "user") {
           for (const a of attachments) if (a.preview) URL.revokeObjectURL(a.preview);
           setAttachments([]);

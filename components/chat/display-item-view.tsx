@@ -22,7 +22,7 @@ export interface DisplayItemViewProps {
   latest: boolean;
   /** For steps: open on first render. */
   defaultOpen: boolean;
-  onAnswer(text: string): void;
+  onAnswer(text: string, seq: number): void;
   onRetry(): void;
 }
 

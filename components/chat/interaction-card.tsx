@@ -24,7 +24,7 @@ export interface InteractionCardProps {
   /** This is the question the run is waiting on (seq === pendingSeq): the only enabled card. */
   pending: boolean;
   /** May return a promise; if it rejects or resolves to false the card re-enables so the person can try again. */
-  onAnswer(text: string): void;
+  onAnswer(text: string, seq: number): void;
 }
 
 /**
@@ -41,7 +41,7 @@ export function InteractionCard({ message, response, responseInline = true, pend
 
   const answer = (text: string) => {
     setSent(text);
-    const result: unknown = onAnswer(text);
+    const result: unknown = onAnswer(text, message.seq);
     // A promise resolving to false (or rejecting) means it was not sent: allow another try.
     if (result instanceof Promise) result.then((ok: unknown) => ok === false && setSent(null), () => setSent(null));
   };

@@ -17,7 +17,8 @@ export interface MessageListProps {
   /** seq of the interaction the run is waiting on; only that card is enabled. */
   pendingSeq?: number;
   /** The person answered an interaction. May return a promise (a rejection re-enables the card). */
-  onAnswer(text: string): void;
+  /** `seq`: the question's own seq, so the server uses the answer only for that question. */
+  onAnswer(text: string, seq: number): void;
   /** Retry after the latest error. May return a promise (the button stays disabled until it settles). */
   onRetry(): void;
   /** The step being written now, shown after the transcript until its message arrives. */
@@ -48,7 +49,7 @@ export function MessageList({ messages, pendingSeq, onAnswer, onRetry, live, cla
     answerRef.current = onAnswer;
     retryRef.current = onRetry;
   });
-  const answer = useCallback((text: string) => answerRef.current(text), []);
+  const answer = useCallback((text: string, seq: number) => answerRef.current(text, seq), []);
   const retry = useCallback(() => retryRef.current(), []);
 
   // Steps already in the transcript when it first shows (history) start

@@ -63,7 +63,7 @@ export const api = {
     form.set("file", file, file.name);
     return request<UploadView>("POST", `/api/sessions/${id}/uploads`, undefined, form);
   },
-  send: (id: string, body: { role: "user" | "interaction_response"; content: string; media?: string[] }) =>
+  send: (id: string, body: { role: "user" | "interaction_response"; content: string; media?: string[]; answers?: number }) =>
     request<{ runId: string; resumed: boolean }>("POST", `/api/sessions/${id}/messages`, body),
   cancel: (id: string) => request<{ runId: string }>("POST", `/api/sessions/${id}/cancel`),
 };

@@ -32,6 +32,11 @@ export const PostMessageBody = z
     role: z.enum(["user", "interaction_response"]),
     content: z.string().max(20_000),
     media: z.array(z.string().uuid()).max(20).optional(),
+    /**
+     * The seq of the question this answers (an interaction card sends it): taken only while that
+     * very question waits, so a late or repeated click never answers the next card.
+     */
+    answers: z.number().int().positive().optional(),
   })
   .strict()
   .refine((b) => b.content.trim().length > 0 || (b.media?.length ?? 0) > 0, {

@@ -144,6 +144,9 @@ export class RunManager {
     const run = this.active.get(session.id);
     const media = (body.media ?? []).map(fileUrl);
 
+    if (body.answers !== undefined && run?.waiting?.seq !== body.answers) {
+      throw new ArgusError("conflict:message", "That question was already answered or is no longer waiting, so this answer was not used.");
+    }
     if (run?.waiting) {
       // An answer, whether sent as interaction_response or typed as plain text.
       const { seq, resolve } = run.waiting;

@@ -55,6 +55,38 @@ describe("scenario: ask mid-run", () => {
     await askAndAnswer({ role: "user", content: "Watershed, please" });
   });
 
+  it("uses an answer that names its question only for that question: a late click never answers the next card", async () => {
+    world.model.reset();
+    const session = (await world.call("POST", "/api/sessions")).json as { id: string; token: string };
+    const watch = await watchSession(world.server.url, session);
+    const started = await world.call("POST", `/api/sessions/${session.id}/messages`, { token: session.token, body: { role: "user", content: "Count the coins, please." } });
+    const runId = started.json.runId as string;
+    await watch.until(["awaiting_user_input"], 90_000, runId);
+    const question = watch.messages.find((m) => m.role === "interaction")!;
+
+    const stale = await world.call("POST", `/api/sessions/${session.id}/messages`, {
+      token: session.token,
+      body: { role: "interaction_response", content: "Watershed", answers: question.seq - 1 },
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.json.error.message).toMatch(/already answered or is no longer waiting/);
+    // The question still waits, and an answer naming it is used.
+    expect((await world.call("GET", `/api/sessions/${session.id}`, { token: session.token })).json.state).toBe("awaiting_user_input");
+    const answered = await world.call("POST", `/api/sessions/${session.id}/messages`, {
+      token: session.token,
+      body: { role: "interaction_response", content: "Watershed", answers: question.seq },
+    });
+    expect(answered.json).toEqual({ runId, resumed: true });
+    expect((await watch.until(["finished", "error"], 90_000, runId)).agentState).toBe("finished");
+    // Once it is answered, the same click again is refused, not taken as a new message.
+    const again = await world.call("POST", `/api/sessions/${session.id}/messages`, {
+      token: session.token,
+      body: { role: "interaction_response", content: "Watershed", answers: question.seq },
+    });
+    expect(again.status).toBe(409);
+    watch.socket.disconnect();
+  });
+
   it("refuses an interaction_response when nothing is pending", async () => {
     const session = (await world.call("POST", "/api/sessions")).json as { id: string; token: string };
     const res = await world.call("POST", `/api/sessions/${session.id}/messages`, {

@@ -137,6 +137,7 @@ export async function createArgusCore(
       cpuSeconds: config.kernels.cpuSeconds,
       maxProcesses: config.kernels.maxProcesses,
       sandbox: detected.kind,
+      preload: config.kernels.preload,
     });
     jupyter = new ManagedJupyterServer({
       python: config.python,
@@ -156,6 +157,9 @@ export async function createArgusCore(
           sessionsDir: config.sessionsDir,
           kernelName: config.kernels.kernelName,
           poolSize: config.kernels.poolSize,
+          preload: config.kernels.preload,
+          // An external server's memory is not this machine's to judge.
+          availableMemory: config.jupyter.mode === "external" ? null : undefined,
           maxKernels: config.kernels.maxKernels,
           workspaceMaxBytes: config.kernels.workspaceMaxBytes,
           idleMs: config.kernels.idleMs,

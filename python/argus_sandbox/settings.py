@@ -9,6 +9,9 @@ DEFAULT_CPU_SECONDS = 3600
 # kernel has about a dozen threads, numeric libraries a few more per process.
 DEFAULT_MAX_PROCESSES = 128
 SANDBOX_KINDS = ("bubblewrap", "none")
+# What a kernel imports before it reports ready (see argus/preload.py): "vision"
+# makes the first cell cheap at ~2 s of CPU per kernel start, paid in the pool.
+PRELOAD_KINDS = ("vision", "none")
 
 
 class SettingsError(ValueError):
@@ -22,6 +25,7 @@ class Settings:
     max_processes: int
     sandbox: str
     package_dir: Optional[str]
+    preload: str = "none"
 
 
 def _positive_int(env: Mapping[str, str], name: str, default: int) -> int:
@@ -43,6 +47,9 @@ def read_settings(env: Mapping[str, str] = os.environ) -> Settings:
     sandbox = env.get("ARGUS_SANDBOX", "").strip() or "bubblewrap"
     if sandbox not in SANDBOX_KINDS:
         raise SettingsError(f"ARGUS_SANDBOX must be one of {', '.join(SANDBOX_KINDS)}, got {sandbox!r}")
+    preload = env.get("ARGUS_KERNEL_PRELOAD", "").strip() or "none"
+    if preload not in PRELOAD_KINDS:
+        raise SettingsError(f"ARGUS_KERNEL_PRELOAD must be one of {', '.join(PRELOAD_KINDS)}, got {preload!r}")
     package_dir = env.get("ARGUS_PYTHON_PACKAGE_DIR", "").strip() or None
     if package_dir is not None:
         package_dir = os.path.abspath(package_dir)
@@ -52,4 +59,5 @@ def read_settings(env: Mapping[str, str] = os.environ) -> Settings:
         max_processes=_positive_int(env, "ARGUS_KERNEL_MAX_PROCESSES", DEFAULT_MAX_PROCESSES),
         sandbox=sandbox,
         package_dir=package_dir,
+        preload=preload,
     )

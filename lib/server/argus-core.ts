@@ -36,7 +36,7 @@ import { browserEngineFactory } from "@/agents/browser/make-engine";
 import { createBrowserServices } from "./browser-services";
 import { KeyedMutex } from "./keyed-mutex";
 
-import type { Health, IsolationKind } from "@/lib/protocol/health";
+import type { IsolationKind, ServerHealth } from "@/lib/protocol/health";
 import { notConfiguredMessage } from "@/lib/llm/endpoint";
 import { RoleHealth } from "@/lib/llm/role-health";
 import { ModelCheck } from "@/lib/doctor/model-check";
@@ -63,7 +63,7 @@ export interface ArgusCore extends SessionDeps {
   /** Null when Argus runs without Jupyter (ARGUS_JUPYTER=off). */
   kernels: KernelRegistry | null;
   isolation: { kind: IsolationKind; reason: string };
-  limits: { kind: Health["limits"]; reason: string };
+  limits: { kind: ServerHealth["limits"]; reason: string };
   /** Model-backed methods the kernel may call over the bridge (the agents add theirs). */
   bridge: BridgeMethods;
   /** The model endpoint, or null when none is configured (messages then answer 503). */
@@ -79,7 +79,7 @@ export interface ArgusCore extends SessionDeps {
   /** Session browsers; null when browsing is off (no browser model, or no Chromium). */
   computers: ComputerManager | null;
   start(): Promise<void>;
-  health(): Promise<Health>;
+  health(): Promise<ServerHealth>;
   close(): Promise<void>;
 }
 
@@ -265,6 +265,7 @@ export async function createArgusCore(
         limits: limits.kind,
         disk: disk.freeBytes() === null ? "unknown" : disk.low() ? "low" : "ok",
         models: roleHealth.snapshot(),
+        ...(kernels ? { kernels: { ...kernels.stats(), poolSize: config.kernels.poolSize } } : {}),
       };
     },
     async close() {

@@ -87,6 +87,11 @@ async function oneRun(server: RunningServer, model: ScriptedModel, png: Buffer):
     const end = await watch.until(["finished", "error", "stopped"], 120_000, posted.json.runId as string);
     const wall = performance.now() - t0;
     if (end.agentState !== "finished") throw new Error(`the run ended ${end.agentState}`);
+    if (process.env.BENCH_TRACE) {
+      // Where the time went: each message's server timestamp from the moment the message was posted.
+      const start = Date.now() - wall;
+      for (const m of watch.messages) console.log(`    +${fmt(Date.parse(String(m.ts)) - start, 0)} ms ${m.role}: ${String(m.content).slice(0, 60).replace(/\n/g, " ")}`);
+    }
     return wall;
   } finally {
     watch.socket.disconnect();

@@ -26,6 +26,8 @@ export interface KernelPoolOptions {
   /** Bytes the kernels' machine can still give out; os.freemem (MemAvailable) by default, null when kernels run elsewhere (external Jupyter). */
   availableMemory?: (() => number) | null;
   log?: (line: string) => void;
+  /** Each time the pool reaches its size (the start-up log says when it first did). */
+  onFull?: () => void;
 }
 
 /** Pooled kernels wait in `<sessions>/_pool/<uuid>` until a session adopts one. */
@@ -130,6 +132,7 @@ export class KernelPool {
         .then((handle) => {
           if (this.closed || generation !== this.generation) return void handle.shutdown();
           this.pool.push(handle);
+          if (this.pool.length >= this.o.poolSize) this.o.onFull?.();
         })
         .catch((error: unknown) => this.o.log?.(`[kernels] could not start a pooled kernel: ${String(error)}`))
         .finally(() => {

@@ -23,7 +23,7 @@ import { DEFAULT_RUN_LIMITS, EventLog } from "@/lib/runtime/event-log";
 import { RunManager } from "@/lib/runtime/run-manager";
 import { agentsForRun } from "@/agents/registry";
 import { renderToolCatalogue } from "@/agents/tool-catalogue-prompt";
-import { loadToolCatalogue } from "@/lib/kernels/tool-catalogue";
+import { cachedToolCatalogue } from "@/lib/kernels/tool-catalogue-cache";
 import type { ToolCatalogueEntry } from "@/lib/protocol/tool-catalogue";
 import { errorNote } from "@/lib/protocol/event-builders";
 import { modelBridgeMethods } from "@/lib/bridge/model-tools";
@@ -39,6 +39,7 @@ import { KeyedMutex } from "./keyed-mutex";
 import type { IsolationKind, ServerHealth } from "@/lib/protocol/health";
 import { notConfiguredMessage } from "@/lib/llm/endpoint";
 import { RoleHealth } from "@/lib/llm/role-health";
+import { sinceStart } from "./start-clock";
 import { ModelCheck } from "@/lib/doctor/model-check";
 import type { ComputerManager } from "@/lib/computer/computer-manager";
 
@@ -102,7 +103,7 @@ export async function createArgusCore(
   const catalogue: Promise<ToolCatalogueEntry[]> =
     config.jupyter.mode === "off"
       ? Promise.resolve([])
-      : loadToolCatalogue(config.python, PYTHON_DIR).catch((error: unknown) => {
+      : cachedToolCatalogue(config.python, PYTHON_DIR, path.join(config.dataDir, "cache", "tool-catalogue.json")).catch((error: unknown) => {
           log(`[argus] WARNING: could not read the vision-tool catalogue, so the prompts won't list the tools: ${String(error).slice(0, 300)}`);
           return [];
         });
@@ -149,6 +150,7 @@ export async function createArgusCore(
     });
   }
 
+  let poolFilledOnce = false;
   const kernels =
     config.jupyter.mode === "off"
       ? null
@@ -168,6 +170,11 @@ export async function createArgusCore(
           locks,
           bridge,
           log,
+          onFull: () => {
+            if (poolFilledOnce) return;
+            poolFilledOnce = true;
+            log(`[argus] kernel pool full (${config.kernels.poolSize} ready): ${sinceStart()}`);
+          },
           onCell: (sessionId, cell) => appendCell(db, sessionId, cell),
           onNotice: (sessionId, text) => {
             try {

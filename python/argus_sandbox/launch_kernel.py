@@ -156,6 +156,16 @@ def _args_pipe(args: List[str]) -> int:
     return read_end
 
 
+def _lower_priority(niceness: int) -> None:
+    """Runs the kernel (and all it starts) `niceness` steps below the server; inherited through exec."""
+    try:
+        current = os.getpriority(os.PRIO_PROCESS, 0)
+        if niceness > current:
+            os.setpriority(os.PRIO_PROCESS, 0, niceness)
+    except OSError as error:
+        _say("warning", f"could not lower the kernel's priority: {error}")
+
+
 def main(argv: List[str]) -> None:
     if len(argv) != 2:
         _fail("usage: launch_kernel.py CONNECTION_FILE")
@@ -170,6 +180,7 @@ def main(argv: List[str]) -> None:
     except OSError as error:
         _fail(f"the kernel's workspace (current directory) is not usable: {error}")
     apply_limits(settings.memory_mb, settings.cpu_seconds)
+    _lower_priority(settings.niceness)
     # Before bwrap starts: everything it and the kernel start is then inside.
     limits, why = cgroups.confine(connection_file, settings.memory_mb * MIB, settings.max_processes)
     if limits == "rlimit":

@@ -12,6 +12,10 @@ SANDBOX_KINDS = ("bubblewrap", "none")
 # What a kernel imports before it reports ready (see argus/preload.py): "vision"
 # makes the first cell cheap at ~2 s of CPU per kernel start, paid in the pool.
 PRELOAD_KINDS = ("vision", "none")
+# Kernels run below the server's priority: under load (twenty sessions' cells on
+# two cores) the server must still get the CPU to deliver events and answer
+# requests. 10 on the 0-19 scale; a sandboxed kernel cannot raise it back.
+DEFAULT_NICENESS = 10
 
 
 class SettingsError(ValueError):
@@ -26,6 +30,7 @@ class Settings:
     sandbox: str
     package_dir: Optional[str]
     preload: str = "none"
+    niceness: int = DEFAULT_NICENESS
 
 
 def _positive_int(env: Mapping[str, str], name: str, default: int) -> int:
@@ -53,6 +58,13 @@ def read_settings(env: Mapping[str, str] = os.environ) -> Settings:
     package_dir = env.get("ARGUS_PYTHON_PACKAGE_DIR", "").strip() or None
     if package_dir is not None:
         package_dir = os.path.abspath(package_dir)
+    niceness_raw = env.get("ARGUS_KERNEL_NICE", "").strip()
+    try:
+        niceness = int(niceness_raw) if niceness_raw else DEFAULT_NICENESS
+    except ValueError:
+        raise SettingsError(f"ARGUS_KERNEL_NICE must be a whole number from 0 to 19, got {niceness_raw!r}") from None
+    if not 0 <= niceness <= 19:
+        raise SettingsError(f"ARGUS_KERNEL_NICE must be a whole number from 0 to 19, got {niceness}")
     return Settings(
         memory_mb=_positive_int(env, "ARGUS_KERNEL_MEMORY_MB", DEFAULT_MEMORY_MB),
         cpu_seconds=_positive_int(env, "ARGUS_KERNEL_CPU_SECONDS", DEFAULT_CPU_SECONDS),
@@ -60,4 +72,5 @@ def read_settings(env: Mapping[str, str] = os.environ) -> Settings:
         sandbox=sandbox,
         package_dir=package_dir,
         preload=preload,
+        niceness=niceness,
     )

@@ -689,6 +689,13 @@ class LauncherPartsTest(unittest.TestCase):
         self.assertIn("argus.preload", launch_kernel.startup_code("vision"))
         compile(launch_kernel.startup_code("vision"), "<startup>", "exec")
 
+    def test_kernels_run_below_the_server_priority_by_default(self) -> None:
+        self.assertEqual(read_settings({}).niceness, 10)
+        self.assertEqual(read_settings({"ARGUS_KERNEL_NICE": "0"}).niceness, 0)
+        for bad in ("-5", "20", "low"):
+            with self.assertRaisesRegex(SettingsError, "ARGUS_KERNEL_NICE must be a whole number from 0 to 19"):
+                read_settings({"ARGUS_KERNEL_NICE": bad})
+
     def _cgroup_tree(self, files: Dict[str, str], proc_cgroup: str) -> str:
         """A directory tree standing in for /sys/fs/cgroup, and a /proc/self/cgroup for it."""
         root = os.path.join(self.dir, "cgroup")

@@ -23,6 +23,9 @@ describe("kernels with the vision stack preloaded (ARGUS_KERNEL_PRELOAD=vision)"
     const plot = await k.kernels.execute(s.id, "import matplotlib.pyplot as plt\nplt.plot([1, 2, 3])\nplt.show()");
     expect(plot.error).toBeNull();
     expect(plot.results.some((x) => typeof x.data["image/png"] === "string")).toBe(true);
+    // Kernels run below the server's priority (launch_kernel.py), and cannot raise it back.
+    const nice = await k.kernels.execute(s.id, "import os\nprint(os.nice(0))\ntry:\n    os.nice(-5)\n    print('raised')\nexcept OSError:\n    print('refused')");
+    expect(nice.stdout).toBe("10\nrefused\n");
   });
 
   it("lends the coder a preloaded kernel too, and frees its place once it is shut down", async () => {

@@ -31,9 +31,12 @@ const HEAP_PROBE = [
   // The server's event-loop delay since the last probe, read before the GC below adds its own.
   "const loop = monitorEventLoopDelay({ resolution: 5 });",
   "loop.enable();",
+  "if (process.env.ARGUS_BENCH_CPU_PROF) { const { Session } = await import('node:inspector'); const s = new Session(); s.connect(); s.post('Profiler.enable'); s.post('Profiler.start'); globalThis.__benchProfiler = s; }",
   'process.on("SIGUSR2", () => {',
   "  const delay = { p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 };",
   "  loop.reset();",
+  // BENCH_CPU_PROF: a CPU profile of the server between two probes, to see what holds its loop.
+  "  if (globalThis.__benchProfiler) globalThis.__benchProfiler.post('Profiler.stop', (e, r) => { if (!e) writeFileSync(process.env.ARGUS_BENCH_CPU_PROF + '/server-' + Date.now() + '.cpuprofile', JSON.stringify(r.profile)); globalThis.__benchProfiler.post('Profiler.start'); });",
   "  globalThis.gc?.();",
   "  setImmediate(() => {",
   "    globalThis.gc?.();",
@@ -66,6 +69,7 @@ export async function startWorld(modelUrl: string): Promise<World> {
       ...ROLE_MODELS,
       NODE_OPTIONS: `--expose-gc --import=data:text/javascript,${encodeURIComponent(HEAP_PROBE)}`,
       ARGUS_BENCH_HEAP_FILE: heapFile,
+      ...(process.env.BENCH_CPU_PROF ? { ARGUS_BENCH_CPU_PROF: process.env.BENCH_CPU_PROF } : {}),
     },
   });
   const world: World = {

@@ -2,7 +2,6 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { modelStatus, type ArgusConfig } from "@/lib/config";
 import { BlobStore } from "@/lib/db/blobs";
-import { appendCell } from "@/lib/db/cells";
 import { openDatabase, pingDatabase, type Db } from "@/lib/db/database";
 import { DiskSpace } from "@/lib/db/disk-space";
 import { builtinBridgeMethods, registerBridgeMethods, type BridgeMethods } from "@/lib/kernels/bridge";
@@ -24,6 +23,7 @@ import { RunManager } from "@/lib/runtime/run-manager";
 import { agentsForRun } from "@/agents/registry";
 import { renderToolCatalogue } from "@/agents/tool-catalogue-prompt";
 import { cachedToolCatalogue } from "@/lib/kernels/tool-catalogue-cache";
+import { recordCell } from "@/lib/kernels/cell-record";
 import type { ToolCatalogueEntry } from "@/lib/protocol/tool-catalogue";
 import { errorNote } from "@/lib/protocol/event-builders";
 import { modelBridgeMethods } from "@/lib/bridge/model-tools";
@@ -175,7 +175,7 @@ export async function createArgusCore(
             poolFilledOnce = true;
             log(`[argus] kernel pool full (${config.kernels.poolSize} ready): ${sinceStart()}`);
           },
-          onCell: (sessionId, cell) => appendCell(db, sessionId, cell),
+          onCell: (sessionId, cell) => recordCell({ db, dataDir: config.dataDir, log }, sessionId, cell),
           onNotice: (sessionId, text) => {
             try {
               events.append(sessionId, errorNote(text, "KERNEL_RESET"));

@@ -16,4 +16,6 @@ export NODE_ENV=production NEXT_TELEMETRY_DISABLED=1
 # The server counts its own start from here (jupyter-server, listening, the kernel pool).
 export ARGUS_START_EPOCH_MS=$t0
 echo "[start] starting the server (it prints its address once it listens)"
+# The bundle ensure-build.sh made; tsx (transpiling at start) only if it is missing.
+if [[ -f .next/argus-server.mjs ]]; then exec node .next/argus-server.mjs; fi
 exec node --import tsx server.ts

@@ -17,6 +17,7 @@ import { attachSocketServer } from "./lib/server/socket";
  */
 async function main(): Promise<void> {
   const dev = process.env.NODE_ENV !== "production";
+  console.log(`[argus] server code loaded: ${sinceStart()}`);
   const config = loadConfig();
   const core = await createArgusCore(config, { log: (line) => console.log(line) });
   setArgus(core);

@@ -109,6 +109,7 @@ export async function createArgusCore(
         });
 
   let jupyter: JupyterBackend;
+  let jupyterStarting: Promise<void> | null = null;
   let isolation: ArgusCore["isolation"];
   let limits: ArgusCore["limits"] = { kind: "none", reason: "Jupyter is off" };
   if (config.jupyter.mode === "external") {
@@ -148,6 +149,10 @@ export async function createArgusCore(
       // Unix-socket ZeroMQ channels: the sandboxed kernel has no network at all.
       extraArgs: ["--KernelManager.transport=ipc"],
     });
+    // Started now, while the rest of the core (and Next) gets ready: it takes seconds, and
+    // nothing it needs comes later. `start()` awaits it; the pool is filled only after.
+    jupyterStarting = jupyter.start();
+    jupyterStarting.catch(() => undefined);
   }
 
   let poolFilledOnce = false;
@@ -256,7 +261,8 @@ export async function createArgusCore(
       if (limits.kind === "rlimit") {
         log(`[argus] WARNING: no cgroup per kernel (${limits.reason}); memory and process limits hold per process only, so one cell can start many processes.`);
       }
-      await jupyter.start();
+      await (jupyterStarting ?? jupyter.start());
+      jupyterStarting = null;
       await kernels?.start();
     },
     async health() {

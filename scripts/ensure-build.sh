@@ -19,6 +19,10 @@ server_hash=$( (find lib agents -type f -name '*.ts' -not -name '*.test.ts' -pri
   sha256sum server.ts tsconfig.json package-lock.json) | sha256sum | cut -c1-16)
 if [[ -f .next/argus-server.mjs && -f .next/.argus-server-hash && "$(cat .next/.argus-server-hash)" == "$server_hash" ]]; then
   echo "[build] server bundle up to date"
+elif [[ ! -x node_modules/.bin/esbuild ]]; then
+  # esbuild comes with tsx; without it the server still runs through tsx (start.sh).
+  rm -f .next/argus-server.mjs .next/.argus-server-hash
+  echo "[build] no esbuild: the server will run through tsx"
 else
   echo "[build] bundling server.ts"
   node_modules/.bin/esbuild server.ts --bundle --platform=node --format=esm --packages=external --target=node20 \

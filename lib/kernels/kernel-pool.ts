@@ -51,6 +51,7 @@ export class KernelPool {
   private poolWaiters: (() => void)[] = [];
   private closed = false;
   private generation = 0;
+  private memoryShortSaid = false;
 
   constructor(private readonly o: KernelPoolOptions) {}
 
@@ -122,10 +123,13 @@ export class KernelPool {
   fill(): void {
     if (this.closed) return;
     const generation = this.generation;
-    let room = this.pool.length + this.starting < this.o.poolSize ? this.memoryRoom() : 0;
-    if (room === 0 && this.pool.length + this.starting < this.o.poolSize && this.starting === 0) {
-      this.o.log?.("[kernels] the pool is not refilled: too little free memory");
-    }
+    const short = this.pool.length + this.starting < this.o.poolSize;
+    let room = short ? this.memoryRoom() : 0;
+    // Said once per shortage, not at every take and return while it lasts.
+    if (short && room === 0 && this.starting === 0 && !this.memoryShortSaid) {
+      this.memoryShortSaid = true;
+      this.o.log?.("[kernels] the pool is not refilled: starting another kernel would leave under 1 GB of memory available");
+    } else if (room > 0) this.memoryShortSaid = false;
     while (room-- > 0 && this.pool.length + this.starting < this.o.poolSize && this.liveCount() < this.o.maxKernels) {
       this.starting++;
       void this.startKernel(POOL_DIR)

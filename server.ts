@@ -8,6 +8,7 @@ import { refuseUndecodablePath } from "./lib/server/bad-path";
 import { stampClientAddress } from "./lib/server/client-address";
 import { refuseForeignHost } from "./lib/server/foreign-host";
 import { setArgus } from "./lib/server/context";
+import { sinceStart } from "./lib/server/start-clock";
 import { attachSocketServer } from "./lib/server/socket";
 
 /**
@@ -16,15 +17,20 @@ import { attachSocketServer } from "./lib/server/socket";
  */
 async function main(): Promise<void> {
   const dev = process.env.NODE_ENV !== "production";
+  console.log(`[argus] server code loaded: ${sinceStart()}`);
   const config = loadConfig();
   const core = await createArgusCore(config, { log: (line) => console.log(line) });
   setArgus(core);
+  console.log(`[argus] core ready (database, sandbox probes, tool catalogue): ${sinceStart()}`);
 
   const app = next({ dev, hostname: config.host, port: config.port, dir: process.cwd() });
-  const jupyterStarted = core.start().catch((error: unknown) => {
-    // Argus still serves sessions and uploads; health says jupyter is down.
-    console.error(`[argus] jupyter-server did not start: ${error instanceof Error ? error.message : String(error)}`);
-  });
+  const jupyterStarted = core.start().then(
+    () => console.log(`[argus] jupyter: ${config.jupyter.mode === "off" ? "off" : "up"}: ${sinceStart()}`),
+    (error: unknown) => {
+      // Argus still serves sessions and uploads; health says jupyter is down.
+      console.error(`[argus] jupyter-server did not start: ${error instanceof Error ? error.message : String(error)}`);
+    },
+  );
   await Promise.all([app.prepare(), jupyterStarted]);
 
   const handle = app.getRequestHandler();
@@ -42,7 +48,7 @@ async function main(): Promise<void> {
     server.listen(config.port, config.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  console.log(`[argus] listening on http://${config.host}:${port} (${dev ? "development" : "production"})`);
+  console.log(`[argus] listening on http://${config.host}:${port} (${dev ? "development" : "production"}): ${sinceStart()}`);
   if (modelStatus(config) === "not_configured") {
     console.warn("[argus] no model configured: set OPENAI_API_KEY (or OPENAI_BASE_URL) and ARGUS_MODEL — see README.");
   }

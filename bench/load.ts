@@ -25,7 +25,12 @@
  * scripted model, and a small router on loopback sends each request to the
  * model of the session whose tag (e.g. `[load-07]`) the request contains.
  *
+ * The Socket.io clients run in a process of their own (load/client-process.ts), so their parsing
+ * does not share the benchmark's loop; the server's own event-loop delay is printed beside the
+ * latency (a probe loaded into it, see world.ts).
+ *
  *   npm run bench:load   (needs `npm run build`; npm test does it)
+ *   BENCH_LOAD_ONLY=1    the 20-session load phase alone, without the soaks
  */
 import os from "node:os";
 import { fmt, table } from "./lib/stats";
@@ -34,6 +39,7 @@ import { loadPhase } from "./load/load-phase";
 import { KERNEL_EVERY, LEAK_MB_PER_100, LOAD_SESSIONS, log, POOL, startedAt, TOTAL_BUDGET_MS, WARMUP } from "./load/settings";
 import { soakRuns, soakSessions, type SoakResult } from "./load/soak";
 import { worlds } from "./load/world";
+import { stopClients } from "./load/sessions";
 
 /**
  * The verdict is judged on the heap after a forced full GC: what the server
@@ -57,6 +63,9 @@ function verdict(r: SoakResult): string {
 const delivered = (d: Delivery) =>
   deliveryOk(d) ? `${d.received}/${d.transcript} ok` : `${d.received}/${d.transcript}: missing ${d.missing}, dup ${d.duplicates}, reordered ${d.outOfOrder}, foreign ${d.foreign}`;
 
+const loopText = (r: { serverLoop: { p50: number; p99: number; max: number } | null }) =>
+  r.serverLoop ? `${fmt(r.serverLoop.p50, 0)} / ${fmt(r.serverLoop.p99, 0)} / ${fmt(r.serverLoop.max, 0)}` : "n/a";
+
 async function main() {
   const watchdog = setTimeout(() => {
     console.error("\nbench:load: over its time budget; stopping");
@@ -67,14 +76,8 @@ async function main() {
     process.once(sig, () => void Promise.all([...worlds].map((w) => w.close())).finally(() => process.exit(130)));
   }
 
-  log(`bench:load on ${os.cpus().length} cores, ${fmt(os.totalmem() / 2 ** 30, 0)} GB; ARGUS_KERNEL_POOL=${POOL}`);
+  log(`bench:load on ${os.cpus().length} cores, ${fmt(os.totalmem() / 2 ** 30, 0)} GB; ARGUS_KERNEL_POOL=${POOL}; load average ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
   const { solo, load, errors: loadErrors } = await loadPhase();
-  const a = await soakRuns();
-  log(`soak (a): ${a.finished}/${a.runs} finished in ${fmt(a.wallS, 0)} s`);
-  const b = await soakSessions();
-  log(`soak (b): ${b.finished}/${b.runs} finished in ${fmt(b.wallS, 0)} s`);
-  const totalS = (Date.now() - startedAt) / 1000;
-
   console.log(`\nLoad: ${LOAD_SESSIONS} sessions at once, each conversation → planner (3 numpy/cv2 cells, one view_image) → finalize → submit_plan → coder (isolated kernel) → conversation;`);
   console.log(`one Socket.io client per session; ARGUS_KERNEL_POOL=${POOL}; ${os.cpus().length} cores. Baseline: the same run alone on the same server.`);
   console.log(
@@ -85,7 +88,8 @@ async function main() {
       ["runs per minute", fmt(load.runsPerMin, 1), fmt(solo.runsPerMin, 1)],
       ["run duration p50 / p99, s", `${fmt(load.runP50, 1)} / ${fmt(load.runP99, 1)}`, `${fmt(solo.runP50, 1)} / ${fmt(solo.runP99, 1)}`],
       ["event append → client, p50 / p99 ms", `${fmt(load.latP50, 0)} / ${fmt(load.latP99, 0)}`, `${fmt(solo.latP50, 0)} / ${fmt(solo.latP99, 0)}`],
-      ["  benchmark's own event-loop delay p99, ms", fmt(load.clientLoopP99, 0), fmt(solo.clientLoopP99, 0)],
+      ["  server's event-loop delay p50 / p99 / max, ms", loopText(load), loopText(solo)],
+      ["  clients' process (separate) event-loop delay p99, ms", fmt(load.clientLoopP99, 0), fmt(solo.clientLoopP99, 0)],
       ["messages delivered (vs transcript)", delivered(load.delivery), delivered(solo.delivery)],
       ["peak server RSS, MB", fmt(load.peakRssMb, 0), fmt(solo.peakRssMb, 0)],
       ["peak kernels (pool included)", `${load.peakKernels}`, `${solo.peakKernels}`],
@@ -94,6 +98,17 @@ async function main() {
     ]),
   );
   if (load.finished < load.sessions) console.log(`run states under load: ${JSON.stringify(load.states)}`);
+
+  if (process.env.BENCH_LOAD_ONLY === "1") {
+    console.log(`\nload only (BENCH_LOAD_ONLY=1): soaks skipped; load average ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+    stopClients();
+    process.exit(load.finished === load.sessions && deliveryOk(load.delivery) ? 0 : 1);
+  }
+  const a = await soakRuns();
+  log(`soak (a): ${a.finished}/${a.runs} finished in ${fmt(a.wallS, 0)} s`);
+  const b = await soakSessions();
+  log(`soak (b): ${b.finished}/${b.runs} finished in ${fmt(b.wallS, 0)} s`);
+  const totalS = (Date.now() - startedAt) / 1000;
 
   console.log(`\nSoaks (fresh server each; every ${KERNEL_EVERY}th run is a planner run with one cell and the coder's isolated kernel; ${WARMUP} warm-up ${"runs/sessions"} not counted):`);
   console.log(
@@ -127,6 +142,7 @@ async function main() {
       [`load: runs finished (${LOAD_SESSIONS} at once)`, `${load.finished}/${load.sessions}`],
       ["load: runs per minute (alone)", `${fmt(load.runsPerMin, 1)} (${fmt(solo.runsPerMin, 1)})`],
       ["load: event → client p50 / p99 ms (alone)", `${fmt(load.latP50, 0)} / ${fmt(load.latP99, 0)} (${fmt(solo.latP50, 0)} / ${fmt(solo.latP99, 0)})`],
+      ["load: server event-loop delay p50 / p99 / max ms (alone)", `${loopText(load)} (${loopText(solo)})`],
       ["load: delivery", delivered(load.delivery)],
       ["load: peak server RSS MB (alone)", `${fmt(load.peakRssMb, 0)} (${fmt(solo.peakRssMb, 0)})`],
       [`load: peak kernels, ARGUS_KERNEL_POOL=${POOL}`, `${load.peakKernels} (${fmt(load.peakKernelRssMb / 1024, 1)} GB summed RSS)`],

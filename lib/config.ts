@@ -95,6 +95,9 @@ const EnvSchema = z.object({
   // Sessions one client (address, and browser) may create per minute, and at once.
   ARGUS_SESSION_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
   ARGUS_KERNEL_POOL: z.coerce.number().int().min(0).max(32).default(2),
+  // What a kernel imports before it is ready: "vision" (numpy, cv2, scikit-image, scipy, matplotlib)
+  // costs ~2 s of CPU per kernel start, paid while it waits in the pool, not in the first cell.
+  ARGUS_KERNEL_PRELOAD: z.enum(["vision", "none"]).default("vision"),
   ARGUS_MAX_KERNELS: z.coerce.number().int().min(1).max(1000).default(24),
   ARGUS_KERNEL_IDLE_MINUTES: positiveNumber(30),
   ARGUS_CELL_TIMEOUT_SECONDS: positiveNumber(120),
@@ -178,6 +181,8 @@ export interface ArgusConfig {
   };
   kernels: {
     poolSize: number;
+    /** What kernels import before they are ready: "vision" moves the imports' seconds into the pool. */
+    preload: "vision" | "none";
     /** Live kernels at most, pooled and isolated ones included. */
     maxKernels: number;
     idleMs: number;
@@ -278,6 +283,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     agents: { plannerMaxTurns: e.ARGUS_PLANNER_MAX_TURNS, runMaxMs: e.ARGUS_RUN_MAX_MINUTES * 60_000, runMaxTokens: e.ARGUS_RUN_MAX_TOKENS },
     kernels: {
       poolSize: e.ARGUS_KERNEL_POOL,
+      preload: e.ARGUS_KERNEL_PRELOAD,
       idleMs: e.ARGUS_KERNEL_IDLE_MINUTES * 60_000,
       cellTimeoutMs: e.ARGUS_CELL_TIMEOUT_SECONDS * 1000,
       memoryMb: e.ARGUS_KERNEL_MEMORY_MB,

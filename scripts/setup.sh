@@ -63,7 +63,23 @@ apt_install() {
 }
 
 PY_MODULES="jupyter_server, ipykernel, numpy, cv2, PIL, matplotlib, skimage, nbformat"
-python_ready() { "$1" -c "import $PY_MODULES" >/dev/null 2>&1; }
+# Importing them all takes seconds (cv2, scikit-image, matplotlib), so a success is
+# remembered in .argus/python-ready, keyed by what an install would change: the
+# interpreter, dpkg's database and the venv's site-packages. Any change checks again.
+python_key() {
+  local py=$1 real site
+  real=$(readlink -f "$(command -v "$py" || echo "$py")" 2>/dev/null || echo "$py")
+  site=$(ls -d "$(dirname "$py")"/../lib/python3*/site-packages 2>/dev/null | head -1 || true)
+  printf '%s|%s|%s|%s|%s' "$py" "$(stat -c %Y "$real" 2>/dev/null)" "$(stat -c %Y /var/lib/dpkg/status 2>/dev/null)" \
+    "$([[ -n "$site" ]] && stat -c %Y "$site" 2>/dev/null)" "$PY_MODULES" | sha256sum | cut -c1-16
+}
+python_ready() {
+  local stamp=.argus/python-ready key
+  key=$(python_key "$1")
+  [[ -f "$stamp" ]] && grep -qx "$key" "$stamp" && return 0
+  "$1" -c "import $PY_MODULES" >/dev/null 2>&1 || return 1
+  mkdir -p .argus && echo "$key" >> "$stamp"
+}
 
 APT_PACKAGES=(jupyter-server python3-ipykernel python3-numpy python3-opencv opencv-data python3-pil
   python3-matplotlib python3-skimage python3-nbformat python3-pyzbar python3-jupyter-client

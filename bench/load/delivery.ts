@@ -23,7 +23,11 @@ export async function checkDelivery(w: World, s: Session, watch: Watch, runIds: 
   const res = await w.call("GET", `/api/sessions/${s.id}`, { token: s.token });
   const transcript = (res.json?.messages ?? []) as StreamedMessage[];
   const end = Date.now() + 3000;
-  while (watch.received.length < transcript.length && Date.now() < end) await sleep(20);
+  await watch.refresh();
+  while (watch.received.length < transcript.length && Date.now() < end) {
+    await sleep(20);
+    await watch.refresh();
+  }
   const bySeq = new Map(transcript.map((m) => [m.seq, m]));
   const seen = new Map<number, number>();
   let outOfOrder = 0;

@@ -1,12 +1,11 @@
-import { monitorEventLoopDelay } from "node:perf_hooks";
 import { startScriptedModel } from "@/scripted-model/server";
 import { fmt, percentile } from "../lib/stats";
 import { addDelivery, checkDelivery, latenciesOf, NO_DELIVERY, type Delivery } from "./delivery";
 import { startRouter } from "./model-router";
 import { plannerRun, scenario, shapesPng } from "./scenarios";
-import { createSession, post, remove, upload, Watch } from "./sessions";
+import { clientLoopP99, createSession, post, remove, upload, Watch } from "./sessions";
 import { LOAD_SESSIONS, log, mb, now, POOL } from "./settings";
-import { rssNowKb, serverErrors, settle, startSampler, startWorld, type ErrorLines } from "./world";
+import { heapAfterGc, rssNowKb, serverErrors, settle, startSampler, startWorld, type ErrorLines, type ServerLoopDelay } from "./world";
 
 interface LoadResult {
   sessions: number;
@@ -19,8 +18,10 @@ interface LoadResult {
   latP50: number;
   latP99: number;
   messages: number;
-  /** This process's own event-loop delay p99 while the runs went (ms): how much of the latency is the clients'. */
+  /** The clients' process's own event-loop delay p99 while the runs went (ms): how much of the latency is the clients'. */
   clientLoopP99: number;
+  /** The server's event-loop delay while the runs went (ms), from the probe world.ts loads into it. */
+  serverLoop: ServerLoopDelay | null;
   delivery: Delivery;
   peakRssMb: number;
   peakKernels: number;
@@ -60,8 +61,9 @@ export async function loadPhase(): Promise<{ solo: LoadResult; load: LoadResult;
       }),
     );
     const sampler = startSampler(w);
-    const loop = monitorEventLoopDelay({ resolution: 5 });
-    loop.enable();
+    // Both loop-delay histograms start here (the server's probe resets on each reading).
+    await heapAfterGc(w);
+    await clientLoopP99(true);
     const t0 = now();
     const outcomes = await Promise.all(
       prepared.map(async (p) => {
@@ -73,7 +75,8 @@ export async function loadPhase(): Promise<{ solo: LoadResult; load: LoadResult;
     );
     const wallS = (Math.max(...outcomes.map((o) => o.endAt)) - t0) / 1000;
     sampler.stop();
-    loop.disable();
+    const serverLoop = (await heapAfterGc(w))?.loopDelayMs ?? null;
+    const clientLoop = await clientLoopP99(false);
     let delivery = NO_DELIVERY;
     const latencies: number[] = [];
     const states: Record<string, number> = {};
@@ -97,7 +100,8 @@ export async function loadPhase(): Promise<{ solo: LoadResult; load: LoadResult;
       latP50: percentile(latencies, 50),
       latP99: percentile(latencies, 99),
       messages: latencies.length,
-      clientLoopP99: loop.percentile(99) / 1e6,
+      clientLoopP99: clientLoop,
+      serverLoop,
       delivery,
       peakRssMb: mb(sampler.peak.rssKb),
       peakKernels: sampler.peak.kernels,

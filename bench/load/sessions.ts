@@ -1,8 +1,9 @@
-/** Sessions over HTTP, and a Socket.io client that records what it receives. */
-import { io as connect, type Socket } from "socket.io-client";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
+/** Sessions over HTTP, and Socket.io clients (in their own process, client-process.ts) that record what they receive. */
+import { fork, type ChildProcess } from "node:child_process";
+import path from "node:path";
 import type { RunStateWire } from "@/lib/protocol/state-wire";
-import { now, remaining, sleep, TERMINAL } from "./settings";
+import type { ClientRequest, Received } from "./client-process";
+import { remaining, sleep, TERMINAL } from "./settings";
 import type { World } from "./world";
 
 export interface Session {
@@ -10,43 +11,79 @@ export interface Session {
   token: string;
 }
 
-interface Received {
-  m: StreamedMessage;
-  at: number;
+type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
+let child: ChildProcess | null = null;
+const pending = new Map<number, Pending>();
+let nextId = 1;
+
+/** The clients' process, started on first use and stopped by `stopClients`. */
+function clientProcess(): ChildProcess {
+  if (child) return child;
+  child = fork(path.join(import.meta.dirname, "client-process.ts"), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  child.on("message", (msg: { id: number; result?: unknown; error?: string }) => {
+    const p = pending.get(msg.id);
+    pending.delete(msg.id);
+    if (msg.error !== undefined) p?.reject(new Error(msg.error));
+    else p?.resolve(msg.result);
+  });
+  child.on("exit", () => {
+    for (const p of pending.values()) p.reject(new Error("the clients' process exited"));
+    pending.clear();
+    child = null;
+  });
+  return child;
 }
+
+type Op<R> = R extends unknown ? Omit<R, "id"> : never;
+function ask<T>(req: Op<ClientRequest>): Promise<T> {
+  const id = nextId++;
+  return new Promise<T>((resolve, reject) => {
+    pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+    clientProcess().send({ ...req, id });
+  });
+}
+
+export function stopClients(): void {
+  child?.disconnect();
+}
+
+/** The clients' process's own event-loop delay p99 (ms) since the last reset. */
+export const clientLoopP99 = (reset: boolean) => ask<{ p99: number }>({ op: "loop", reset }).then((r) => r.p99);
+
+let nextKey = 0;
 
 export class Watch {
   readonly received: Received[] = [];
-  readonly states: RunStateWire[] = [];
-  private constructor(readonly socket: Socket) {
-    socket.on("message", (m: StreamedMessage) => this.received.push({ m, at: now() }));
-    socket.on("state", (s: RunStateWire) => this.states.push(s));
-  }
+  states: RunStateWire[] = [];
+  private constructor(private readonly key: string) {}
 
   static async open(url: string, s: Session): Promise<Watch> {
-    const socket = connect(url, { auth: { sessionId: s.id, token: s.token }, transports: ["websocket"], forceNew: true, reconnection: false });
-    const watch = new Watch(socket);
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("socket did not connect in 15 s")), 15_000);
-      socket.once("connect", () => (clearTimeout(timer), resolve()));
-      socket.once("connect_error", (e) => (clearTimeout(timer), reject(e)));
-    });
-    return watch;
+    const key = `w${nextKey++}`;
+    await ask({ op: "open", key, url, sessionId: s.id, token: s.token });
+    return new Watch(key);
+  }
+
+  /** Copies in what the client received since the last call. */
+  async refresh(): Promise<void> {
+    const r = await ask<{ received: Received[]; states: RunStateWire[] }>({ op: "read", key: this.key, from: this.received.length });
+    this.received.push(...r.received);
+    this.states = r.states;
   }
 
   /** The run's terminal state, or a timeout (bounded by the benchmark's budget). */
   async until(runId: string, timeoutMs: number): Promise<string> {
     const end = Date.now() + Math.min(timeoutMs, Math.max(1000, remaining()));
     for (;;) {
+      await this.refresh();
       const hit = this.states.find((s) => s.runId === runId && TERMINAL.includes(s.agentState));
       if (hit) return hit.agentState;
       if (Date.now() > end) return `timeout (last: ${this.states.filter((s) => s.runId === runId).at(-1)?.agentState ?? "none"})`;
-      await sleep(20);
+      await sleep(50);
     }
   }
 
   close() {
-    this.socket.close();
+    void ask({ op: "close", key: this.key }).catch(() => undefined);
   }
 }
 

@@ -26,8 +26,17 @@ export interface World {
  */
 const HEAP_PROBE = [
   'import { writeFileSync } from "node:fs";',
+  'import { monitorEventLoopDelay } from "node:perf_hooks";',
   'import v8 from "node:v8";',
+  // The server's event-loop delay since the last probe, read before the GC below adds its own.
+  "const loop = monitorEventLoopDelay({ resolution: 5 });",
+  "loop.enable();",
+  "if (process.env.ARGUS_BENCH_CPU_PROF) { const { Session } = await import('node:inspector'); const s = new Session(); s.connect(); s.post('Profiler.enable'); s.post('Profiler.start'); globalThis.__benchProfiler = s; }",
   'process.on("SIGUSR2", () => {',
+  "  const delay = { p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 };",
+  "  loop.reset();",
+  // BENCH_CPU_PROF: a CPU profile of the server between two probes, to see what holds its loop.
+  "  if (globalThis.__benchProfiler) globalThis.__benchProfiler.post('Profiler.stop', (e, r) => { if (!e) writeFileSync(process.env.ARGUS_BENCH_CPU_PROF + '/server-' + Date.now() + '.cpuprofile', JSON.stringify(r.profile)); globalThis.__benchProfiler.post('Profiler.start'); });",
   "  globalThis.gc?.();",
   "  setImmediate(() => {",
   "    globalThis.gc?.();",
@@ -36,7 +45,7 @@ const HEAP_PROBE = [
   "      if (s.space_name.startsWith(\"code_\")) code += s.space_used_size; else data += s.space_used_size;",
   "    }",
   "    const m = process.memoryUsage();",
-  "    writeFileSync(process.env.ARGUS_BENCH_HEAP_FILE, JSON.stringify({ data: data + m.external, code, at: Date.now(), gc: typeof globalThis.gc }));",
+  "    writeFileSync(process.env.ARGUS_BENCH_HEAP_FILE, JSON.stringify({ data: data + m.external, code, at: Date.now(), gc: typeof globalThis.gc, delay }));",
   "  });",
   "});",
 ].join("\n");
@@ -51,6 +60,8 @@ export async function startWorld(modelUrl: string): Promise<World> {
     env: {
       ARGUS_JUPYTER: "auto",
       ARGUS_KERNEL_POOL: String(POOL),
+      // As `npm start` runs it (the tests helper turns the preload off).
+      ARGUS_KERNEL_PRELOAD: "vision",
       // Twenty sessions at once hold twenty kernels, plus the coders' and the pool.
       ARGUS_MAX_KERNELS: "64",
       OPENAI_BASE_URL: modelUrl,
@@ -58,6 +69,7 @@ export async function startWorld(modelUrl: string): Promise<World> {
       ...ROLE_MODELS,
       NODE_OPTIONS: `--expose-gc --import=data:text/javascript,${encodeURIComponent(HEAP_PROBE)}`,
       ARGUS_BENCH_HEAP_FILE: heapFile,
+      ...(process.env.BENCH_CPU_PROF ? { ARGUS_BENCH_CPU_PROF: process.env.BENCH_CPU_PROF } : {}),
     },
   });
   const world: World = {
@@ -80,16 +92,22 @@ const procsOf = (w: World) => serverProcessesAsync(w.pid, w.server.dataDir);
 export const rssNowKb = (w: World) => statusMemory(w.pid)?.vmRssKb ?? Number.NaN;
 
 /** The server's memory right after a forced full GC (see HEAP_PROBE), in MB; null if it did not answer. */
-export async function heapAfterGc(w: World): Promise<{ dataMb: number; codeMb: number } | null> {
+export interface ServerLoopDelay {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+export async function heapAfterGc(w: World): Promise<{ dataMb: number; codeMb: number; loopDelayMs: ServerLoopDelay } | null> {
   const sent = Date.now();
   process.kill(w.pid, "SIGUSR2");
   const end = sent + 10_000;
   while (Date.now() < end) {
     try {
-      const m = JSON.parse(readFileSync(w.heapFile, "utf8")) as { data: number; code: number; at: number; gc: string };
+      const m = JSON.parse(readFileSync(w.heapFile, "utf8")) as { data: number; code: number; at: number; gc: string; delay: ServerLoopDelay };
       if (m.at >= sent) {
         if (m.gc !== "function") throw new Error("the heap probe has no gc(): --expose-gc did not reach the server");
-        return { dataMb: m.data / 2 ** 20, codeMb: m.code / 2 ** 20 };
+        return { dataMb: m.data / 2 ** 20, codeMb: m.code / 2 ** 20, loopDelayMs: m.delay };
       }
     } catch (error) {
       if (error instanceof Error && error.message.includes("heap probe")) throw error;

@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { mkdir } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { KernelManager, ServerConnection, type Kernel } from "@jupyterlab/services";
 import { ArgusError } from "@/lib/errors";
 import type { BridgeMethods } from "./bridge";
 import type { JupyterBackend } from "./jupyter-server";
 import { KernelHandle } from "./kernel-handle";
+import { kernelsThatFit, POOL_MEMORY_RESERVE_BYTES, POOLED_KERNEL_BYTES } from "./pool-memory";
 
 export interface KernelPoolOptions {
   jupyter: JupyterBackend;
@@ -19,7 +21,13 @@ export interface KernelPoolOptions {
   bridge: BridgeMethods;
   /** Kernels the registry holds for sessions: they count against the cap too. */
   sessionKernels: () => number;
+  /** What kernels import before they are ready (sets how much memory a pooled one is expected to hold). */
+  preload?: "vision" | "none";
+  /** Bytes the kernels' machine can still give out; os.freemem (MemAvailable) by default, null when kernels run elsewhere (external Jupyter). */
+  availableMemory?: (() => number) | null;
   log?: (line: string) => void;
+  /** Each time the pool reaches its size (the start-up log says when it first did). */
+  onFull?: () => void;
 }
 
 /** Pooled kernels wait in `<sessions>/_pool/<uuid>` until a session adopts one. */
@@ -43,6 +51,7 @@ export class KernelPool {
   private poolWaiters: (() => void)[] = [];
   private closed = false;
   private generation = 0;
+  private memoryShortSaid = false;
 
   constructor(private readonly o: KernelPoolOptions) {}
 
@@ -97,15 +106,37 @@ export class KernelPool {
     return handle;
   }
 
+  /** Kernels the machine's free memory allows the pool to start now (pool-memory.ts). */
+  private memoryRoom(): number {
+    if (this.o.availableMemory === null) return this.o.poolSize;
+    return kernelsThatFit(
+      {
+        availableBytes: (this.o.availableMemory ?? os.freemem)(),
+        perKernelBytes: POOLED_KERNEL_BYTES[this.o.preload ?? "none"],
+        reserveBytes: POOL_MEMORY_RESERVE_BYTES,
+      },
+      this.starting,
+    );
+  }
+
+  /** Starts pooled kernels up to the pool size, the cap on live kernels and what free memory allows. */
   fill(): void {
     if (this.closed) return;
     const generation = this.generation;
-    while (this.pool.length + this.starting < this.o.poolSize && this.liveCount() < this.o.maxKernels) {
+    const short = this.pool.length + this.starting < this.o.poolSize;
+    let room = short ? this.memoryRoom() : 0;
+    // Said once per shortage, not at every take and return while it lasts.
+    if (short && room === 0 && this.starting === 0 && !this.memoryShortSaid) {
+      this.memoryShortSaid = true;
+      this.o.log?.("[kernels] the pool is not refilled: starting another kernel would leave under 1 GB of memory available");
+    } else if (room > 0) this.memoryShortSaid = false;
+    while (room-- > 0 && this.pool.length + this.starting < this.o.poolSize && this.liveCount() < this.o.maxKernels) {
       this.starting++;
       void this.startKernel(POOL_DIR)
         .then((handle) => {
           if (this.closed || generation !== this.generation) return void handle.shutdown();
           this.pool.push(handle);
+          if (this.pool.length >= this.o.poolSize) this.o.onFull?.();
         })
         .catch((error: unknown) => this.o.log?.(`[kernels] could not start a pooled kernel: ${String(error)}`))
         .finally(() => {

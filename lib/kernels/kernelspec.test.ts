@@ -50,8 +50,14 @@ describe("writeKernelspec", () => {
       ARGUS_KERNEL_CPU_SECONDS: "600",
       ARGUS_KERNEL_MAX_PROCESSES: "128",
       ARGUS_SANDBOX: "bubblewrap",
+      ARGUS_KERNEL_PRELOAD: "none",
       ARGUS_PYTHON_PACKAGE_DIR: "/srv/argus/python",
     });
+  });
+
+  it("asks for the vision preload only when told to", () => {
+    writeKernelspec(options({ preload: "vision" }));
+    expect(readSpec().env.ARGUS_KERNEL_PRELOAD).toBe("vision");
   });
 
   it("records an unsandboxed kernel as such", () => {

@@ -20,7 +20,11 @@ export interface KernelspecOptions {
   /** Processes and threads of one kernel together (its cgroup's pids.max). */
   maxProcesses: number;
   sandbox: SandboxKind;
+  /** What each kernel imports before it reports ready (python/argus/preload.py); default none. */
+  preload?: KernelPreload;
 }
+
+export type KernelPreload = "vision" | "none";
 
 /** The on-disk shape jupyter_client reads (`kernel.json`). */
 export interface KernelspecJson {
@@ -66,6 +70,7 @@ export function kernelspecJson(options: KernelspecOptions): KernelspecJson {
       ARGUS_KERNEL_CPU_SECONDS: positiveInteger("cpuSeconds", options.cpuSeconds),
       ARGUS_KERNEL_MAX_PROCESSES: positiveInteger("maxProcesses", options.maxProcesses),
       ARGUS_SANDBOX: options.sandbox,
+      ARGUS_KERNEL_PRELOAD: options.preload ?? "none",
       ARGUS_PYTHON_PACKAGE_DIR: absolute("packageDir", options.packageDir),
     },
     metadata: { argus: { sandbox: options.sandbox } },

@@ -41,6 +41,8 @@ export class KernelRegistry {
   private readonly resetReasons = new Map<string, string>();
   private reaper: NodeJS.Timeout | null = null;
   private closed = false;
+  /** Isolated kernels being shut down after their job; `close` waits for them. */
+  private readonly retiring = new Set<Promise<void>>();
 
   constructor(private readonly o: RegistryOptions) {
     this.kernels = new KernelPool({ ...o, sessionKernels: () => this.sessions.size });
@@ -141,10 +143,22 @@ export class KernelRegistry {
       if (sessionId) await copyWorkspaceFiles(this.sessionDir(sessionId), kernel.workspace);
       return await fn(kernel);
     } finally {
-      await kernel.shutdown();
-      this.kernels.returnIsolated();
-      await removeDir(kernel.workspace);
+      // Off the caller's path: the coder's result does not wait for a kernel to
+      // stop. Its place under the cap is given back only once it has.
+      this.retire(kernel);
     }
+  }
+
+  private retire(kernel: KernelHandle): void {
+    const done = kernel
+      .shutdown()
+      .then(() => removeDir(kernel.workspace))
+      .catch((error: unknown) => this.o.log?.(`[kernels] could not clean up an isolated kernel: ${String(error)}`))
+      .finally(() => {
+        this.retiring.delete(done);
+        this.kernels.returnIsolated();
+      });
+    this.retiring.add(done);
   }
 
   /** Shuts a session's kernel down (the session was deleted). */
@@ -198,7 +212,7 @@ export class KernelRegistry {
     if (this.reaper) clearInterval(this.reaper);
     const all = [...this.kernels.drain(), ...this.sessions.values()];
     this.sessions.clear();
-    await Promise.all(all.map((k) => k.shutdown()));
+    await Promise.all([...all.map((k) => k.shutdown()), ...this.retiring]);
     this.kernels.dispose();
   }
 }

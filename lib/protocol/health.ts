@@ -31,3 +31,19 @@ export interface Health {
    */
   models: Partial<Record<ModelRole, ModelHealth>>;
 }
+
+/**
+ * What `GET /api/health` answers: Health, plus the kernels started ahead of need (ready, still
+ * starting, the pool's size) and the sessions' live ones, absent when Jupyter is off. A pool below
+ * its size is refilling, or short of memory. Kept apart from Health, whose every key the status page lists.
+ */
+export interface ServerHealth extends Health {
+  kernels?: KernelPoolHealth;
+}
+
+export interface KernelPoolHealth {
+  pooled: number;
+  starting: number;
+  poolSize: number;
+  live: number;
+}

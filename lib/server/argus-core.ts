@@ -2,7 +2,6 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { modelStatus, type ArgusConfig } from "@/lib/config";
 import { BlobStore } from "@/lib/db/blobs";
-import { appendCell } from "@/lib/db/cells";
 import { openDatabase, pingDatabase, type Db } from "@/lib/db/database";
 import { DiskSpace } from "@/lib/db/disk-space";
 import { builtinBridgeMethods, registerBridgeMethods, type BridgeMethods } from "@/lib/kernels/bridge";
@@ -23,7 +22,8 @@ import { DEFAULT_RUN_LIMITS, EventLog } from "@/lib/runtime/event-log";
 import { RunManager } from "@/lib/runtime/run-manager";
 import { agentsForRun } from "@/agents/registry";
 import { renderToolCatalogue } from "@/agents/tool-catalogue-prompt";
-import { loadToolCatalogue } from "@/lib/kernels/tool-catalogue";
+import { cachedToolCatalogue } from "@/lib/kernels/tool-catalogue-cache";
+import { recordCell } from "@/lib/kernels/cell-record";
 import type { ToolCatalogueEntry } from "@/lib/protocol/tool-catalogue";
 import { errorNote } from "@/lib/protocol/event-builders";
 import { modelBridgeMethods } from "@/lib/bridge/model-tools";
@@ -36,9 +36,10 @@ import { browserEngineFactory } from "@/agents/browser/make-engine";
 import { createBrowserServices } from "./browser-services";
 import { KeyedMutex } from "./keyed-mutex";
 
-import type { Health, IsolationKind } from "@/lib/protocol/health";
+import type { IsolationKind, ServerHealth } from "@/lib/protocol/health";
 import { notConfiguredMessage } from "@/lib/llm/endpoint";
 import { RoleHealth } from "@/lib/llm/role-health";
+import { sinceStart } from "./start-clock";
 import { ModelCheck } from "@/lib/doctor/model-check";
 import type { ComputerManager } from "@/lib/computer/computer-manager";
 
@@ -63,7 +64,7 @@ export interface ArgusCore extends SessionDeps {
   /** Null when Argus runs without Jupyter (ARGUS_JUPYTER=off). */
   kernels: KernelRegistry | null;
   isolation: { kind: IsolationKind; reason: string };
-  limits: { kind: Health["limits"]; reason: string };
+  limits: { kind: ServerHealth["limits"]; reason: string };
   /** Model-backed methods the kernel may call over the bridge (the agents add theirs). */
   bridge: BridgeMethods;
   /** The model endpoint, or null when none is configured (messages then answer 503). */
@@ -79,7 +80,7 @@ export interface ArgusCore extends SessionDeps {
   /** Session browsers; null when browsing is off (no browser model, or no Chromium). */
   computers: ComputerManager | null;
   start(): Promise<void>;
-  health(): Promise<Health>;
+  health(): Promise<ServerHealth>;
   close(): Promise<void>;
 }
 
@@ -102,12 +103,13 @@ export async function createArgusCore(
   const catalogue: Promise<ToolCatalogueEntry[]> =
     config.jupyter.mode === "off"
       ? Promise.resolve([])
-      : loadToolCatalogue(config.python, PYTHON_DIR).catch((error: unknown) => {
+      : cachedToolCatalogue(config.python, PYTHON_DIR, path.join(config.dataDir, "cache", "tool-catalogue.json")).catch((error: unknown) => {
           log(`[argus] WARNING: could not read the vision-tool catalogue, so the prompts won't list the tools: ${String(error).slice(0, 300)}`);
           return [];
         });
 
   let jupyter: JupyterBackend;
+  let jupyterStarting: Promise<void> | null = null;
   let isolation: ArgusCore["isolation"];
   let limits: ArgusCore["limits"] = { kind: "none", reason: "Jupyter is off" };
   if (config.jupyter.mode === "external") {
@@ -137,6 +139,7 @@ export async function createArgusCore(
       cpuSeconds: config.kernels.cpuSeconds,
       maxProcesses: config.kernels.maxProcesses,
       sandbox: detected.kind,
+      preload: config.kernels.preload,
     });
     jupyter = new ManagedJupyterServer({
       python: config.python,
@@ -146,8 +149,13 @@ export async function createArgusCore(
       // Unix-socket ZeroMQ channels: the sandboxed kernel has no network at all.
       extraArgs: ["--KernelManager.transport=ipc"],
     });
+    // Started now, while the rest of the core (and Next) gets ready: it takes seconds, and
+    // nothing it needs comes later. `start()` awaits it; the pool is filled only after.
+    jupyterStarting = jupyter.start();
+    jupyterStarting.catch(() => undefined);
   }
 
+  let poolFilledOnce = false;
   const kernels =
     config.jupyter.mode === "off"
       ? null
@@ -156,6 +164,9 @@ export async function createArgusCore(
           sessionsDir: config.sessionsDir,
           kernelName: config.kernels.kernelName,
           poolSize: config.kernels.poolSize,
+          preload: config.kernels.preload,
+          // An external server's memory is not this machine's to judge.
+          availableMemory: config.jupyter.mode === "external" ? null : undefined,
           maxKernels: config.kernels.maxKernels,
           workspaceMaxBytes: config.kernels.workspaceMaxBytes,
           idleMs: config.kernels.idleMs,
@@ -164,7 +175,12 @@ export async function createArgusCore(
           locks,
           bridge,
           log,
-          onCell: (sessionId, cell) => appendCell(db, sessionId, cell),
+          onFull: () => {
+            if (poolFilledOnce) return;
+            poolFilledOnce = true;
+            log(`[argus] kernel pool full (${config.kernels.poolSize} ready): ${sinceStart()}`);
+          },
+          onCell: (sessionId, cell) => recordCell({ db, dataDir: config.dataDir, log }, sessionId, cell),
           onNotice: (sessionId, text) => {
             try {
               events.append(sessionId, errorNote(text, "KERNEL_RESET"));
@@ -245,7 +261,8 @@ export async function createArgusCore(
       if (limits.kind === "rlimit") {
         log(`[argus] WARNING: no cgroup per kernel (${limits.reason}); memory and process limits hold per process only, so one cell can start many processes.`);
       }
-      await jupyter.start();
+      await (jupyterStarting ?? jupyter.start());
+      jupyterStarting = null;
       await kernels?.start();
     },
     async health() {
@@ -261,6 +278,7 @@ export async function createArgusCore(
         limits: limits.kind,
         disk: disk.freeBytes() === null ? "unknown" : disk.low() ? "low" : "ok",
         models: roleHealth.snapshot(),
+        ...(kernels ? { kernels: { ...kernels.stats(), poolSize: config.kernels.poolSize } } : {}),
       };
     },
     async close() {

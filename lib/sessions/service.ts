@@ -16,6 +16,7 @@ import {
 } from "@/lib/db/sessions";
 import { ArgusError } from "@/lib/errors";
 import { removeWorkspaceTree } from "@/lib/files/workspace-tree";
+import { removeCellOutputs } from "@/lib/kernels/cell-record";
 import type { KernelRegistry } from "@/lib/kernels/registry";
 import type { RunState } from "@/lib/protocol/state";
 import type { EventLog } from "@/lib/runtime/event-log";
@@ -159,6 +160,7 @@ export async function removeSession(deps: SessionDeps, session: SessionRow): Pro
     // The kernel wrote this tree and may have swapped any directory for a link
     // (a stray sandbox process could still be doing it): remove without following.
     await removeWorkspaceTree(workspaceDir(deps.config, session.id));
+    await removeCellOutputs(deps.config.dataDir, session.id);
     const shas = new Set(files.flatMap((f) => [f.sha256, f.thumbSha256].filter((s): s is string => !!s)));
     for (const sha of shas) if (!blobInUse(deps.db, sha)) await deps.blobs.remove(sha);
   });

@@ -33,6 +33,23 @@ STARTUP_CODE = (
     "    del _argus_sys\n"
 )
 
+# With ARGUS_KERNEL_PRELOAD=vision: the libraries cells use, imported while the
+# kernel waits in the pool rather than in a person's first cell. Guarded the same way.
+PRELOAD_CODE = (
+    "try:\n"
+    "    import argus.preload as _argus_preload\n"
+    "    _argus_preload.vision()\n"
+    "    del _argus_preload\n"
+    "except BaseException as _argus_error:\n"
+    "    import sys as _argus_sys\n"
+    "    print(f'argus: vision stack not preloaded: {_argus_error!r}', file=_argus_sys.__stderr__)\n"
+    "    del _argus_sys\n"
+)
+
+
+def startup_code(preload: str) -> str:
+    return STARTUP_CODE + (PRELOAD_CODE if preload == "vision" else "")
+
 
 def _say(level: str, message: str) -> None:
     # jupyter-server puts a kernel's stderr in its log, which Argus forwards.
@@ -44,14 +61,14 @@ def _fail(message: str) -> NoReturn:
     sys.exit(1)
 
 
-def _kernel_argv(connection_file: str) -> List[str]:
+def _kernel_argv(connection_file: str, preload: str) -> List[str]:
     return [
         sys.executable,
         "-m",
         "ipykernel_launcher",
         "-f",
         connection_file,
-        f"--IPKernelApp.exec_lines={STARTUP_CODE}",
+        f"--IPKernelApp.exec_lines={startup_code(preload)}",
     ]
 
 
@@ -66,7 +83,7 @@ def _package_dir(settings: Settings) -> Optional[str]:
 def _exec_unsandboxed(connection_file: str, workspace: str, settings: Settings, limits: str) -> None:
     _say("warning", "kernel runs WITHOUT a sandbox (ARGUS_SANDBOX=none): it can read and write whatever this user can")
     env = kernel_environment(home=workspace, tmp="/tmp", package_dir=_package_dir(settings), settings=settings, limits=limits)
-    argv = _kernel_argv(connection_file)
+    argv = _kernel_argv(connection_file, settings.preload)
     os.execve(argv[0], argv, env)
 
 
@@ -108,7 +125,7 @@ def _exec_bubblewrap(connection_file: str, workspace: str, settings: Settings, l
         private=private,
         env=env,
         tmp_size_bytes=settings.memory_mb * MIB,
-        kernel_argv=_kernel_argv(private.connection_file_inside),
+        kernel_argv=_kernel_argv(private.connection_file_inside, settings.preload),
     )
     # jupyter_client interrupts with SIGINT to the whole process group. bwrap
     # itself would die of it (and take the kernel along), so it must ignore
@@ -139,6 +156,16 @@ def _args_pipe(args: List[str]) -> int:
     return read_end
 
 
+def _lower_priority(niceness: int) -> None:
+    """Runs the kernel (and all it starts) `niceness` steps below the server; inherited through exec."""
+    try:
+        current = os.getpriority(os.PRIO_PROCESS, 0)
+        if niceness > current:
+            os.setpriority(os.PRIO_PROCESS, 0, niceness)
+    except OSError as error:
+        _say("warning", f"could not lower the kernel's priority: {error}")
+
+
 def main(argv: List[str]) -> None:
     if len(argv) != 2:
         _fail("usage: launch_kernel.py CONNECTION_FILE")
@@ -153,6 +180,7 @@ def main(argv: List[str]) -> None:
     except OSError as error:
         _fail(f"the kernel's workspace (current directory) is not usable: {error}")
     apply_limits(settings.memory_mb, settings.cpu_seconds)
+    _lower_priority(settings.niceness)
     # Before bwrap starts: everything it and the kernel start is then inside.
     limits, why = cgroups.confine(connection_file, settings.memory_mb * MIB, settings.max_processes)
     if limits == "rlimit":

@@ -27,7 +27,7 @@ from typing import Dict, List, Optional
 
 from jupyter_client.manager import KernelManager
 
-from argus_sandbox import bwrap, cgroups, private_runtime
+from argus_sandbox import bwrap, cgroups, launch_kernel, private_runtime
 from argus_sandbox.settings import SettingsError, read_settings
 
 PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -679,6 +679,22 @@ class LauncherPartsTest(unittest.TestCase):
         self.assertEqual(read_settings({"ARGUS_KERNEL_MAX_PROCESSES": "64"}).max_processes, 64)
         with self.assertRaisesRegex(SettingsError, "ARGUS_KERNEL_MAX_PROCESSES must be greater than 0"):
             read_settings({"ARGUS_KERNEL_MAX_PROCESSES": "0"})
+
+    def test_preload_defaults_to_none_and_adds_its_code_only_for_vision(self) -> None:
+        self.assertEqual(read_settings({}).preload, "none")
+        self.assertEqual(read_settings({"ARGUS_KERNEL_PRELOAD": "vision"}).preload, "vision")
+        with self.assertRaisesRegex(SettingsError, "ARGUS_KERNEL_PRELOAD must be one of"):
+            read_settings({"ARGUS_KERNEL_PRELOAD": "everything"})
+        self.assertEqual(launch_kernel.startup_code("none"), launch_kernel.STARTUP_CODE)
+        self.assertIn("argus.preload", launch_kernel.startup_code("vision"))
+        compile(launch_kernel.startup_code("vision"), "<startup>", "exec")
+
+    def test_kernels_run_below_the_server_priority_by_default(self) -> None:
+        self.assertEqual(read_settings({}).niceness, 10)
+        self.assertEqual(read_settings({"ARGUS_KERNEL_NICE": "0"}).niceness, 0)
+        for bad in ("-5", "20", "low"):
+            with self.assertRaisesRegex(SettingsError, "ARGUS_KERNEL_NICE must be a whole number from 0 to 19"):
+                read_settings({"ARGUS_KERNEL_NICE": bad})
 
     def _cgroup_tree(self, files: Dict[str, str], proc_cgroup: str) -> str:
         """A directory tree standing in for /sys/fs/cgroup, and a /proc/self/cgroup for it."""

@@ -37,6 +37,9 @@ export async function startArgus(options: {
     HOST: "127.0.0.1",
     ARGUS_DATA_DIR: options.dataDir,
     ARGUS_JUPYTER: "off",
+    // Preloading the vision stack costs ~2 s of CPU per kernel start; suites
+    // start many kernels on 2 cores, so only the tests of the preload ask for it.
+    ARGUS_KERNEL_PRELOAD: "none",
     // Every test client comes from 127.0.0.1, and suites create many sessions;
     // the rate limit has its own test (http-session-rate.test.ts).
     ARGUS_SESSION_RATE_PER_MINUTE: "100000",

@@ -14,11 +14,12 @@ export interface KernelCore {
 /**
  * A real Argus core with its own jupyter-server and sandboxed kernels in a
  * scratch directory, started and ready. `env` overrides settings (pool size,
- * timeouts, limits).
+ * timeouts, limits). Kernels skip the vision preload unless `env` asks for it:
+ * it costs ~2 s of CPU per kernel, and suites start many.
  */
 export async function startKernelCore(env: Record<string, string> = {}): Promise<KernelCore> {
   const scratch = tempDir("argus-kernels-");
-  const config = loadConfig({ ARGUS_DATA_DIR: scratch.dir, ARGUS_KERNEL_POOL: "1", ...env }, process.cwd());
+  const config = loadConfig({ ARGUS_DATA_DIR: scratch.dir, ARGUS_KERNEL_POOL: "1", ARGUS_KERNEL_PRELOAD: "none", ...env }, process.cwd());
   const core = await createArgusCore(config);
   await core.start();
   const kernels = core.kernels!;

@@ -34,6 +34,7 @@ describe("the server with its own jupyter-server", () => {
         isolation: "bubblewrap",
         limits: expect.stringMatching(/^(cgroup-v2|cgroup-v1|rlimit)$/),
         models: { conversation: "down", planner: "down", coder: "down", vqa: "down", judge: "down" },
+        kernels: { pooled: expect.any(Number), starting: expect.any(Number), poolSize: 2, live: 0 },
       });
       const jupyterPids = pidsMentioning(`--ServerApp.root_dir=${scratch.dir}`);
       expect(jupyterPids.length).toBeGreaterThan(0);

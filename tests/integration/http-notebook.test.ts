@@ -1,7 +1,10 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { appendCell } from "@/lib/db/cells";
 import { openDatabase } from "@/lib/db/database";
+import { cellOutputDir, recordCell } from "@/lib/kernels/cell-record";
+import { eventually } from "@/tests/helpers/kernel-core";
 import { useArgusServer } from "@/tests/helpers/argus-server";
 import { nbformatProblems } from "@/tests/helpers/nbformat";
 
@@ -36,5 +39,30 @@ describe("GET /api/sessions/:id/notebook", () => {
     const other = (await argus.call("POST", "/api/sessions")).json as { token: string };
     expect((await argus.call("GET", `/api/sessions/${s.id}/notebook`, { token: other.token })).status).toBe(403);
     expect((await argus.call("GET", `/api/sessions/${s.id}/notebook`)).status).toBe(401);
+  });
+
+  it("keeps a large picture in a file beside the database, exports it whole, and deletes it with the session", async () => {
+    const s = (await argus.call("POST", "/api/sessions")).json as { id: string; token: string };
+    const png = `iVBORw0KGgo${"A".repeat(2_000_000)}`;
+    const db = openDatabase(path.join(argus.dataDir, "argus.db"));
+    recordCell({ db, dataDir: argus.dataDir }, s.id, {
+      kernelId: "k1",
+      code: "big",
+      executionCount: 1,
+      execution: { results: [{ data: { "image/png": png, "text/plain": "<big>" }, isMain: false, viewed: false }], stdout: "", stderr: "", error: null },
+    });
+    // The row holds no picture: the value went to a file.
+    const row = db.prepare("SELECT length(execution) FROM cells WHERE session_id = ?").pluck().get(s.id) as number;
+    expect(row).toBeLessThan(10_000);
+    db.close();
+    const dir = cellOutputDir(argus.dataDir, s.id);
+    await eventually(() => existsSync(dir));
+
+    const res = await argus.call("GET", `/api/sessions/${s.id}/notebook`, { token: s.token });
+    expect(nbformatProblems(res.json)).toBe("");
+    expect(res.json.cells[0].outputs[0].data["image/png"]).toBe(png);
+
+    expect((await argus.call("DELETE", `/api/sessions/${s.id}`, { token: s.token })).status).toBe(204);
+    expect(existsSync(dir)).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { renderToolCatalogue, CATALOGUE_BUDGET_CHARS } from "@/agents/tool-catalogue-prompt";
 import { loadToolCatalogue } from "@/lib/kernels/tool-catalogue";
+import { cachedToolCatalogue } from "@/lib/kernels/tool-catalogue-cache";
 import { PYTHON_DIR } from "@/lib/server/argus-core";
 import { tempDir } from "@/tests/helpers/temp-dir";
 
@@ -39,6 +40,25 @@ describe("the vision-tool catalogue in the prompts", () => {
     const added = catalogue.find((t) => t.name === "count_screws");
     expect(added).toMatchObject({ signature: "count_screws(image, box_threshold=0.5)", when: "counting screws, bolts and nails in a tray" });
     expect(renderToolCatalogue(catalogue)).toContain("- count_screws(image, box_threshold=0.5) — How many screws, bolts or nails.");
+  });
+
+  it("is asked of Python again only when the package's source changed", async () => {
+    const copy = path.join(scratch.dir, "cached", "python");
+    cpSync(PYTHON_DIR, copy, { recursive: true, filter: (src) => !src.includes("__pycache__") });
+    const cacheFile = path.join(scratch.dir, "cached", "cache", "tool-catalogue.json");
+    const first = await cachedToolCatalogue("/usr/bin/python3", copy, cacheFile);
+    expect(first.map((t) => t.name)).toContain("count_objects");
+    // A cache that no longer matches what is stored is not believed: mark the stored copy.
+    const stored = JSON.parse(readFileSync(cacheFile, "utf8")) as { key: string; catalogue: { name: string }[] };
+    stored.catalogue[0]!.name = "from_the_cache";
+    writeFileSync(cacheFile, JSON.stringify(stored));
+    expect((await cachedToolCatalogue("/usr/bin/python3", copy, cacheFile))[0]!.name).toBe("from_the_cache");
+    // Any change to the package's source asks Python again.
+    writeFileSync(path.join(copy, "argus", "tools", "extra_note.py"), "# a contributor's new module\n");
+    expect((await cachedToolCatalogue("/usr/bin/python3", copy, cacheFile))[0]!.name).toBe(first[0]!.name);
+    // A corrupt cache file is ignored, not trusted.
+    writeFileSync(cacheFile, "{not json");
+    expect((await cachedToolCatalogue("/usr/bin/python3", copy, cacheFile)).length).toBe(first.length);
   });
 
   it("fails loudly on a package that cannot describe itself", async () => {

@@ -1,4 +1,4 @@
-import { cellsOfSession } from "@/lib/db/cells";
+import { recordedCells } from "@/lib/kernels/cell-record";
 import { buildNotebook } from "@/lib/kernels/notebook";
 import { getArgus } from "@/lib/server/context";
 import { credentialsOf, route } from "@/lib/server/http";
@@ -11,7 +11,7 @@ type Ctx = { params: Promise<{ id: string }> };
 export const GET = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();
   const session = authorizeSession(core, (await params).id, credentialsOf(req));
-  const notebook = buildNotebook(cellsOfSession(core.db, session.id), { title: session.title });
+  const notebook = buildNotebook(await recordedCells({ db: core.db, dataDir: core.config.dataDir }, session.id), { title: session.title });
   const base = (session.title ?? "argus-session").replace(/[^\w.-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 80) || "argus-session";
   return new Response(JSON.stringify(notebook, null, 1), {
     headers: {

@@ -1,0 +1,50 @@
+import { randomUUID } from "node:crypto";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { appendCell, cellsOfSession, type CellRow } from "@/lib/db/cells";
+import type { Db } from "@/lib/db/database";
+import type { Execution } from "@/lib/protocol/contexts";
+import { joinOutputs, splitLargeOutputs, type OutputFile } from "./cell-outputs";
+
+/** Where a session's large cell outputs live (server-written; session ids are server-made uuids). */
+export function cellOutputDir(dataDir: string, sessionId: string): string {
+  return path.join(dataDir, "cell-outputs", sessionId);
+}
+
+/**
+ * Records a cell for the notebook export (cell-outputs.ts says why large values go to files).
+ * The row is written at once, so cells keep the order they ran in; the files follow
+ * asynchronously, off the event loop.
+ */
+export function recordCell(
+  deps: { db: Db; dataDir: string; log?: (line: string) => void },
+  sessionId: string,
+  cell: { kernelId: string; code: string; execution: Execution; executionCount: number | null },
+): void {
+  const { stored, files } = splitLargeOutputs(cell.execution, () => `${randomUUID()}.txt`);
+  appendCell(deps.db, sessionId, { ...cell, execution: stored, outputFiles: files.map(({ value: _value, ...f }) => f) });
+  if (!files.length) return;
+  const dir = cellOutputDir(deps.dataDir, sessionId);
+  void (async () => {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    for (const f of files) await writeFile(path.join(dir, f.file), f.value, { mode: 0o600 });
+  })().catch((error: unknown) => deps.log?.(`[kernels] could not keep a cell's output for the notebook: ${String(error)}`));
+}
+
+/** The session's recorded cells with their large outputs read back. */
+export async function recordedCells(deps: { db: Db; dataDir: string }, sessionId: string): Promise<CellRow[]> {
+  const dir = cellOutputDir(deps.dataDir, sessionId);
+  return Promise.all(
+    cellsOfSession(deps.db, sessionId).map(async (row) => {
+      const files: OutputFile[] = row.outputFiles ?? [];
+      if (!files.length) return row;
+      const values = new Map<string, string | null>();
+      for (const f of files) values.set(f.file, await readFile(path.join(dir, path.basename(f.file)), "utf8").catch(() => null));
+      return { ...row, execution: joinOutputs(row.execution, files, values) };
+    }),
+  );
+}
+
+export function removeCellOutputs(dataDir: string, sessionId: string): Promise<void> {
+  return rm(cellOutputDir(dataDir, sessionId), { recursive: true, force: true });
+}

@@ -130,10 +130,12 @@ export async function startScriptedModel(
     log(`${who} ->${turn}${fault} ${entry.status}${error}`);
   }
 
-  async function chatCompletions(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** A new entry in the request log, before anything about the request is known. */
+  function logEntry(req: IncomingMessage, api?: LoggedRequest["api"]): LoggedRequest {
     const entry: LoggedRequest = {
       index: requests.length,
       at: new Date().toISOString(),
+      ...(api === undefined ? {} : { api }),
       model: null,
       stream: false,
       matchedTurn: null,
@@ -143,6 +145,36 @@ export async function startScriptedModel(
       images: 0,
     };
     requests.push(entry);
+    return entry;
+  }
+
+  /**
+   * The request's JSON body, checked like the real APIs check it (the key, then the JSON); on
+   * failure the request has been refused and the result is `undefined`. The body is read even
+   * when refusing, so the client never sees a reset mid-upload.
+   */
+  async function readJsonBody(
+    req: IncomingMessage,
+    entry: LoggedRequest,
+    refuse: (status: number, message: string, type: string, code: string | null) => void,
+  ): Promise<{ body: unknown } | undefined> {
+    const text = await readBody(req);
+    if (opts.requireKey !== undefined && req.headers.authorization !== `Bearer ${opts.requireKey}`) {
+      const sent = entry.authorization ? "a different key" : "no Authorization header";
+      refuse(401, `Incorrect API key provided (scripted model requires a key; got ${sent})`, "invalid_request_error", "invalid_api_key");
+      return undefined;
+    }
+    try {
+      return { body: JSON.parse(text) };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      refuse(400, `request body is not JSON: ${reason}`, "invalid_request_error", "invalid_json");
+      return undefined;
+    }
+  }
+
+  async function chatCompletions(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const entry = logEntry(req);
     const refuse = (status: number, message: string, type: string, code: string | null): void => {
       entry.status = status;
       entry.error = message;
@@ -150,20 +182,9 @@ export async function startScriptedModel(
     };
 
     try {
-      // Read the body even when refusing, so the client never sees a reset mid-upload.
-      const text = await readBody(req);
-      if (opts.requireKey !== undefined && req.headers.authorization !== `Bearer ${opts.requireKey}`) {
-        const sent = entry.authorization ? "a different key" : "no Authorization header";
-        return refuse(401, `Incorrect API key provided (scripted model requires a key; got ${sent})`, "invalid_request_error", "invalid_api_key");
-      }
-
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        return refuse(400, `request body is not JSON: ${reason}`, "invalid_request_error", "invalid_json");
-      }
+      const read = await readJsonBody(req, entry, refuse);
+      if (!read) return;
+      const body = read.body;
       const parsed = parseChatRequest(body);
       if (!parsed.ok) return refuse(400, parsed.error, "invalid_request_error", "invalid_request");
       const request = parsed.request;
@@ -225,19 +246,7 @@ export async function startScriptedModel(
   }
 
   async function responses(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const entry: LoggedRequest = {
-      index: requests.length,
-      at: new Date().toISOString(),
-      api: "responses",
-      model: null,
-      stream: false,
-      matchedTurn: null,
-      status: 0,
-      authorization: req.headers.authorization !== undefined,
-      messages: [],
-      images: 0,
-    };
-    requests.push(entry);
+    const entry = logEntry(req, "responses");
     const refuse = (status: number, message: string, type: string, code: string | null, param: string | null = null): void => {
       entry.status = status;
       entry.error = message;
@@ -245,18 +254,9 @@ export async function startScriptedModel(
     };
 
     try {
-      const text = await readBody(req);
-      if (opts.requireKey !== undefined && req.headers.authorization !== `Bearer ${opts.requireKey}`) {
-        const sent = entry.authorization ? "a different key" : "no Authorization header";
-        return refuse(401, `Incorrect API key provided (scripted model requires a key; got ${sent})`, "invalid_request_error", "invalid_api_key");
-      }
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        return refuse(400, `request body is not JSON: ${reason}`, "invalid_request_error", "invalid_json");
-      }
+      const read = await readJsonBody(req, entry, refuse);
+      if (!read) return;
+      const body = read.body;
       const raw = body as { model?: unknown; input?: unknown };
       if (typeof raw?.model === "string") entry.model = raw.model;
       if (raw?.input !== undefined) entry.input = redactInput(raw.input as never);

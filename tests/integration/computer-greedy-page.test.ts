@@ -6,32 +6,22 @@
  * What reaches Argus is bounded and comes from the browser, not the page's script. Real
  * Chromium, the lab on loopback.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserComputer } from "@/lib/computer/browser-computer";
-import type { ComputerManager } from "@/lib/computer/computer-manager";
-import { startLab, type Lab } from "@/tests/helpers/browser-lab";
-import { browserManager } from "@/tests/helpers/computer";
+import type { Lab } from "@/tests/helpers/browser-lab";
+import { openLabBrowser, type LabBrowser } from "@/tests/helpers/lab-browser";
 
 let lab: Lab;
-let manager: ComputerManager;
 let computer: BrowserComputer;
-let scratch: string;
+let world: LabBrowser | undefined;
 
 beforeAll(async () => {
-  lab = await startLab();
-  scratch = mkdtempSync(path.join(os.tmpdir(), "argus-greedy-"));
-  manager = browserManager({ allow: lab.hostPort });
-  computer = await manager.getComputer("greedy", { downloadDir: scratch });
-  await computer.goto(`${lab.origin}/agent-greedy.html`);
+  world = await openLabBrowser("greedy", { page: "/agent-greedy.html" });
+  ({ lab, computer } = world);
 });
 afterAll(async () => {
-  await manager?.closeAll();
-  await lab?.close();
-  rmSync(scratch, { recursive: true, force: true });
+  await world?.close();
 });
 
 describe("a page that pushes its own bytes", () => {

@@ -6,34 +6,26 @@
  * a form or link hidden in a shadow root (open or closed) or a frame. Each is shown doing its
  * harm in real Chromium, then the policy (fed by the real probe) must ask first.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { BrowserCommand } from "@/lib/computer/browser-command";
 import type { BrowserComputer } from "@/lib/computer/browser-computer";
 import type { ComputerAction } from "@/lib/computer/computer-actions";
 import { performAction } from "@/lib/computer/computer-actions";
-import type { ComputerManager } from "@/lib/computer/computer-manager";
 import { policyChecks, policyMove } from "@/lib/computer/safety-policy";
-import { startLab, type Lab } from "@/tests/helpers/browser-lab";
-import { browserManager, centreOf } from "@/tests/helpers/computer";
+import type { Lab } from "@/tests/helpers/browser-lab";
+import { openLabBrowser, type LabBrowser } from "@/tests/helpers/lab-browser";
+import { centreOf } from "@/tests/helpers/computer";
 
 let lab: Lab;
-let manager: ComputerManager;
 let computer: BrowserComputer;
-let scratch: string;
+let world: LabBrowser | undefined;
 
 beforeAll(async () => {
-  lab = await startLab();
-  scratch = mkdtempSync(path.join(os.tmpdir(), "argus-bypass-"));
-  manager = browserManager({ allow: lab.hostPort });
-  computer = await manager.getComputer("bypass", { downloadDir: scratch });
+  world = await openLabBrowser("bypass");
+  ({ lab, computer } = world);
 });
 afterAll(async () => {
-  await manager?.closeAll();
-  await lab?.close();
-  rmSync(scratch, { recursive: true, force: true });
+  await world?.close();
 });
 beforeEach(async () => {
   await computer.goto(`${lab.origin}/agent-sly.html`);

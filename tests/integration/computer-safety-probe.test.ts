@@ -5,32 +5,23 @@
  * isolated world, so the page's JavaScript cannot answer for it; a frame it cannot read counts
  * as a possible password field. Real Chromium, the lab on loopback.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserComputer } from "@/lib/computer/browser-computer";
-import type { ComputerManager } from "@/lib/computer/computer-manager";
 import { policyChecks } from "@/lib/computer/safety-policy";
-import { startLab, type Lab } from "@/tests/helpers/browser-lab";
-import { browserManager, centreOf } from "@/tests/helpers/computer";
+import type { Lab } from "@/tests/helpers/browser-lab";
+import { openLabBrowser, type LabBrowser } from "@/tests/helpers/lab-browser";
+import { centreOf } from "@/tests/helpers/computer";
 
 let lab: Lab;
-let manager: ComputerManager;
 let computer: BrowserComputer;
-let scratch: string;
+let world: LabBrowser | undefined;
 
 beforeAll(async () => {
-  lab = await startLab();
-  scratch = mkdtempSync(path.join(os.tmpdir(), "argus-probe-"));
-  manager = browserManager({ allow: lab.hostPort });
-  computer = await manager.getComputer("probe", { downloadDir: scratch });
-  await computer.goto(`${lab.origin}/agent-liar.html`);
+  world = await openLabBrowser("probe", { page: "/agent-liar.html" });
+  ({ lab, computer } = world);
 });
 afterAll(async () => {
-  await manager?.closeAll();
-  await lab?.close();
-  rmSync(scratch, { recursive: true, force: true });
+  await world?.close();
 });
 
 describe("the safety probe on a page that lies", () => {

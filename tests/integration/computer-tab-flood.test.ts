@@ -5,30 +5,22 @@
  * by default), and a session's browser keeps at most a few tabs. Real Chromium, the lab on
  * loopback.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserComputer } from "@/lib/computer/browser-computer";
-import type { ComputerManager } from "@/lib/computer/computer-manager";
-import { startLab, type Lab } from "@/tests/helpers/browser-lab";
-import { browserManager, centreOf } from "@/tests/helpers/computer";
+import type { Lab } from "@/tests/helpers/browser-lab";
+import { openLabBrowser, type LabBrowser } from "@/tests/helpers/lab-browser";
+import { centreOf } from "@/tests/helpers/computer";
 
 let lab: Lab;
-let manager: ComputerManager;
 let computer: BrowserComputer;
-let scratch: string;
+let world: LabBrowser | undefined;
 
 beforeAll(async () => {
-  lab = await startLab();
-  scratch = mkdtempSync(path.join(os.tmpdir(), "argus-tabs-"));
-  manager = browserManager({ allow: lab.hostPort });
-  computer = await manager.getComputer("tabs", { downloadDir: scratch });
+  world = await openLabBrowser("tabs");
+  ({ lab, computer } = world);
 });
 afterAll(async () => {
-  await manager?.closeAll();
-  await lab?.close();
-  rmSync(scratch, { recursive: true, force: true });
+  await world?.close();
 });
 
 const pages = () => computer.activePage!.context().pages().length;

@@ -143,8 +143,8 @@ def _segment(name: str, color: str, truth: int) -> Result:
 
 
 def color_red_smarties() -> Result:
-    """Five red sweets; the orange and brown ones (and their dark rims and shadows) are not red."""
-    return _segment("smarties.png", "red", 5)
+    """Four red sweets; the orange and brown ones (and their dark rims and shadows) are not red."""
+    return _segment("smarties.png", "red", 4)
 
 
 def color_blue_smarties() -> Result:
@@ -177,7 +177,8 @@ def color_name_grass() -> Result:
 
 
 def color_name_lime() -> Result:
-    return _patch_name("fruits.jpg", (430, 240, 480, 300), ("green", "dark green", "light green"))
+    """A lime's skin: a muted mid green."""
+    return _patch_name("fruits.jpg", (380, 160, 470, 240), ("green", "dark green"))
 
 
 def color_name_sky() -> Result:
@@ -185,12 +186,16 @@ def color_name_sky() -> Result:
 
 
 def color_name_orange_fruit() -> Result:
-    return _patch_name("fruits.jpg", (90, 140, 160, 200), ("orange",))
+    return _patch_name("fruits.jpg", (100, 200, 180, 260), ("orange",))
+
+
+def color_name_lemon() -> Result:
+    return _patch_name("fruits.jpg", (380, 320, 480, 400), ("yellow", "light yellow"))
 
 
 def color_name_leaves() -> Result:
     """Sunlit leaves behind the squirrel: a light green."""
-    return _patch_name("squirrel_cls.jpg", (380, 20, 500, 90), ("green", "light green"))
+    return _patch_name("squirrel_cls.jpg", (400, 20, 500, 90), ("green", "light green", "yellow green"))
 
 
 # ------------------------------------------------------------------ OCR
@@ -365,7 +370,7 @@ CASES: Dict[str, List[Callable[[], Result]]] = {
     "circles": [circles_smarties, circles_cut_by_edge, circles_football, circles_desk, circles_basketball, circles_coins],
     "counting": [count_dark_border, count_mixed_polarity, count_smarties, count_coins, count_vignetted_coins],
     "colour": [color_red_smarties, color_blue_smarties, color_green_smarties, color_orange_smarties, color_red_lighter,
-               color_name_grass, color_name_lime, color_name_sky, color_name_orange_fruit, color_name_leaves],
+               color_name_grass, color_name_lime, color_name_sky, color_name_orange_fruit, color_name_leaves, color_name_lemon],
     "ocr": [ocr_rotated_page, ocr_straight_page, ocr_product_box, ocr_parking_sign, ocr_direction_sign,
             ocr_shop_sign, ocr_barrier_sign, ocr_shop_front, ocr_hotel_sign],
     "template": [template_box_in_scene, template_rotated_half_player, template_rotated_half_tower,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
+import cv2
 import numpy as np
 
 from ..images import ImageLike
@@ -14,7 +15,8 @@ from . import _segment
 from ._checks import choice, gray, image_rgb, number, optional_integer, text
 from ._masks import object_results
 
-MASK_BUDGET_BYTES = 512 * 1024**2  # per call; beyond this the caller must opt out of masks
+MASK_BUDGET_BYTES = 512 * 1024**2
+RELATIVE_MIN_AREA = 0.05  # default: objects under 5% of the largest one's area are specks or shadows  # per call; beyond this the caller must opt out of masks
 
 
 def count_objects(
@@ -84,13 +86,31 @@ def count_objects(
     height, width = luminance.shape
     if smallest is None:
         smallest = max(9, round(height * width * 1e-5))
-    if mode == "auto":
-        mode = _segment.polarity_of(luminance)
-    bright = luminance if mode == "bright" else 255 - luminance
-    if level is not None and mode == "dark":
-        level = 255 - level
-    plain, refined = _segment.foreground(bright, level)
-    objects = _segment.split_objects(plain, refined, bool(split_touching), smallest, largest)
+    automatic = mode == "auto"
+    if automatic:
+        mode, deviation, cut = _segment.deviation_polarity(luminance)
+    if mode == "both":
+        # Objects darker and lighter than the background: whatever differs
+        # from the fitted background surface is object.
+        plain = np.abs(deviation) > cut
+        plain = cv2.morphologyEx(plain.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        # An object's bright and dark parts (a ball and its shaded side, a
+        # pencil and its metal tip) meet across a thin seam: close it.
+        plain = cv2.morphologyEx(plain, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8)) > 0
+        objects = _segment.split_objects(plain, plain, bool(split_touching), smallest, largest)
+    else:
+        bright = luminance if mode == "bright" else 255 - luminance
+        if level is not None and mode == "dark":
+            level = 255 - level
+        plain, refined = _segment.foreground(bright, level)
+        objects = _segment.split_objects(plain, refined, bool(split_touching), smallest, largest)
+    if automatic:
+        objects = [o for o in objects if not _segment.touches_three_sides(o[0], height, width)]
+    if min_area is None and objects:
+        # Shadows and specks beside real objects: by default an object must
+        # have RELATIVE_MIN_AREA of the largest one's area.
+        biggest = max(int(o[1].sum()) for o in objects)
+        objects = [o for o in objects if int(o[1].sum()) >= RELATIVE_MIN_AREA * biggest]
     if masks and len(objects) * height * width > MASK_BUDGET_BYTES:
         raise ValueError(
             f"{fn}: found {len(objects)} objects; their {width}x{height} masks would need "

@@ -113,8 +113,12 @@ def count_dark_border() -> Result:
 
 
 def count_mixed_polarity() -> Result:
-    """A dark lid and pencil, a white ball and coin, a pink lighter on a grey desk."""
-    return _count("stuff.jpg", 5)
+    """A dark lid and pencil, a white ball and coin, a pink lighter on a grey desk:
+    five objects, each truth point inside exactly one of them."""
+    found = argus.count_objects(photo("stuff.jpg"), masks=False)
+    truth = [(229, 60), (190, 170), (396, 186), (209, 307), (335, 400)]
+    inside = [sum(o["bbox"][0] <= x <= o["bbox"][2] and o["bbox"][1] <= y <= o["bbox"][3] for o in found) for x, y in truth]
+    return len(found) == 5 and inside == [1] * 5, f"{len(found)} (truth 5), objects over lid/pencil/ball/coin/lighter: {inside}"
 
 
 def count_smarties() -> Result:

@@ -82,7 +82,8 @@ def count_objects(
     if not isinstance(masks, (bool, np.bool_)):
         raise TypeError(f"{fn}: masks must be True or False, got {masks!r}")
 
-    luminance = gray(image_rgb(image, fn))
+    rgb = image_rgb(image, fn)
+    luminance = gray(rgb)
     height, width = luminance.shape
     if smallest is None:
         smallest = max(9, round(height * width * 1e-5))
@@ -92,7 +93,7 @@ def count_objects(
     if mode == "both":
         # Objects darker and lighter than the background: whatever differs
         # from the fitted background surface is object.
-        plain = np.abs(deviation) > cut
+        plain = _colour_difference(rgb, cut)
         plain = cv2.morphologyEx(plain.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         # An object's bright and dark parts (a ball and its shaded side, a
         # pencil and its metal tip) meet across a thin seam: close it.
@@ -118,3 +119,24 @@ def count_objects(
             "(you still get bbox, area and centroid), raise min_area, or crop the image."
         )
     return object_results(objects, name, height, width, bool(masks))
+
+
+def _colour_difference(rgb: np.ndarray, luminance_cut: float) -> np.ndarray:
+    """Pixels that differ from the background in brightness or in colour: each
+    channel's background is fitted as a smooth surface, and a pixel is object
+    when its colour distance from it passes the cut (a pink lighter on a grey
+    desk differs more in colour than in brightness)."""
+    squares = np.zeros(rgb.shape[:2], np.float32)
+    surfaces = []
+    for channel in range(3):
+        plane = np.ascontiguousarray(rgb[:, :, channel])
+        surface, _ = _segment.background_surface(plane)
+        surfaces.append(np.maximum(surface, 1.0))
+        squares += (plane.astype(np.float32) - surface) ** 2
+    distance = np.sqrt(squares / 3.0)
+    # A shadow is the background, darker (to 45-90%) with its colour kept:
+    # every channel falls by about the same ratio.
+    ratios = np.stack([rgb[:, :, c].astype(np.float32) / surfaces[c] for c in range(3)], axis=2)
+    mean_ratio = ratios.mean(axis=2)
+    shadow = (mean_ratio > 0.45) & (mean_ratio < 0.9) & (np.abs(ratios - mean_ratio[:, :, None]).max(axis=2) < 0.06)
+    return (distance > luminance_cut) & ~shadow

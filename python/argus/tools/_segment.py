@@ -88,22 +88,21 @@ def background_surface(gray: np.ndarray) -> Tuple[np.ndarray, float]:
         residual = values - design @ coef
         sigma = 1.4826 * float(np.median(np.abs(residual[keep]))) + 1.0
         keep = np.abs(residual) < max(3.0 * sigma, 8.0)
-    yy, xx = np.mgrid[0:height, 0:width]
-    xf, yf = xx / width - 0.5, yy / height - 0.5
-    surface = np.zeros((height, width), np.float64)
-    for value, term in zip(coef, _surface_terms(xf, yf, stack=False)):
-        surface += value * term
-    return surface.astype(np.float32), sigma
+    # Evaluated on the small grid and enlarged: the surface is smooth, and a
+    # 12 MP image must not pay for eleven full-size terms.
+    small_surface = (design @ coef).reshape(sh, sw).astype(np.float32)
+    surface = cv2.resize(small_surface, (width, height), interpolation=cv2.INTER_LINEAR)
+    return surface, sigma
 
 
-def _surface_terms(xs: np.ndarray, ys: np.ndarray, stack: bool = True):
+def _surface_terms(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     """Terms of the background surface: a cubic (light falling across the
     scene, unevenly) plus the 4th power of the distance from the centre (a lens's
     vignetting darkens the corners faster than a quadratic can)."""
     radius2 = xs * xs + ys * ys
     terms = [np.ones_like(xs), xs, ys, xs * xs, xs * ys, ys * ys,
              xs * xs * xs, xs * xs * ys, xs * ys * ys, ys * ys * ys, radius2 * radius2]
-    return np.stack(terms, axis=-1) if stack else terms
+    return np.stack(terms, axis=-1)
 
 
 def deviation_polarity(gray: np.ndarray) -> Tuple[str, np.ndarray, float]:

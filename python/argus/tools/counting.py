@@ -16,6 +16,7 @@ from ._checks import choice, gray, image_rgb, number, optional_integer, text
 from ._masks import object_results
 
 MASK_BUDGET_BYTES = 512 * 1024**2
+BACKGROUND_LEVEL = 64  # grey level the background is moved to before thresholding
 RELATIVE_MIN_AREA = 0.05  # default: objects under 5% of the largest one's area are specks or shadows  # per call; beyond this the caller must opt out of masks
 
 
@@ -101,6 +102,11 @@ def count_objects(
         objects = _segment.split_objects(plain, plain, bool(split_touching), smallest, largest)
     else:
         bright = luminance if mode == "bright" else 255 - luminance
+        if automatic:
+            # Measured against the fitted background: vignetting and a light
+            # fall-off no longer dim the objects in the corners.
+            sign = 1.0 if mode == "bright" else -1.0
+            bright = np.clip(sign * deviation + BACKGROUND_LEVEL, 0, 255).astype(np.uint8)
         if level is not None and mode == "dark":
             level = 255 - level
         plain, refined = _segment.foreground(bright, level)

@@ -20,10 +20,8 @@ from ._results import by_score, detection
 # soft, upscaled photos, and a call stays well under a second.
 CIRCLE_WORK_PIXELS = 1024 * 768
 MIN_RADIUS_FRACTION = 0.02  # default smallest radius, of the shorter side (in the work image)
-STRONG_EDGE = 0.25  # an edge counts when its gradient is this share of the 95th-percentile gradient
-RAY_SPAN = (0.94, 1.3)  # each ray is searched over this range of the radius (inside the rim is free: patterns)
-RAY_TOLERANCE = 0.05  # the strongest edge must lie this close to the circle (fraction of the radius)
-RIM_RELATIVE = 0.5  # circles with rims less sharp than this share of the sharpest are dropped
+EDGE_MARGIN = 0.05  # margin added around the picture for the circle search (of the shorter side)
+MIN_VISIBLE = 0.5  # a circle cut by the image edge is scored on its visible part if this much shows
 BAND = 0.015  # radial tolerance (fraction of the radius) when scoring edge support
 # Blobs: the scale space holds one float image per scale, so it is capped lower.
 BLOB_WORK_PIXELS = 3_000_000
@@ -88,8 +86,14 @@ def detect_circles(
     # Stretch the contrast so the fixed edge threshold suits dim and bright photos alike.
     work = cv2.normalize(work, None, 0, 255, cv2.NORM_MINMAX)
     smooth = cv2.GaussianBlur(work, (0, 0), 1.5)
+    # A margin of background grey around the picture lets the accumulator
+    # propose circles cut by the frame (their centre may lie near or beyond
+    # the edge); proposals are shifted back and scored on the real picture.
+    pad = max(4, min(high_work, round(EDGE_MARGIN * short)))
+    border = int(np.median(np.concatenate([smooth[0], smooth[-1], smooth[:, 0], smooth[:, -1]])))
+    padded = cv2.copyMakeBorder(smooth, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=border)
     found = cv2.HoughCircles(
-        smooth,
+        padded,
         cv2.HOUGH_GRADIENT_ALT,
         dp=1.5,
         minDist=max(2, low_work),
@@ -98,39 +102,19 @@ def detect_circles(
         minRadius=low_work,
         maxRadius=high_work,
     )
-    # The gradient-pair method above is precise but misses circles whose
-    # outline is broken (a ball on grass, a sweet cut by the frame); the classic
-    # accumulator proposes those too. Every proposal is re-scored below.
-    classic = cv2.HoughCircles(
-        smooth,
-        cv2.HOUGH_GRADIENT,
-        dp=1,
-        minDist=max(2, low_work // 2),
-        param1=100,
-        param2=15,
-        minRadius=low_work,
-        maxRadius=high_work,
-    )
-    proposals = [p.reshape(-1, 3) for p in (found, classic) if p is not None]
-    if not proposals:
+    if found is None:
         return []
-    found = np.concatenate(proposals)
+    found = found.reshape(-1, 3) - np.array([pad, pad, 0], np.float32)
     gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
     magnitude = cv2.magnitude(gx, gy)
-    strong = STRONG_EDGE * float(np.percentile(magnitude, 95)) + 1e-3
+    strong = 0.25 * float(np.percentile(magnitude, 95)) + 1e-3
 
     scored = []
     for x, y, radius in found.reshape(-1, 3):
-        score, sharpness = _edge_support(gx, gy, magnitude, strong, float(x), float(y), float(radius))
+        score = _edge_support(gx, gy, magnitude, strong, float(x), float(y), float(radius))
         if score >= threshold:
-            scored.append((score, float(x) / factor, float(y) / factor, float(radius) / factor, sharpness))
-    if scored:
-        # Blurred round shapes behind the subject (heads in a crowd, bokeh)
-        # have soft rims: a circle less than RIM_RELATIVE as sharp as the
-        # sharpest one found is background, not an object.
-        sharpest = max(item[4] for item in scored)
-        scored = [item[:4] for item in scored if item[4] >= RIM_RELATIVE * sharpest]
+            scored.append((score, float(x) / factor, float(y) / factor, float(radius) / factor))
     scored.sort(key=lambda item: -item[0])
     kept: List[tuple] = []
     for score, x, y, radius in scored:
@@ -150,45 +134,39 @@ def detect_circles(
 def _edge_support(
     gx: np.ndarray, gy: np.ndarray, magnitude: np.ndarray, strong: float, x: float, y: float, radius: float
 ) -> float:
-    """(fraction, sharpness): the fraction of the circle's circumference where
-    the circle is the strongest edge along the ray from the centre, and the
-    median gradient of the rim there.
+    """Fraction of the circle's circumference where a strong edge pointing along
+    the radius lies within a thin band around the circle (+-1.5% of the radius,
+    at least +-1 px: real round things are slightly out of round).
 
-    Along each ray, between 0.75 and 1.25 times the radius, the strongest edge
-    of one polarity (object darker than its surroundings all the way round, or
-    lighter) must lie on the circle (within 5% of the radius, at least 1.5 px)
-    and be strong. In texture (a crowd, foliage, a circuit board) some edge
-    lies near any circle, but the strongest edge of each ray is somewhere
-    else; a real rim wins along most rays.
+    Only edges of one polarity count (the object darker than its surroundings
+    all the way round, or lighter): a real round object's rim keeps its sign,
+    while circles "found" in texture (a crowd, foliage) mix both.
     The part of the circle outside the image is left out of the fraction as
-    long as at least half of it is inside: a ball cut by the frame is still
-    a circle. Circles more than half outside the image score 0."""
-    count = min(720, max(32, int(2 * math.pi * radius)))
+    long as at least MIN_VISIBLE of it is inside: a ball cut by the frame is
+    still a circle."""
+    count = max(32, int(2 * math.pi * radius))
     angles = np.linspace(0.0, 2 * math.pi, count, endpoint=False)
     cos, sin = np.cos(angles), np.sin(angles)
     height, width = magnitude.shape
-    steps = max(11, int(0.5 * radius) + 1)
-    radii = radius * np.linspace(RAY_SPAN[0], RAY_SPAN[1], steps)
-    xs = np.rint(x + np.outer(radii, cos)).astype(int)  # steps x count
-    ys = np.rint(y + np.outer(radii, sin)).astype(int)
-    inside = (xs >= 1) & (ys >= 1) & (xs < width - 1) & (ys < height - 1)
-    xs, ys = np.clip(xs, 0, width - 1), np.clip(ys, 0, height - 1)
-    radial = gx[ys, xs] * cos + gy[ys, xs] * sin  # signed edge strength across the rim
-    on_circle = np.abs(radii - radius) <= max(1.5, RAY_TOLERANCE * radius)
-    ring = np.argmin(np.abs(radii - radius))
-    visible = inside[ring]
-    if visible.mean() < 0.5:
-        return 0.0, 0.0
-    best = (0.0, 0.0)
-    for sign in (1.0, -1.0):
-        strength = np.where(inside, sign * radial, -np.inf)
-        peak = np.argmax(strength, axis=0)
-        peak_value = strength[peak, np.arange(count)]
-        supported = visible & on_circle[peak] & (peak_value > strong)
-        fraction = float(supported.sum()) / float(visible.sum())
-        if fraction > best[0]:
-            best = (fraction, float(np.median(peak_value[supported])))
-    return best
+    band = max(1, int(round(BAND * radius)))
+    outward = np.zeros(count, dtype=bool)
+    inward = np.zeros(count, dtype=bool)
+    visible = np.zeros(count, dtype=bool)
+    for r in radius + np.arange(-band, band + 1):
+        xs = np.rint(x + r * cos).astype(int)
+        ys = np.rint(y + r * sin).astype(int)
+        # The outermost pixel row has no gradient worth the name: not visible.
+        inside = (xs >= 1) & (ys >= 1) & (xs < width - 1) & (ys < height - 1)
+        visible |= inside
+        xs, ys = np.clip(xs, 0, width - 1), np.clip(ys, 0, height - 1)
+        m = magnitude[ys, xs]
+        radial = (gx[ys, xs] * cos + gy[ys, xs] * sin) / (m + 1e-6)
+        edge = inside & (m > strong)
+        outward |= edge & (radial > 0.8)
+        inward |= edge & (radial < -0.8)
+    if visible.mean() < MIN_VISIBLE:
+        return 0.0
+    return float(max((outward & visible).sum(), (inward & visible).sum())) / float(visible.sum())
 
 
 def detect_blobs(

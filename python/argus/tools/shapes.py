@@ -20,6 +20,8 @@ from ._results import by_score, detection
 # soft, upscaled photos, and a call stays well under a second.
 CIRCLE_WORK_PIXELS = 1024 * 768
 MIN_RADIUS_FRACTION = 0.02  # default smallest radius, of the shorter side (in the work image)
+NESTED = 0.8  # a circle under 0.8x the radius of one around it is its inner pattern
+OUTER_MARGIN = 0.25  # the outer circle wins when it scores at most this much lower
 EDGE_MARGIN = 0.05  # margin added around the picture for the circle search (of the shorter side)
 MIN_VISIBLE = 0.5  # a circle cut by the image edge is scored on its visible part if this much shows
 BAND = 0.015  # radial tolerance (fraction of the radius) when scoring edge support
@@ -86,25 +88,30 @@ def detect_circles(
     # Stretch the contrast so the fixed edge threshold suits dim and bright photos alike.
     work = cv2.normalize(work, None, 0, 255, cv2.NORM_MINMAX)
     smooth = cv2.GaussianBlur(work, (0, 0), 1.5)
-    # A margin of background grey around the picture lets the accumulator
-    # propose circles cut by the frame (their centre may lie near or beyond
-    # the edge); proposals are shifted back and scored on the real picture.
+    # The picture is searched as it is and with a margin of background grey
+    # around it, which lets the accumulator propose circles cut by the frame
+    # (their centre may lie near or beyond the edge); proposals are shifted
+    # back and all are scored on the real picture.
     pad = max(4, min(high_work, round(EDGE_MARGIN * short)))
     border = int(np.median(np.concatenate([smooth[0], smooth[-1], smooth[:, 0], smooth[:, -1]])))
     padded = cv2.copyMakeBorder(smooth, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=border)
-    found = cv2.HoughCircles(
-        padded,
-        cv2.HOUGH_GRADIENT_ALT,
-        dp=1.5,
-        minDist=max(2, low_work),
-        param1=300,
-        param2=0.5,  # generous: every candidate is re-scored below
-        minRadius=low_work,
-        maxRadius=high_work,
-    )
-    if found is None:
+    proposals = []
+    for view, shift in ((smooth, 0), (padded, pad)):
+        found = cv2.HoughCircles(
+            view,
+            cv2.HOUGH_GRADIENT_ALT,
+            dp=1.5,
+            minDist=max(2, low_work),
+            param1=300,
+            param2=0.3,  # generous (finds broken outlines: a ball on grass): every candidate is re-scored below
+            minRadius=low_work,
+            maxRadius=high_work,
+        )
+        if found is not None:
+            proposals.append(found.reshape(-1, 3) - np.array([shift, shift, 0], np.float32))
+    if not proposals:
         return []
-    found = found.reshape(-1, 3) - np.array([pad, pad, 0], np.float32)
+    found = np.concatenate(proposals)
     gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
     magnitude = cv2.magnitude(gx, gy)
@@ -119,9 +126,16 @@ def detect_circles(
     kept: List[tuple] = []
     for score, x, y, radius in scored:
         # A centre inside a better circle: a duplicate, or a ring drawn on that object.
-        if any(math.hypot(x - kx, y - ky) < kr for _, kx, ky, kr in kept):
+        inside = [k for k in kept if math.hypot(x - k[1], y - k[2]) < k[3]]
+        # ...unless this circle is the object around them: a ball whose
+        # printed panels scored a little higher than its broken outline.
+        around = inside and all(
+            k[3] < NESTED * radius and math.hypot(x - k[1], y - k[2]) + k[3] <= 1.1 * radius and score >= k[0] - OUTER_MARGIN
+            for k in inside
+        )
+        if inside and not around:
             continue
-        kept.append((score, x, y, radius))
+        kept = [k for k in kept if k not in inside] + [(score, x, y, radius)]
     return [
         detection(
             "circle", score, (x - r, y - r, x + r + 1, y + r + 1), width, height,

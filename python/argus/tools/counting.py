@@ -36,22 +36,35 @@ def count_objects(
     When to use: counting coins, pills, cells, seeds, nuts, screws, colonies,
     tablets on a table/tray/slide, and measuring each one's area and position.
     Works when objects are clearly lighter or darker than a fairly uniform
-    background (uneven lighting is corrected). Touching round-ish objects are
-    cut apart at their necks; set split_touching=False for irregular shapes
-    (letters, tools, leaves) that must not be cut. For objects on a busy
+    background (uneven lighting and vignetting are corrected). Touching
+    round-ish objects are cut apart at their necks (a cut that would leave a
+    piece over 3x longer than wide is undone: propellers, bones, pencils);
+    set split_touching=False for irregular shapes (letters, tools, leaves)
+    that must not be cut. For objects on a busy
     background use a detector or segment_color instead. The count is len(result).
 
     Args:
         image: a file path, RGB numpy array, PIL image or video frame dict.
         label: the label given to every object (e.g. "coin"); shown by overlays.
         polarity: "bright" (objects lighter than the background), "dark"
-            (darker) or "auto" (default: the side that touches the border less
-            is the background).
+            (darker) or "auto" (default). Auto fits a smooth background
+            surface (it follows vignetting and light fall-off; the widest
+            connected region is the background, so a dark frame around a
+            light box does not flip it), then counts objects on whichever
+            side(s) of it they lie: with both dark and light objects (a dark
+            lid and a white ball on a grey desk) both count, by colour
+            distance, with shadows left out. Regions reaching three image
+            edges (frames, vignettes) are dropped in auto. Set "bright" or
+            "dark" when the objects are all on one side and auto mixes in
+            background clutter.
         threshold: grey level 0-255 separating objects from background; None
             (default) chooses it automatically (Otsu, after removing uneven
             lighting). Set it when the automatic choice misses faint objects.
-        min_area: smallest object area in pixels (default: 0.001% of the
-            image, at least 9 px); raise it to ignore dust and noise.
+        min_area: smallest object area in pixels. Default: 0.001% of the
+            image (at least 9 px) and 5% of the largest object, which drops
+            shadows and specks beside real objects. Pass a number to turn the
+            relative part off: lower (e.g. 9) to count tiny things next to
+            big ones, raise it to ignore dust and noise.
         max_area: largest object area in pixels (default: no limit).
         split_touching: cut touching objects apart (default True).
         masks: include each object's HxW boolean mask (default True). Set

@@ -42,18 +42,23 @@ def detect_circles(
 
     When to use: counting or measuring round objects whose edge is visible,
     even when they touch each other. Each circle is scored by how much of its
-    circumference has a strong edge pointing at the centre, so partly hidden
-    circles score lower. For round objects without a clear rim (soft spots,
+    circumference has a strong edge pointing at the centre, all of one
+    polarity (the object darker or lighter than its surroundings all round),
+    so partly hidden circles score lower. Circles cut by the image edge are
+    found and scored on their visible part when at least half shows. For round objects without a clear rim (soft spots,
     cells, stars) use detect_blobs; for irregular objects use count_objects.
 
     Args:
         image: a file path, RGB numpy array, PIL image or video frame dict.
         box_threshold: minimum score in [0, 1] (default 0.5): the fraction of
-            the circumference supported by an edge. Lower it (0.3) for faint or
-            partly covered circles; raise it (0.8) for clean, complete ones.
+            the visible circumference supported by an edge of one polarity.
+            Lower it (0.3) for faint, blurred or partly covered circles; raise
+            it (0.8) in clutter (crowds, foliage, circuit boards) where
+            texture forms circles, or for clean, complete ones.
         min_radius: smallest radius in pixels (default: 2% of the shorter image
             side, at least 4 px). Setting both radii to the expected size range
-            is the best way to avoid false circles.
+            is the best way to avoid false circles in a busy photo: raise
+            min_radius above the texture's grain (heads in a crowd, leaves).
         max_radius: largest radius in pixels (default: half the shorter side).
 
     Returns:

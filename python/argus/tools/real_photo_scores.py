@@ -17,7 +17,7 @@ REAL_PHOTO_SCORES: Dict[str, float] = {
     "ocr": 6 / 9,
     "read_text": 6 / 9,
     "find_template": 5 / 5,
-    "detect_people": 8 / 10,
+    "detect_people": 7 / 10,
 }
 UNMEASURED = 0.75  # tools without real-photo cases are neither preferred nor pushed back
 

@@ -37,6 +37,7 @@ SKEW_WORK_EDGE = 800
 ENOUGH_TEXT = 60.0
 REGION_WORK_EDGE = 1024  # text lines are searched on at most this longer edge
 LINE_HEIGHT = 50.0       # each text line is enlarged to about this height before reading
+LINE_MARGINS = (0.25, 0.4)  # margins tried around a text line, as a share of its height
 
 
 def ocr(
@@ -261,16 +262,26 @@ def _recognise(fn: str, pixels: np.ndarray, psm: str, languages: str, explore: b
     grey = cv2.cvtColor(pixels, cv2.COLOR_RGB2GRAY)
     lined: List[Dict[str, Any]] = []
     for number, (x1, y1, x2, y2) in enumerate(text_lines(grey), start=1):
-        pad = 0.4 * (y2 - y1)
-        left, top = int(max(0, x1 - pad)), int(max(0, y1 - pad))
-        right, bottom = int(min(grey.shape[1], x2 + pad)), int(min(grey.shape[0], y2 + pad))
         zoom = min(4.0, max(1.0, LINE_HEIGHT / max(1.0, y2 - y1)))
-        crop = cv2.resize(grey[top:bottom, left:right], None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
-        crop_back = np.array([[1.0 / zoom, 0, left], [0, 1.0 / zoom, top]])
-        for word in _parse(_run(fn, crop, ["--psm", PAGE_MODES["line"], *base]), crop_back):
-            if word["confidence"] >= 0.6:
-                word["line"], word["block"] = number, number
-                lined.append(word)
+        best_line: List[Dict[str, Any]] = []
+        # Tesseract is sensitive to the margin around a line: try a tight and
+        # a loose crop and keep the reading with more confident letters.
+        for margin in LINE_MARGINS:
+            pad = margin * (y2 - y1)
+            left, top = int(max(0, x1 - pad)), int(max(0, y1 - pad))
+            right, bottom = int(min(grey.shape[1], x2 + pad)), int(min(grey.shape[0], y2 + pad))
+            crop = cv2.resize(grey[top:bottom, left:right], None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+            crop_back = np.array([[1.0 / zoom, 0, left], [0, 1.0 / zoom, top]])
+            words = _parse(_run(fn, crop, ["--psm", PAGE_MODES["line"], *base]), crop_back)
+            # A line with one clearly read word keeps its less sure neighbours
+            # (a first letter set apart, "H OTEL"); otherwise only sure words.
+            floor = 0.3 if any(w["confidence"] >= 0.85 for w in words) else 0.6
+            words = [w for w in words if w["confidence"] >= floor]
+            if _quality(words) > _quality(best_line):
+                best_line = words
+        for word in best_line:
+            word["line"], word["block"] = number, number
+            lined.append(word)
     if best_quality < ENOUGH_TEXT / 4:
         best = []  # nothing confident: the page/sparse reading was texture noise
     return _merge_readings(best, lined)
@@ -302,7 +313,7 @@ def _merge_readings(first: List[Dict[str, Any]], second: List[Dict[str, Any]]) -
         kept, key=lambda w: (round(w["box"][1] / max(1.0, w["box"][3] - w["box"][1])), w["box"][0]))
 
 
-def text_lines(grey: np.ndarray, limit: int = 10) -> List[Tuple[float, float, float, float]]:
+def text_lines(grey: np.ndarray, limit: int = 8) -> List[Tuple[float, float, float, float]]:
     """Boxes of likely text lines in a photo: character-shaped stable regions
     (MSER) of similar height side by side, at least three in a row; the
     longest rows first. Finds signs and labels that page segmentation misses

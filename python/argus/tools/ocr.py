@@ -37,6 +37,7 @@ SKEW_WORK_EDGE = 800
 ENOUGH_TEXT = 60.0
 REGION_WORK_EDGE = 1024  # text lines are searched on at most this longer edge
 LINE_HEIGHT = 50.0       # each text line is enlarged to about this height before reading
+CLEAN_PAGE_CONFIDENCE = 0.85  # a page read with this mean confidence is taken as it is, however short
 LINE_MARGINS = (0.25, 0.4)  # margins tried around a text line, as a share of its height
 
 
@@ -250,7 +251,9 @@ def _recognise(fn: str, pixels: np.ndarray, psm: str, languages: str, explore: b
         back = back @ np.vstack([inverse, [0, 0, 1]])
     base = ["-l", languages, "tsv"]
     words = _parse(_run(fn, prepared, ["--psm", psm, *base]), back)
-    if not explore or _quality(words) >= ENOUGH_TEXT:
+    sure = [w for w in words if sum(ch.isalnum() for ch in w["text"]) >= 1]
+    clean_page = len(sure) >= 3 and float(np.mean([w["confidence"] for w in sure])) >= CLEAN_PAGE_CONFIDENCE
+    if not explore or _quality(words) >= ENOUGH_TEXT or clean_page:
         return words
     best, best_quality = words, _quality(words)
     for view in (prepared, _binarised(prepared)):
@@ -307,10 +310,11 @@ def _merge_readings(first: List[Dict[str, Any]], second: List[Dict[str, Any]]) -
         if all(weight(word) > weight(r) for r in rivals):
             kept = [k for k in kept if k not in rivals]
             kept.append(dict(word, line=word["line"] + offset, block=word["block"] + offset))
-    if kept is first:
+    if not second:
         return kept
-    return sorted(kept, key=lambda w: (w["line"], w["box"][0])) if not second else sorted(
-        kept, key=lambda w: (round(w["box"][1] / max(1.0, w["box"][3] - w["box"][1])), w["box"][0]))
+    # Reading order: rows of words (centres within half a word height), left to right.
+    height = float(np.median([w["box"][3] - w["box"][1] for w in kept])) if kept else 1.0
+    return sorted(kept, key=lambda w: (round((w["box"][1] + w["box"][3]) / 2 / max(1.0, height)), w["box"][0]))
 
 
 def text_lines(grey: np.ndarray, limit: int = 8) -> List[Tuple[float, float, float, float]]:

@@ -20,6 +20,7 @@ from ._results import by_score, detection
 # soft, upscaled photos, and a call stays well under a second.
 CIRCLE_WORK_PIXELS = 1024 * 768
 MIN_RADIUS_FRACTION = 0.02  # default smallest radius, of the shorter side (in the work image)
+MAX_SURROUND_TEXTURE = 0.35  # circles whose surroundings are over 35% edges as strong as their rim are texture
 NESTED = 0.8  # a circle under 0.8x the radius of one around it is its inner pattern
 OUTER_MARGIN = 0.25  # the outer circle wins when it scores at most this much lower
 EDGE_MARGIN = 0.05  # margin added around the picture for the circle search (of the shorter side)
@@ -45,7 +46,11 @@ def detect_circles(
     circumference has a strong edge pointing at the centre, all of one
     polarity (the object darker or lighter than its surroundings all round),
     so partly hidden circles score lower. Circles cut by the image edge are
-    found and scored on their visible part when at least half shows. For round objects without a clear rim (soft spots,
+    found and scored on their visible part when at least half shows.
+    "Circles" whose surroundings are as full of edges as their own rim
+    (heads in a crowd, foliage, a circuit board) are texture and dropped; an
+    object's outline wins over a smaller pattern printed on it (a football's
+    panels). For round objects without a clear rim (soft spots,
     cells, stars) use detect_blobs; for irregular objects use count_objects.
 
     Args:
@@ -128,6 +133,13 @@ def detect_circles(
         if score >= threshold:
             scored.append((score, float(x) / factor, float(y) / factor, float(radius) / factor))
     scored.sort(key=lambda item: -item[0])
+    # In texture (a crowd, foliage, a circuit board) circles are everywhere and
+    # mean nothing: a round object stands out from a calmer surround. Circles
+    # whose surroundings are mostly strong edges are dropped.
+    scored = [
+        item for item in scored
+        if _surround_texture(magnitude, strong, item[1] * factor, item[2] * factor, item[3] * factor) <= MAX_SURROUND_TEXTURE
+    ]
     kept: List[tuple] = []
     for score, x, y, radius in scored:
         # A centre inside a better circle: a duplicate, or a ring drawn on that object.
@@ -148,6 +160,37 @@ def detect_circles(
         )
         for score, x, y, r in kept
     ]
+
+
+def _surround_texture(magnitude: np.ndarray, strong: float, x: float, y: float, radius: float) -> float:
+    """Share of the ring from 1.2 to 1.5 radii around a circle (inside the
+    image) whose edges are at least half as strong as the circle's own rim:
+    low around an object on a table or grass (weaker edges) or among other
+    objects (their rims cover part of the ring), high for a "circle" made of
+    crowd or foliage texture, where everything around is as edgy as the rim."""
+    count = max(32, int(2 * math.pi * radius * 1.4))
+    angles = np.linspace(0.0, 2 * math.pi, count, endpoint=False)
+    cos, sin = np.cos(angles), np.sin(angles)
+    height, width = magnitude.shape
+
+    def ring(scale: float) -> np.ndarray:
+        xs = np.rint(x + scale * radius * cos).astype(int)
+        ys = np.rint(y + scale * radius * sin).astype(int)
+        inside = (xs >= 0) & (ys >= 0) & (xs < width) & (ys < height)
+        return magnitude[ys[inside], xs[inside]]
+
+    rim = np.concatenate([ring(scale) for scale in (0.97, 1.0, 1.03)])
+    around = np.concatenate([ring(scale) for scale in (1.2, 1.35, 1.5)])
+    if rim.size == 0 or around.size == 0:
+        return 0.0
+    level = max(strong, 0.5 * float(np.percentile(rim, 75)))
+    relative = float((around > level).mean())
+    # Weaker edges too (a quarter of the rim's strength): in a crowd most of
+    # the ring is edges even where the rim itself happens to be strong, while
+    # noise on a plain table stays below. Scaled so that 50% of the ring
+    # being such edges counts like the relative limit.
+    absolute = float((around > max(strong, 0.25 * float(np.percentile(rim, 75)))).mean()) * MAX_SURROUND_TEXTURE / 0.5
+    return max(relative, absolute)
 
 
 def _edge_support(

@@ -328,17 +328,6 @@ def template_next_frame() -> Result:
     return _template_case(photo("basketball2.png"), photo("basketball1.png")[80:140, 55:105], [50, 75, 105, 140])
 
 
-def template_viewpoint() -> Result:
-    """A facade window from one photo of a street found in a second photo taken from elsewhere."""
-    a = photo("leuvenA.jpg")
-    b = photo("leuvenB.jpg")
-    return _template_case(b, a[LEUVEN_A[1]:LEUVEN_A[3], LEUVEN_A[0]:LEUVEN_A[2]], LEUVEN_B)
-
-
-LEUVEN_A = (0, 0, 1, 1)  # set below by looking
-LEUVEN_B = (0, 0, 1, 1)
-
-
 # ------------------------------------------------------------------ people
 def _people(name: str, truth: List[Sequence[float]]) -> Result:
     found = [d["bbox"] for d in argus.detect_people(photo(name))]

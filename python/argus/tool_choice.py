@@ -50,7 +50,11 @@ def get_tool_for_task(task, images, k=3):
 
     # A few more matches than asked for, then the ones that hold up on real
     # photographs (the benchmark's real-photo table) are preferred.
-    candidates = prefer_by_real_photos(list(search_tools(task, k=min(50, k + 2))), k)
+    from .tools.search import rank_tools
+
+    relevance = dict(rank_tools(task))
+    matches = list(search_tools(task, k=min(50, k + 2)))
+    candidates = prefer_by_real_photos([(name, relevance.get(name, 0.0)) for name in matches], k)
     if not candidates:
         raise ValueError(f"get_tool_for_task: no tool in the catalogue matches {task!r}")
     refs = [bridge.image_ref(image) for image in _as_list(images)[:4]]

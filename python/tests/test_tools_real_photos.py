@@ -29,6 +29,13 @@ class RealPhotoRegressions(unittest.TestCase):
     def test_circles_on_a_desk(self) -> None:
         self.check(cases.circles_desk)
 
+    # Circles: a small ball in clutter (a crowd behind it), sweets on white.
+    def test_a_football_in_front_of_a_crowd(self) -> None:
+        self.check(cases.circles_football)
+
+    def test_every_sweet_is_a_circle(self) -> None:
+        self.check(cases.circles_smarties)
+
     # Counting: a dark frame / vignette must not flip the polarity; mixed polarity.
     def test_dark_border_does_not_flip_the_polarity(self) -> None:
         self.check(cases.count_dark_border)
@@ -74,6 +81,10 @@ class RealPhotoRegressions(unittest.TestCase):
     def test_signs_in_street_photos(self) -> None:
         self.check(cases.ocr_barrier_sign)
         self.check(cases.ocr_parking_sign)
+        self.check(cases.ocr_shop_sign)
+
+    def test_light_letters_on_a_dark_sign(self) -> None:
+        self.check(cases.ocr_hotel_sign)
 
     # Template matching: rotated and scaled copies, perspective, busy frame.
     def test_template_rotated_twelve_degrees_at_half_size(self) -> None:
@@ -91,6 +102,14 @@ class RealPhotoRegressions(unittest.TestCase):
         self.check(cases.people_astronaut)
         self.check(cases.people_grace_hopper)
         self.check(cases.people_footballer)
+
+    def test_get_tool_for_task_prefers_tools_that_hold_up_on_photos(self) -> None:
+        from argus.tools.real_photo_scores import prefer_by_real_photos
+
+        # Equally relevant neighbours: the one with the better real-photo score goes first.
+        self.assertEqual(prefer_by_real_photos([("read_text", 3.0), ("find_template", 2.9)], 2), ["find_template", "read_text"])
+        # A much better match is never pushed out.
+        self.assertEqual(prefer_by_real_photos([("detect_circles", 6.0), ("count_objects", 2.0)], 1), ["detect_circles"])
 
     def test_no_people_in_still_lifes(self) -> None:
         self.check(cases.people_none("fruits.jpg"))

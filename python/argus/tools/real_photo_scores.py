@@ -6,7 +6,7 @@ bench/vision_tools_accuracy.py --real` and copy the family rates here.
 
 from __future__ import annotations
 
-from typing import Dict, List, Sequence
+from typing import Dict, List, Sequence, Tuple, Union
 
 # Family pass rates (default parameters), by tool.
 REAL_PHOTO_SCORES: Dict[str, float] = {
@@ -22,15 +22,17 @@ REAL_PHOTO_SCORES: Dict[str, float] = {
 UNMEASURED = 0.75  # tools without real-photo cases are neither preferred nor pushed back
 
 
-def prefer_by_real_photos(ranked: Sequence[str], k: int) -> List[str]:
-    """The k best of `ranked` (best match first) when relevance and the real-photo
-    pass rate are combined: relevance falls as 1 / (1 + rank), and is weighted
-    by 0.5 + 0.5 x the pass rate, so a tool that holds up on real photos moves
-    ahead of an equally relevant one that does not, but never ahead of a much
-    better match."""
+def prefer_by_real_photos(ranked: Sequence[Union[str, Tuple[str, float]]], k: int) -> List[str]:
+    """The k best of `ranked` (best match first; names, or (name, relevance)
+    pairs such as search.rank_tools gives) when relevance and the real-photo
+    pass rate are combined: relevance is weighted by 0.5 + 0.5 x the pass
+    rate, so a tool that holds up on real photos moves ahead of an about
+    equally relevant one that does not, but not ahead of a much better match.
+    Bare names get relevance 1 / (1 + rank)."""
     weighted = []
-    for rank, name in enumerate(ranked):
+    for rank, item in enumerate(ranked):
+        name, relevance = (item, 1.0 / (1.0 + rank)) if isinstance(item, str) else (item[0], float(item[1]))
         rate = REAL_PHOTO_SCORES.get(name, UNMEASURED)
-        weighted.append(((1.0 / (1.0 + rank)) * (0.5 + 0.5 * rate), -rank, name))
+        weighted.append((relevance * (0.5 + 0.5 * rate), -rank, name))
     weighted.sort(reverse=True)
     return [name for _, _, name in weighted[:k]]

@@ -11,6 +11,12 @@ blobs, a centre within 30% of the true radius); counts are exact matches.
 describe and classify need a vision model behind the Argus server, so they
 are listed without numbers.
 
+A second table runs the real-photo set (python/tests/real_photos.py: public
+photographs from Debian packages, truth established by looking; sources and
+licences in python/tests/photos/SOURCES.md), every tool with its default
+parameters: per tool family the cases, the pass rate and the seconds per call.
+`--real` prints only that table.
+
     /usr/bin/python3 bench/vision_tools_accuracy.py
 """
 
@@ -463,5 +469,48 @@ def main() -> None:
           " motion and tracking are per frame of a 10-frame 1024x768 video.")
 
 
+TOOLS_OF_FAMILY = {
+    "circles": "detect_circles", "counting": "count_objects", "colour": "segment_color, dominant_colors",
+    "ocr": "read_text (ocr)", "template": "find_template", "people": "detect_people",
+}
+
+
+def real_photos() -> None:
+    """The real-photo table: one row per tool family, then every failed case."""
+    from tests import real_photos as cases
+
+    rows, failures = [], []
+    passed_all = total_all = 0
+    for family, members in cases.CASES.items():
+        passed, seconds = 0, []
+        for case in members:
+            start = time.perf_counter()
+            try:
+                ok, detail = case()
+            except Exception as error:  # a crash is a failed case, not a crashed bench
+                ok, detail = False, f"{type(error).__name__}: {error}"
+            seconds.append(time.perf_counter() - start)
+            passed += int(ok)
+            if not ok:
+                failures.append(f"{family}/{case.__name__}: {detail}")
+        passed_all += passed
+        total_all += len(members)
+        rows.append((family, TOOLS_OF_FAMILY.get(family, ""), len(members), passed, statistics.mean(seconds)))
+    print("| family | tools | cases | passed | pass rate | s/call |")
+    print("|---|---|---|---|---|---|")
+    for family, tools, count, passed, seconds in rows:
+        print(f"| {family} | {tools} | {count} | {passed} | {passed / count:.0%} | {seconds:.2f} |")
+    print(f"| **overall** | | {total_all} | {passed_all} | {passed_all / total_all:.0%} | |")
+    print("\nReal photos at their own size (256-1280 px), default parameters; s/call is the mean"
+          " wall time of one case (one tool call, photo loading included).")
+    if failures:
+        print("Failed cases:")
+        for line in failures:
+            print(f"  - {line}")
+
+
 if __name__ == "__main__":
-    main()
+    if "--real" not in sys.argv:
+        main()
+        print()
+    real_photos()

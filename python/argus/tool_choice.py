@@ -28,7 +28,9 @@ def get_tool_for_task(task, images, k=3):
         task: what you need, e.g. "count the coins" or "find every face".
         images: one image or a list (workspace paths, numpy arrays, PIL images
             or matplotlib figures); the first one is used to compare tools.
-        k: how many candidate tools to try (1-6).
+        k: how many candidate tools to try (1-6). Candidates are the best
+            catalogue matches for the task, preferring tools with higher pass
+            rates on real photographs (argus.tools.real_photo_scores).
     Returns:
         A dict {"tool": name or None, "box_threshold": float or None,
         "reviewed": True when the person chose, "thoughts": the judge's
@@ -44,7 +46,15 @@ def get_tool_for_task(task, images, k=3):
         raise ValueError(f"get_tool_for_task: k must be an integer from 1 to 6, got {k!r}")
     from .tools import TOOLS, search_tools
 
-    candidates = list(search_tools(task, k=k))
+    from .tools.real_photo_scores import prefer_by_real_photos
+
+    # A few more matches than asked for, then the ones that hold up on real
+    # photographs (the benchmark's real-photo table) are preferred.
+    from .tools.search import rank_tools
+
+    relevance = dict(rank_tools(task))
+    matches = list(search_tools(task, k=min(50, k + 2)))
+    candidates = prefer_by_real_photos([(name, relevance.get(name, 0.0)) for name in matches], k)
     if not candidates:
         raise ValueError(f"get_tool_for_task: no tool in the catalogue matches {task!r}")
     refs = [bridge.image_ref(image) for image in _as_list(images)[:4]]

@@ -7,6 +7,7 @@ the high hue wrap around (red spans 170..179 and 0..8).
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Dict, List, Tuple
 
@@ -15,12 +16,18 @@ import numpy as np
 
 HsvRange = Tuple[Tuple[int, int, int], Tuple[int, int, int]]
 
+# Names whose regions are judged by the whole object they lie on (segment_color):
+# a shaded side of an orange sweet is red by hue, but the sweet is orange.
+CHROMATIC = ("red", "orange", "yellow", "green", "cyan", "blue", "purple", "magenta")
+
 # Chromatic colours need some saturation and brightness, otherwise every dark
 # or greyish pixel would be "red" or "blue" by hue alone. The hue bands tile
 # the circle without overlap, so a pure colour belongs to exactly one name.
 NAMED_RANGES: Dict[str, List[HsvRange]] = {
-    "red": [((170, 70, 50), (179, 255, 255)), ((0, 70, 50), (8, 255, 255))],
-    "orange": [((9, 90, 90), (20, 255, 255))],
+    # Red needs more saturation and light than other hues: the dark rims and
+    # shadows of brown and orange things, and dusky pinks, are red by hue alone.
+    "red": [((170, 100, 80), (179, 255, 255)), ((0, 100, 80), (5, 255, 255))],
+    "orange": [((6, 90, 90), (20, 255, 255))],
     "yellow": [((21, 70, 90), (34, 255, 255))],
     "green": [((35, 50, 40), (85, 255, 255))],
     "cyan": [((86, 60, 60), (100, 255, 255))],
@@ -28,7 +35,7 @@ NAMED_RANGES: Dict[str, List[HsvRange]] = {
     "purple": [((129, 50, 40), (147, 255, 255))],
     "magenta": [((148, 70, 60), (169, 255, 255))],
     "pink": [((151, 25, 150), (179, 120, 255)), ((0, 25, 150), (8, 120, 255))],
-    "brown": [((0, 80, 40), (25, 255, 150)), ((175, 80, 40), (179, 255, 150))],
+    "brown": [((0, 80, 30), (25, 255, 150)), ((175, 80, 30), (179, 255, 150))],
     "white": [((0, 0, 210), (179, 30, 255))],
     "gray": [((0, 0, 60), (179, 40, 209))],
     "black": [((0, 0, 0), (179, 255, 59))],
@@ -48,41 +55,67 @@ ALIASES = {
     "tan": "brown",
 }
 
-# Reference colours (RGB) for naming a measured colour: the nearest in CIE Lab wins.
-REFERENCE_RGB: Dict[str, Tuple[int, int, int]] = {
-    "red": (220, 30, 30),
-    "dark red": (130, 15, 20),
-    "orange": (250, 140, 20),
-    "yellow": (250, 220, 30),
-    "olive": (128, 128, 20),
-    "green": (40, 170, 50),
-    "dark green": (20, 90, 30),
-    "teal": (0, 128, 128),
-    "cyan": (40, 210, 220),
-    "light blue": (130, 180, 240),
-    "blue": (30, 70, 210),
-    "navy": (20, 30, 110),
-    "purple": (130, 50, 170),
-    "magenta": (220, 40, 200),
-    "pink": (245, 160, 190),
-    "brown": (130, 80, 40),
-    "beige": (225, 205, 165),
-    "white": (250, 250, 250),
-    "light gray": (195, 195, 195),
-    "gray": (128, 128, 128),
-    "dark gray": (64, 64, 64),
-    "black": (10, 10, 10),
-}
-_REFERENCE_NAMES = list(REFERENCE_RGB)
+# Reference colours (RGB) for naming a measured colour. Several prototypes may
+# carry one name (a grass green and a leaf green are both "green"); the
+# perceptually nearest prototype wins (CIE94 distance in CIE Lab, lightness
+# weighted half as much as hue and chroma, as for textiles: a shaded green is
+# still green, which the old flat distance called "olive" or "teal").
+REFERENCES: List[Tuple[str, Tuple[int, int, int]]] = [
+    ("red", (220, 30, 30)), ("red", (180, 30, 40)),
+    ("dark red", (130, 15, 20)),
+    ("orange", (250, 140, 20)), ("orange", (200, 110, 25)),
+    ("yellow", (250, 220, 30)), ("yellow", (230, 205, 90)),
+    ("olive", (128, 128, 20)),
+    ("yellow green", (170, 210, 40)), ("yellow green", (205, 235, 25)),
+    ("green", (40, 170, 50)), ("green", (100, 150, 55)), ("green", (70, 130, 45)),
+    ("light green", (150, 230, 130)),
+    ("dark green", (20, 90, 30)), ("dark green", (50, 72, 15)),
+    ("teal", (0, 128, 128)),
+    ("cyan", (40, 210, 220)),
+    ("light blue", (130, 180, 240)),
+    ("blue", (30, 70, 210)), ("blue", (25, 95, 165)),
+    ("navy", (20, 30, 110)),
+    ("purple", (130, 50, 170)),
+    ("magenta", (220, 40, 200)),
+    ("pink", (245, 160, 190)),
+    ("brown", (130, 80, 40)), ("brown", (95, 60, 35)),
+    ("beige", (225, 205, 165)),
+    ("white", (250, 250, 250)),
+    ("light gray", (195, 195, 195)),
+    ("gray", (128, 128, 128)),
+    ("dark gray", (64, 64, 64)),
+    ("black", (10, 10, 10)),
+]
+REFERENCE_RGB: Dict[str, Tuple[int, int, int]] = {}
+for _name, _rgb in REFERENCES:
+    REFERENCE_RGB.setdefault(_name, _rgb)  # the first (purest) prototype of each name
+_REFERENCE_NAMES = [name for name, _ in REFERENCES]
+
+
+def _lab(rgb: np.ndarray) -> np.ndarray:
+    """Nx3 RGB (0-255) -> Nx3 CIE Lab with L in 0-100 (float conversion: no 8-bit rescaling)."""
+    pixels = (np.asarray(rgb, dtype=np.float32).reshape(-1, 1, 3) / 255.0)
+    return cv2.cvtColor(pixels, cv2.COLOR_RGB2LAB).reshape(-1, 3)
 
 
 @lru_cache(maxsize=1)
 def _reference_lab() -> np.ndarray:
     # Computed on first use: the first cv2.cvtColor call of a process costs
     # ~0.1 s of OpenCV start-up, which should not land on every kernel start.
-    return cv2.cvtColor(np.array([list(REFERENCE_RGB.values())], dtype=np.uint8), cv2.COLOR_RGB2LAB)[0].astype(
-        np.float32
-    )
+    return _lab(np.array([rgb for _, rgb in REFERENCES]))
+
+
+def perceptual_distance(lab: np.ndarray, references: np.ndarray) -> np.ndarray:
+    """CIE94 colour difference (textile weights, kL = 2) from one Lab colour to each reference."""
+    l1, a1, b1 = (float(v) for v in lab)
+    c1 = math.hypot(a1, b1)
+    dl = l1 - references[:, 0]
+    c2 = np.hypot(references[:, 1], references[:, 2])
+    dc = c1 - c2
+    da = a1 - references[:, 1]
+    db = b1 - references[:, 2]
+    dh = np.sqrt(np.maximum(0.0, da * da + db * db - dc * dc))
+    return np.sqrt((dl / 2.0) ** 2 + (dc / (1 + 0.048 * c1)) ** 2 + (dh / (1 + 0.014 * c1)) ** 2)
 
 
 def known_names() -> List[str]:
@@ -99,8 +132,8 @@ def ranges_for(name: str) -> List[HsvRange]:
 
 def name_of(rgb: Tuple[int, int, int]) -> str:
     """The nearest reference colour name for an RGB triple."""
-    lab = cv2.cvtColor(np.array([[rgb]], dtype=np.uint8), cv2.COLOR_RGB2LAB)[0, 0].astype(np.float32)
-    distances = np.linalg.norm(_reference_lab() - lab, axis=1)
+    lab = _lab(np.array([rgb]))[0]
+    distances = perceptual_distance(lab, _reference_lab())
     return _REFERENCE_NAMES[int(np.argmin(distances))]
 
 

@@ -37,6 +37,8 @@ NECK_DEPTH = 0.04
 SPLIT_WORK_PIXELS = 1_000_000
 # Shape tests run on at most this many pixels along the longer side (IoU does not depend on scale).
 SHAPE_TEST_EDGE = 256
+MAX_PIECE_ELONGATION = 3.0  # a split giving a piece longer than 3x its width is undone
+MIXED_SHARE = 0.15  # objects on both sides of the background: the smaller side's share of object pixels
 
 
 def polarity_of(gray: np.ndarray) -> str:
@@ -49,6 +51,86 @@ def polarity_of(gray: np.ndarray) -> str:
         return "dark" if border_above > 0.5 else "bright"
     # The border is mixed: the smaller class is taken as the objects.
     return "bright" if above.mean() <= 0.5 else "dark"
+
+
+def background_surface(gray: np.ndarray) -> Tuple[np.ndarray, float]:
+    """A smooth estimate of the background (HxW float32) and its noise (sigma).
+
+    The background is taken to be the side of the Otsu split whose largest
+    connected patch is bigger (a table, a light box, a page: one wide
+    region; a dark frame or vignette around it is smaller and objects are
+    many small patches). A smooth surface (cubic plus vignetting) is fitted to it robustly on a
+    128 px copy, refitted on the pixels it explains, so vignetting and
+    uneven light are followed, and objects of either polarity stand out."""
+    height, width = gray.shape
+    scale = min(1.0, 128.0 / max(height, width))
+    small = cv2.resize(gray, (max(1, round(width * scale)), max(1, round(height * scale))), interpolation=cv2.INTER_AREA)
+    level, _ = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    best_area, seed = -1, None
+    for side in (small > level, small <= level):
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(side.astype(np.uint8), connectivity=4)
+        if count > 1:
+            biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+            if stats[biggest, cv2.CC_STAT_AREA] > best_area:
+                best_area, seed = int(stats[biggest, cv2.CC_STAT_AREA]), labels == biggest
+    values = small.astype(np.float64).ravel()
+    sh, sw = small.shape
+    yy, xx = np.mgrid[0:sh, 0:sw]
+    xs, ys = (xx / sw - 0.5).ravel(), (yy / sh - 0.5).ravel()
+    design = _surface_terms(xs, ys)
+    keep = seed.ravel() if seed is not None else np.ones(values.size, bool)
+    coef = np.zeros(11)
+    sigma = 1.0
+    for _ in range(5):
+        if keep.sum() < 11:
+            break
+        coef, *_ = np.linalg.lstsq(design[keep], values[keep], rcond=None)
+        residual = values - design @ coef
+        sigma = 1.4826 * float(np.median(np.abs(residual[keep]))) + 1.0
+        keep = np.abs(residual) < max(3.0 * sigma, 8.0)
+    # Evaluated on the small grid and enlarged: the surface is smooth, and a
+    # 12 MP image must not pay for eleven full-size terms.
+    small_surface = (design @ coef).reshape(sh, sw).astype(np.float32)
+    surface = cv2.resize(small_surface, (width, height), interpolation=cv2.INTER_LINEAR)
+    return surface, sigma
+
+
+def _surface_terms(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """Terms of the background surface: a cubic (light falling across the
+    scene, unevenly) plus the 4th power of the distance from the centre (a lens's
+    vignetting darkens the corners faster than a quadratic can)."""
+    radius2 = xs * xs + ys * ys
+    terms = [np.ones_like(xs), xs, ys, xs * xs, xs * ys, ys * ys,
+             xs * xs * xs, xs * xs * ys, xs * ys * ys, ys * ys * ys, radius2 * radius2]
+    return np.stack(terms, axis=-1)
+
+
+def deviation_polarity(gray: np.ndarray) -> Tuple[str, np.ndarray, float]:
+    """("bright" | "dark" | "both", gray minus background, threshold): which
+    side(s) of the background the objects lie on. Both sides count when the
+    smaller one holds at least MIXED_SHARE of the object pixels (a white
+    ball and a dark lid on a grey desk)."""
+    surface, sigma = background_surface(gray)
+    deviation = gray.astype(np.float32) - surface
+    magnitude = np.clip(np.abs(deviation), 0, 255).astype(np.uint8)
+    level, _ = cv2.threshold(magnitude, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    # Otsu splits off the strongest objects; fainter ones (a grey coin on a
+    # grey desk) need a cut nearer the noise floor.
+    level = max(0.6 * float(level), 4.0 * sigma)
+    bright = int((deviation > level).sum())
+    dark = int((deviation < -level).sum())
+    if min(bright, dark) >= MIXED_SHARE * (bright + dark):
+        return "both", deviation, level
+    return ("bright" if bright >= dark else "dark"), deviation, level
+
+
+def touches_three_sides(where: Tuple[slice, slice], height: int, width: int) -> bool:
+    """A region reaching three or four image edges is a frame, a vignette or
+    the background itself, not an object (objects cut by the frame touch one
+    edge, or two at a corner)."""
+    rows, cols = where
+    sides = (rows.start <= 2) + (rows.stop >= height - 2) + (cols.start <= 2) + (cols.stop >= width - 2)
+    return sides >= 3
 
 
 def flatten(bright: np.ndarray, object_size: float) -> np.ndarray:
@@ -178,7 +260,22 @@ def _split_region(region: np.ndarray, core: np.ndarray) -> List[Tuple[Tuple[slic
     for index, where in enumerate(ndimage.find_objects(pieces), start=1):
         if where is not None:
             result.append((where, pieces[where] == index))
+    # Touching round things (coins, pills, cells) cut into round-ish pieces;
+    # a long object with a waist or a hub (a propeller, a bone, a dumbbell)
+    # would be cut into long thin halves: keep such an object whole.
+    if len(result) > 1 and any(_elongation(piece) > MAX_PIECE_ELONGATION for _, piece in result):
+        return whole
     return result or whole
+
+
+def _elongation(mask: np.ndarray) -> float:
+    """Length over width of a region (from its second moments)."""
+    ys, xs = np.nonzero(mask)
+    if len(xs) < 5:
+        return 1.0
+    cov = np.cov(np.vstack([xs, ys]).astype(np.float64))
+    low, high = np.linalg.eigvalsh(cov)
+    return float(np.sqrt(max(high, 1e-9) / max(low, 1e-9)))
 
 
 def _pieces(region: np.ndarray, core: np.ndarray) -> Optional[np.ndarray]:

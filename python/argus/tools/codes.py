@@ -44,8 +44,9 @@ def read_barcodes(image: ImageLike) -> List[Dict[str, Any]]:
     DataBar) and QR codes.
 
     When to use: reading product numbers (EAN/UPC on packaging), shipping and
-    inventory labels, or any code whose kind you do not know. Bars must be
-    sharp and run roughly straight across the code.
+    inventory labels, or any code whose kind you do not know. Bars must run
+    roughly straight across the code; a slightly defocused code is sharpened
+    and shrunk before the call gives up (crop around a small code to help).
 
     Args:
         image: a file path, RGB numpy array, PIL image or video frame dict.
@@ -87,9 +88,26 @@ def _decode(image: Any, fn: str, qr_only: bool) -> List[Dict[str, Any]]:
 
 
 def _views(pixels: np.ndarray):
-    """The image as ZBar sees best: as is, enlarged (small codes), then binarised (low contrast)."""
+    """The image as ZBar sees best: as is, enlarged (small codes), binarised
+    (low contrast), sharpened and shrunk (defocused codes). Views are tried
+    in this order until one reads something."""
     yield pixels, 1.0
     if max(pixels.shape) < UPSCALE_BELOW:
         yield cv2.resize(pixels, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC), 2.0
     _, binary = cv2.threshold(cv2.GaussianBlur(pixels, (3, 3), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     yield binary, 1.0
+    # A defocused or shaken phone shot: sharpen (unsharp mask, two strengths),
+    # and shrink (blur shrinks with the image, the bars stay countable), then
+    # binarise each, before giving up.
+    for sigma, amount in ((2.0, 1.5), (4.0, 3.0)):
+        soft = cv2.GaussianBlur(pixels, (0, 0), sigma)
+        sharp = cv2.addWeighted(pixels, 1.0 + amount, soft, -amount, 0)
+        yield sharp, 1.0
+        _, sharp_binary = cv2.threshold(sharp, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        yield sharp_binary, 1.0
+    for factor in (0.75, 0.5):
+        if min(pixels.shape) * factor >= 40:
+            small = cv2.resize(pixels, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+            yield small, factor
+            _, small_binary = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+            yield small_binary, factor

@@ -18,6 +18,7 @@ from ._checks import image_rgb, integer, optional_integer
 from ._masks import object_results
 from .counting import MASK_BUDGET_BYTES
 
+RELATIVE_MIN_AREA = 0.08  # default: regions below this share of the largest one are specks
 MAX_SAMPLES = 100_000  # pixels used by k-means: plenty for fractions to ~0.5 %
 
 
@@ -35,7 +36,10 @@ def segment_color(
     fraction of the field is green", locating coloured markers, lights, labels.
     Each connected patch of the colour is one region; patches of the same
     colour that touch are reported as one region. Shadows and glare change a
-    colour's saturation and brightness, so check the result with
+    colour's saturation and brightness; for the chromatic names (red, orange,
+    yellow, green, cyan, blue, purple, magenta) each region is judged by the
+    median colour of the whole object it lies on, so the shaded or dark rim of
+    an orange or brown object is not "red". Check the result with
     view_image(overlay_segmentation_masks(image, regions)) and adjust
     hsv_range if needed.
 
@@ -48,8 +52,11 @@ def segment_color(
             in OpenCV's HSV scale: hue 0-179 (degrees / 2), saturation and
             value 0-255. If h_low > h_high the hue wraps around (e.g. red:
             ((170, 70, 50), (10, 255, 255))).
-        min_area: smallest region in pixels (default: 0.01% of the image, at
-            least 16 px); raise it to ignore specks.
+        min_area: smallest region in pixels. Default: 0.01% of the image (at
+            least 16 px) and 8% of the largest region found, which drops
+            shadow specks and reflections beside real objects. Pass a number
+            to turn that off: lower (e.g. 20) to count tiny things next to big
+            ones, raise it to ignore more clutter.
         label: label for the regions (default: the colour name, or "color region").
         masks: include each region's HxW boolean mask (default True).
 
@@ -78,7 +85,16 @@ def segment_color(
     # Opening removes isolated noisy pixels; closing mends anti-aliased or JPEG-speckled edges.
     kernel = np.ones((3, 3), np.uint8)
     matched = cv2.morphologyEx(cv2.morphologyEx(matched, cv2.MORPH_OPEN, kernel), cv2.MORPH_CLOSE, kernel)
+    key = (color or "").strip().lower()
+    key = _color_names.ALIASES.get(key, key)
+    if hsv_range is None and key in _color_names.CHROMATIC:
+        matched = _whole_objects(hsv, matched, ranges)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(matched, connectivity=8)
+    areas = stats[1:, cv2.CC_STAT_AREA] if count > 1 else np.zeros(0, int)
+    if min_area is None and len(areas):
+        # Specks (shadows, reflections, JPEG fringes) are far smaller than the
+        # objects beside them: by default a region must be >= 8% of the largest.
+        smallest = max(smallest, int(RELATIVE_MIN_AREA * int(areas.max())))
     keep = [index for index in range(1, count) if stats[index, cv2.CC_STAT_AREA] >= smallest]
     if masks and len(keep) * height * width > MASK_BUDGET_BYTES:
         raise ValueError(
@@ -97,6 +113,37 @@ def segment_color(
     extras = [{"color": rgb} for rgb in colors]
     results = object_results(regions, label or default_label, height, width, bool(masks), extras)
     return results
+
+
+def _whole_objects(hsv: np.ndarray, matched: np.ndarray, ranges: list) -> np.ndarray:
+    """`matched` reduced to the objects whose own colour is the one asked for.
+
+    An object is a connected patch of clearly coloured pixels (any hue). Its
+    colour is the median hue, saturation and value of all its pixels; its
+    matched pixels are kept (and joined into one region) only when that median
+    colour is in `ranges`. So a shaded, reddish side of an orange sweet is not
+    a red region, and an orange sweet with a red-orange half is one orange
+    region, not two."""
+    colourful = ((hsv[:, :, 1] >= 70) & (hsv[:, :, 2] >= 90)).astype(np.uint8)
+    kernel = np.ones((3, 3), np.uint8)
+    colourful = cv2.morphologyEx(colourful, cv2.MORPH_OPEN, kernel) | matched
+    count, objects = cv2.connectedComponents(colourful, connectivity=8)
+    touched = np.unique(objects[matched > 0])
+    result = np.zeros_like(matched)
+    for label in touched:
+        if label == 0:
+            continue
+        inside = objects == label
+        hue = hsv[:, :, 0][inside].astype(np.int32)
+        # Hue is circular: take the median on whichever side of red the hues lie.
+        shifted = np.where(hue >= 90, hue - 180, hue)
+        median_hue = float(np.median(shifted if np.ptp(shifted) < np.ptp(hue) else hue)) % 180
+        median = np.array([[[round(median_hue) % 180, np.median(hsv[:, :, 1][inside]), np.median(hsv[:, :, 2][inside])]]], np.uint8)
+        if _color_names.in_ranges(median, ranges)[0, 0]:
+            piece = (inside & (matched > 0)).astype(np.uint8)
+            # One object, one region: bridge the gaps between its matched parts.
+            result |= cv2.morphologyEx(piece, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8)) & inside.astype(np.uint8)
+    return result
 
 
 def _ranges(color: Any, hsv_range: Any, fn: str) -> tuple:

@@ -26,6 +26,17 @@ FACE = CascadeModel(
     midpoint=2.2,   # ~9 supporting windows
     slope=2.5,
 )
+# Faces turned sideways (one direction; run on the mirror image for the other):
+# detect_people anchors people whose body is out of frame on these too.
+PROFILE = CascadeModel(
+    file="haarcascade_profileface.xml",
+    window=20,
+    pad=0.15,
+    angles=(0.0,),
+    scale_factor=1.1,
+    midpoint=2.2,
+    slope=2.5,
+)
 EYE = CascadeModel(
     file="haarcascade_eye.xml",
     window=20,

@@ -17,6 +17,7 @@ from ._checks import fraction, image_rgb, optional_integer
 from ._results import detection, inside_fraction, non_max_suppression
 
 WINDOW_HEIGHT = 128   # the detector's window is 64x128 px; a person fills ~100 px of its height
+FACE_THRESHOLD = 0.5  # frontal and profile faces that anchor a person (see faces.py's calibration)
 WORK_EDGE = 1280      # larger images are shrunk to this longer edge by default (cost bound)
 
 _hog_lock = threading.Lock()
@@ -41,18 +42,23 @@ def _score(margin: float, hits: int) -> float:
 
 
 def detect_people(image: ImageLike, box_threshold: float = 0.5, min_height: Optional[int] = None) -> List[Dict[str, Any]]:
-    """Find standing or walking people, whole body visible (HOG pedestrian detector).
+    """Find people: whole bodies (HOG pedestrian detector) and people whose
+    feet or body are out of frame, anchored on their frontal or profile face.
 
     When to use: counting pedestrians in street or surveillance scenes, finding
-    where people stand. It needs most of the body (head to feet, upright); it
-    misses sitting, lying or heavily occluded people and close-up portraits
-    (use detect_faces for those). Expect some false hits on poles and tree
-    trunks; check doubtful ones with vqa on a crop.
+    where people stand, people in portraits, sports and office photos. Whole
+    upright bodies are found by their outline; half-length portraits, people
+    cut by the frame or sitting are found from their face (frontal or turned
+    sideways), the box then drawn ~3 face widths wide and down to where the
+    body would end. Someone neither upright nor showing a face (seen from
+    behind, lying, crowds) is missed. Expect some false hits on poles and
+    tree trunks; check doubtful ones with vqa on a crop.
 
     Args:
         image: a file path, RGB numpy array, PIL image or video frame dict.
         box_threshold: minimum score in [0, 1] (default 0.5); lower it (e.g.
-            0.2) to see weaker candidates.
+            0.2) to see weaker candidates (more false hits on poles and
+            textures), raise it (0.8) in busy scenes to keep only sure people.
         min_height: smallest person height in pixels to look for. Default:
             images are searched at up to 1280 px on the longer edge, so people
             shorter than ~100 px (in that size) are missed; pass e.g.
@@ -81,14 +87,15 @@ def detect_people(image: ImageLike, box_threshold: float = 0.5, min_height: Opti
     )
     # No edge padding here (unlike the face cascades): repeated edge pixels form
     # vertical stripes that HOG takes for legs.
+    anchored = _face_anchored(pixels)
     if work.shape[0] < WINDOW_HEIGHT or work.shape[1] < WINDOW_HEIGHT // 2:
-        return []
+        return _with_faces([], anchored, threshold, width, height)
     with _hog_lock:  # the descriptor holds scratch buffers; one caller at a time
         boxes, weights = _detector().detectMultiScale(
             work, hitThreshold=-0.3, winStride=(8, 8), padding=(16, 16), scale=1.05, groupThreshold=0
         )
     if len(boxes) == 0:
-        return []
+        return _with_faces([], anchored, threshold, width, height)
     boxes = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
     margins = np.asarray(weights, dtype=np.float64).reshape(-1)
     corners = np.column_stack([boxes[:, 0], boxes[:, 1], boxes[:, 0] + boxes[:, 2], boxes[:, 1] + boxes[:, 3]])
@@ -109,7 +116,53 @@ def detect_people(image: ImageLike, box_threshold: float = 0.5, min_height: Opti
         ):
             continue
         kept.append((score, box))
-    return [detection("person", score, box, width, height) for score, box in kept if score >= threshold]
+    return _with_faces(kept, anchored, threshold, width, height)
+
+
+def _face_anchored(pixels: np.ndarray) -> List[tuple]:
+    """(score, person box, face box) for every frontal or profile face: a
+    person whose feet (or legs, or whole lower body) are out of frame is
+    found from the face. The body is drawn ~3.2 face widths wide and ~7.5
+    face heights tall from the top of the head, clipped to the image."""
+    from ._cascade import detect
+    from .faces import FACE, PROFILE
+
+    grey = cv2.cvtColor(pixels, cv2.COLOR_RGB2GRAY)
+    height, width = grey.shape
+    faces = [(c.score, tuple(c.box)) for c in detect(grey, FACE, FACE_THRESHOLD, None, None)]
+    # The profile cascade knows faces turned one way; the mirror image finds the other way.
+    for mirrored in (False, True):
+        view = grey[:, ::-1].copy() if mirrored else grey
+        for c in detect(view, PROFILE, FACE_THRESHOLD, None, None):
+            x1, y1, x2, y2 = c.box
+            box = (width - x2, y1, width - x1, y2) if mirrored else (x1, y1, x2, y2)
+            faces.append((c.score, tuple(box)))
+    faces.sort(key=lambda item: -item[0])
+    kept: List[tuple] = []
+    for score, face in faces:
+        if any(inside_fraction(face, other) >= 0.5 or inside_fraction(other, face) >= 0.5 for _, _, other in kept):
+            continue
+        x1, y1, x2, y2 = face
+        size = x2 - x1
+        centre = (x1 + x2) / 2
+        body = (max(0.0, centre - 1.6 * size), max(0.0, y1 - 0.5 * size),
+                min(float(width), centre + 1.6 * size), min(float(height), y1 + 7.5 * size))
+        kept.append((score, body, face))
+    return kept
+
+
+def _with_faces(kept: List[tuple], anchored: List[tuple], threshold: float, width: int, height: int) -> List[Dict[str, Any]]:
+    """Whole-body boxes plus people found only by their face. A face inside a
+    body box is that person; a body box inside a face-anchored person (an arm,
+    a shirt) is dropped."""
+    people = list(kept)
+    for score, body, face in anchored:
+        if any(inside_fraction(face, box) >= 0.7 for _, box in kept):
+            continue
+        people = [(s, b) for s, b in people if inside_fraction(b, body) < 0.7 or s > score]
+        people.append((score, body))
+    people.sort(key=lambda item: -item[0])
+    return [detection("person", score, box, width, height) for score, box in people if score >= threshold]
 
 
 def _overlapping(boxes: np.ndarray, box: np.ndarray, overlap: float) -> np.ndarray:

@@ -20,6 +20,11 @@ from ._results import by_score, detection
 # soft, upscaled photos, and a call stays well under a second.
 CIRCLE_WORK_PIXELS = 1024 * 768
 MIN_RADIUS_FRACTION = 0.02  # default smallest radius, of the shorter side (in the work image)
+MAX_SURROUND_TEXTURE = 0.35  # circles whose surroundings are over 35% edges as strong as their rim are texture
+NESTED = 0.8  # a circle under 0.8x the radius of one around it is its inner pattern
+OUTER_MARGIN = 0.25  # the outer circle wins when it scores at most this much lower
+EDGE_MARGIN = 0.05  # margin added around the picture for the circle search (of the shorter side)
+MIN_VISIBLE = 0.5  # a circle cut by the image edge is scored on its visible part if this much shows
 BAND = 0.015  # radial tolerance (fraction of the radius) when scoring edge support
 # Blobs: the scale space holds one float image per scale, so it is capped lower.
 BLOB_WORK_PIXELS = 3_000_000
@@ -38,18 +43,27 @@ def detect_circles(
 
     When to use: counting or measuring round objects whose edge is visible,
     even when they touch each other. Each circle is scored by how much of its
-    circumference has a strong edge pointing at the centre, so partly hidden
-    circles score lower. For round objects without a clear rim (soft spots,
+    circumference has a strong edge pointing at the centre, all of one
+    polarity (the object darker or lighter than its surroundings all round),
+    so partly hidden circles score lower. Circles cut by the image edge are
+    found and scored on their visible part when at least half shows.
+    "Circles" whose surroundings are as full of edges as their own rim
+    (heads in a crowd, foliage, a circuit board) are texture and dropped; an
+    object's outline wins over a smaller pattern printed on it (a football's
+    panels). For round objects without a clear rim (soft spots,
     cells, stars) use detect_blobs; for irregular objects use count_objects.
 
     Args:
         image: a file path, RGB numpy array, PIL image or video frame dict.
         box_threshold: minimum score in [0, 1] (default 0.5): the fraction of
-            the circumference supported by an edge. Lower it (0.3) for faint or
-            partly covered circles; raise it (0.8) for clean, complete ones.
+            the visible circumference supported by an edge of one polarity.
+            Lower it (0.3) for faint, blurred or partly covered circles; raise
+            it (0.8) in clutter (crowds, foliage, circuit boards) where
+            texture forms circles, or for clean, complete ones.
         min_radius: smallest radius in pixels (default: 2% of the shorter image
             side, at least 4 px). Setting both radii to the expected size range
-            is the best way to avoid false circles.
+            is the best way to avoid false circles in a busy photo: raise
+            min_radius above the texture's grain (heads in a crowd, leaves).
         max_radius: largest radius in pixels (default: half the shorter side).
 
     Returns:
@@ -84,18 +98,30 @@ def detect_circles(
     # Stretch the contrast so the fixed edge threshold suits dim and bright photos alike.
     work = cv2.normalize(work, None, 0, 255, cv2.NORM_MINMAX)
     smooth = cv2.GaussianBlur(work, (0, 0), 1.5)
-    found = cv2.HoughCircles(
-        smooth,
-        cv2.HOUGH_GRADIENT_ALT,
-        dp=1.5,
-        minDist=max(2, low_work),
-        param1=300,
-        param2=0.5,  # generous: every candidate is re-scored below
-        minRadius=low_work,
-        maxRadius=high_work,
-    )
-    if found is None:
+    # The picture is searched as it is and with a margin of background grey
+    # around it, which lets the accumulator propose circles cut by the frame
+    # (their centre may lie near or beyond the edge); proposals are shifted
+    # back and all are scored on the real picture.
+    pad = max(4, min(high_work, round(EDGE_MARGIN * short)))
+    border = int(np.median(np.concatenate([smooth[0], smooth[-1], smooth[:, 0], smooth[:, -1]])))
+    padded = cv2.copyMakeBorder(smooth, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=border)
+    proposals = []
+    for view, shift in ((smooth, 0), (padded, pad)):
+        found = cv2.HoughCircles(
+            view,
+            cv2.HOUGH_GRADIENT_ALT,
+            dp=1.5,
+            minDist=max(2, low_work),
+            param1=300,
+            param2=0.3,  # generous (finds broken outlines: a ball on grass): every candidate is re-scored below
+            minRadius=low_work,
+            maxRadius=high_work,
+        )
+        if found is not None:
+            proposals.append(found.reshape(-1, 3) - np.array([shift, shift, 0], np.float32))
+    if not proposals:
         return []
+    found = np.concatenate(proposals)
     gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
     magnitude = cv2.magnitude(gx, gy)
@@ -107,12 +133,26 @@ def detect_circles(
         if score >= threshold:
             scored.append((score, float(x) / factor, float(y) / factor, float(radius) / factor))
     scored.sort(key=lambda item: -item[0])
+    # In texture (a crowd, foliage, a circuit board) circles are everywhere and
+    # mean nothing: a round object stands out from a calmer surround. Circles
+    # whose surroundings are mostly strong edges are dropped.
+    scored = [
+        item for item in scored
+        if _surround_texture(magnitude, strong, item[1] * factor, item[2] * factor, item[3] * factor) <= MAX_SURROUND_TEXTURE
+    ]
     kept: List[tuple] = []
     for score, x, y, radius in scored:
         # A centre inside a better circle: a duplicate, or a ring drawn on that object.
-        if any(math.hypot(x - kx, y - ky) < kr for _, kx, ky, kr in kept):
+        inside = [k for k in kept if math.hypot(x - k[1], y - k[2]) < k[3]]
+        # ...unless this circle is the object around them: a ball whose
+        # printed panels scored a little higher than its broken outline.
+        around = inside and all(
+            k[3] < NESTED * radius and math.hypot(x - k[1], y - k[2]) + k[3] <= 1.1 * radius and score >= k[0] - OUTER_MARGIN
+            for k in inside
+        )
+        if inside and not around:
             continue
-        kept.append((score, x, y, radius))
+        kept = [k for k in kept if k not in inside] + [(score, x, y, radius)]
     return [
         detection(
             "circle", score, (x - r, y - r, x + r + 1, y + r + 1), width, height,
@@ -122,28 +162,73 @@ def detect_circles(
     ]
 
 
+def _surround_texture(magnitude: np.ndarray, strong: float, x: float, y: float, radius: float) -> float:
+    """Share of the ring from 1.2 to 1.5 radii around a circle (inside the
+    image) whose edges are at least half as strong as the circle's own rim:
+    low around an object on a table or grass (weaker edges) or among other
+    objects (their rims cover part of the ring), high for a "circle" made of
+    crowd or foliage texture, where everything around is as edgy as the rim."""
+    count = max(32, int(2 * math.pi * radius * 1.4))
+    angles = np.linspace(0.0, 2 * math.pi, count, endpoint=False)
+    cos, sin = np.cos(angles), np.sin(angles)
+    height, width = magnitude.shape
+
+    def ring(scale: float) -> np.ndarray:
+        xs = np.rint(x + scale * radius * cos).astype(int)
+        ys = np.rint(y + scale * radius * sin).astype(int)
+        inside = (xs >= 0) & (ys >= 0) & (xs < width) & (ys < height)
+        return magnitude[ys[inside], xs[inside]]
+
+    rim = np.concatenate([ring(scale) for scale in (0.97, 1.0, 1.03)])
+    around = np.concatenate([ring(scale) for scale in (1.2, 1.35, 1.5)])
+    if rim.size == 0 or around.size == 0:
+        return 0.0
+    level = max(strong, 0.5 * float(np.percentile(rim, 75)))
+    relative = float((around > level).mean())
+    # Weaker edges too (a quarter of the rim's strength): in a crowd most of
+    # the ring is edges even where the rim itself happens to be strong, while
+    # noise on a plain table stays below. Scaled so that 50% of the ring
+    # being such edges counts like the relative limit.
+    absolute = float((around > max(strong, 0.25 * float(np.percentile(rim, 75)))).mean()) * MAX_SURROUND_TEXTURE / 0.5
+    return max(relative, absolute)
+
+
 def _edge_support(
     gx: np.ndarray, gy: np.ndarray, magnitude: np.ndarray, strong: float, x: float, y: float, radius: float
 ) -> float:
     """Fraction of the circle's circumference where a strong edge pointing along
     the radius lies within a thin band around the circle (+-1.5% of the radius,
     at least +-1 px: real round things are slightly out of round).
-    Points outside the image count as unsupported."""
+
+    Only edges of one polarity count (the object darker than its surroundings
+    all the way round, or lighter): a real round object's rim keeps its sign,
+    while circles "found" in texture (a crowd, foliage) mix both.
+    The part of the circle outside the image is left out of the fraction as
+    long as at least MIN_VISIBLE of it is inside: a ball cut by the frame is
+    still a circle."""
     count = max(32, int(2 * math.pi * radius))
     angles = np.linspace(0.0, 2 * math.pi, count, endpoint=False)
     cos, sin = np.cos(angles), np.sin(angles)
     height, width = magnitude.shape
     band = max(1, int(round(BAND * radius)))
-    supported = np.zeros(count, dtype=bool)
+    outward = np.zeros(count, dtype=bool)
+    inward = np.zeros(count, dtype=bool)
+    visible = np.zeros(count, dtype=bool)
     for r in radius + np.arange(-band, band + 1):
         xs = np.rint(x + r * cos).astype(int)
         ys = np.rint(y + r * sin).astype(int)
-        inside = (xs >= 0) & (ys >= 0) & (xs < width) & (ys < height)
+        # The outermost pixel row has no gradient worth the name: not visible.
+        inside = (xs >= 1) & (ys >= 1) & (xs < width - 1) & (ys < height - 1)
+        visible |= inside
         xs, ys = np.clip(xs, 0, width - 1), np.clip(ys, 0, height - 1)
         m = magnitude[ys, xs]
-        radial = np.abs(gx[ys, xs] * cos + gy[ys, xs] * sin) / (m + 1e-6)
-        supported |= inside & (m > strong) & (radial > 0.8)
-    return float(supported.mean())
+        radial = (gx[ys, xs] * cos + gy[ys, xs] * sin) / (m + 1e-6)
+        edge = inside & (m > strong)
+        outward |= edge & (radial > 0.8)
+        inward |= edge & (radial < -0.8)
+    if visible.mean() < MIN_VISIBLE:
+        return 0.0
+    return float(max((outward & visible).sum(), (inward & visible).sum())) / float(visible.sum())
 
 
 def detect_blobs(

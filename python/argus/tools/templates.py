@@ -5,6 +5,8 @@ Public: find_template.
 
 from __future__ import annotations
 
+import math
+
 from typing import Any, Dict, List, Optional, Sequence
 
 import cv2
@@ -16,6 +18,7 @@ from ._checks import fraction, image_rgb, integer, number, text
 from ._results import by_score, detection, non_max_suppression
 
 MAX_MATCHES_DEFAULT = 200
+FEATURE_WORK_PIXELS = 1600 * 1200  # SIFT runs on at most this many pixels
 
 
 def find_template(
@@ -30,10 +33,12 @@ def find_template(
 
     When to use: counting repeated identical items (icons, logos, symbols on a
     map, parts on a sheet, chess pieces, screws in a tray) once you have one
-    example; checking whether a logo or UI element is present. Matching is by
-    appearance (normalised cross-correlation of RGB pixels), so copies must
-    have about the same size, rotation and look as the template; pass `scales`
-    for copies of different sizes. Not for categories of objects that look
+    example; checking whether a logo, product or UI element is present.
+    Two matchers run side by side: normalised cross-correlation of RGB pixels
+    finds every copy at the template's size and rotation (pass `scales` for
+    copies of other sizes), and SIFT keypoints with a RANSAC homography find
+    the single best copy that is rotated, scaled (e.g. 12 degrees at half
+    size) or seen in perspective, even in a busy photo. Not for categories of objects that look
     different from each other (use a detector, segment_color or count_objects).
 
     Args:
@@ -41,7 +46,10 @@ def find_template(
         template: the example: an image (path, array, PIL image), or a box
             [x1, y1, x2, y2] in pixels of `image` to crop the example from it.
         box_threshold: minimum match score in [0, 1] (default 0.8); lower it
-            (0.6) when copies vary in lighting or are slightly blurred.
+            (0.6) when copies vary in lighting or are slightly blurred, raise
+            it (0.9) when near-identical distractors give false matches. A
+            keypoint match scores its correlation after being warped back,
+            raised by how many keypoints agree with its homography.
         scales: template sizes to try, as factors (default [1.0]), e.g.
             [0.8, 0.9, 1.0, 1.1, 1.25] for copies up to 25% smaller or larger.
         label: label of the matches (default "match").
@@ -49,7 +57,7 @@ def find_template(
 
     Returns:
         A list of {"label": str, "score": float, "bbox": [x1, y1, x2, y2],
-        "scale": float}, best score first. Overlapping matches are reduced to
+        "scale": float (the copy's size relative to the template)}, best score first. Overlapping matches are reduced to
         the best one, so each copy appears once (the example itself included,
         when it was cropped from `image`).
 
@@ -89,10 +97,72 @@ def find_template(
             boxes.append((float(x), float(y), float(x + size[0]), float(y + size[1])))
             scores.append(float(result[y, x]))
             used_scales.append(factor)
+    # Correlation needs the copy at the template's own size and rotation; local
+    # features (SIFT + a RANSAC homography) find a copy that is rotated, scaled
+    # or seen in perspective, and are not fooled by a busy background.
+    for box, score in _feature_matches(pixels, example, threshold):
+        boxes.append(box)
+        scores.append(score)
+        used_scales.append(round(math.sqrt(max(1.0, (box[2] - box[0]) * (box[3] - box[1])) / (example.shape[0] * example.shape[1])), 3))
     keep = non_max_suppression(boxes, scores, 0.3)[:limit]
     return by_score(
         [detection(name, scores[i], boxes[i], width, height, scale=used_scales[i]) for i in keep]
     )
+
+
+def _feature_matches(pixels: np.ndarray, example: np.ndarray, threshold: float) -> List[tuple]:
+    """The best copy of `example` in `pixels` found by SIFT keypoints and a
+    homography: [(box, score)] or []. The score is the normalised correlation
+    between the template and the image region warped back onto it (so it is
+    comparable with the correlation scores), raised by the share of matches
+    that agree with the homography; a copy needs >= 10 agreeing keypoints."""
+    if min(example.shape[:2]) < 16 or not hasattr(cv2, "SIFT_create"):
+        return []
+    scene = cv2.cvtColor(pixels, cv2.COLOR_RGB2GRAY)
+    small = cv2.cvtColor(example, cv2.COLOR_RGB2GRAY)
+    factor = min(1.0, math.sqrt(FEATURE_WORK_PIXELS / scene.size))
+    work = scene if factor == 1.0 else cv2.resize(scene, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    sift = cv2.SIFT_create(nfeatures=4000)
+    # Small templates are enlarged: SIFT needs ~50 px to find enough keypoints.
+    up = max(1.0, 64.0 / min(small.shape))
+    template = small if up == 1.0 else cv2.resize(small, None, fx=up, fy=up, interpolation=cv2.INTER_CUBIC)
+    kt, dt = sift.detectAndCompute(template, None)
+    if dt is None or len(kt) < 10:
+        return []
+    ks, ds = sift.detectAndCompute(work, None)
+    if ds is None or len(ks) < 10:
+        return []
+    pairs = cv2.BFMatcher(cv2.NORM_L2).knnMatch(dt, ds, k=2)
+    good = [p[0] for p in pairs if len(p) == 2 and p[0].distance < 0.75 * p[1].distance]
+    if len(good) < 10:
+        return []
+    source = np.float32([kt[m.queryIdx].pt for m in good]) / up
+    target = np.float32([ks[m.trainIdx].pt for m in good]) / factor
+    homography, inliers = cv2.findHomography(source, target, cv2.RANSAC, 4.0 / factor)
+    if homography is None or inliers is None or int(inliers.sum()) < 10:
+        return []
+    h, w = small.shape
+    corners = cv2.perspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]).reshape(-1, 1, 2), homography).reshape(-1, 2)
+    if not cv2.isContourConvex(corners.astype(np.float32)):
+        return []
+    area = cv2.contourArea(corners)
+    if not (0.01 * w * h <= area <= 100 * w * h):
+        return []
+    try:
+        back = cv2.warpPerspective(scene, np.linalg.inv(homography), (w, h), flags=cv2.INTER_LINEAR)
+    except np.linalg.LinAlgError:
+        return []
+    ncc = float(cv2.matchTemplate(back, small, cv2.TM_CCOEFF_NORMED)[0, 0])
+    agreement = float(inliers.sum()) / len(good)
+    score = max(0.0, min(1.0, ncc + (1.0 - ncc) * agreement * min(1.0, float(inliers.sum()) / 40.0)))
+    if score < threshold:
+        return []
+    height, width = scene.shape
+    x1, y1 = max(0.0, float(corners[:, 0].min())), max(0.0, float(corners[:, 1].min()))
+    x2, y2 = min(float(width), float(corners[:, 0].max())), min(float(height), float(corners[:, 1].max()))
+    if x2 - x1 < 3 or y2 - y1 < 3:
+        return []
+    return [((x1, y1, x2, y2), score)]
 
 
 def _scales(scales: Any, fn: str) -> List[float]:

@@ -1,0 +1,38 @@
+"""Pass rates of the tools on the real-photo accuracy set (bench/vision_tools_accuracy.py,
+python/tests/real_photos.py), used by get_tool_for_task to prefer the tools that
+hold up on real photographs. Regenerate with `/usr/bin/python3
+bench/vision_tools_accuracy.py --real` and copy the family rates here.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Sequence, Tuple, Union
+
+# Family pass rates (default parameters), by tool.
+REAL_PHOTO_SCORES: Dict[str, float] = {
+    "detect_circles": 5 / 6,
+    "count_objects": 5 / 5,
+    "segment_color": 10 / 11,
+    "dominant_colors": 10 / 11,
+    "ocr": 8 / 9,
+    "read_text": 8 / 9,
+    "find_template": 5 / 5,
+    "detect_people": 7 / 10,
+}
+UNMEASURED = 0.75  # tools without real-photo cases are neither preferred nor pushed back
+
+
+def prefer_by_real_photos(ranked: Sequence[Union[str, Tuple[str, float]]], k: int) -> List[str]:
+    """The k best of `ranked` (best match first; names, or (name, relevance)
+    pairs such as search.rank_tools gives) when relevance and the real-photo
+    pass rate are combined: relevance is weighted by 0.5 + 0.5 x the pass
+    rate, so a tool that holds up on real photos moves ahead of an about
+    equally relevant one that does not, but not ahead of a much better match.
+    Bare names get relevance 1 / (1 + rank)."""
+    weighted = []
+    for rank, item in enumerate(ranked):
+        name, relevance = (item, 1.0 / (1.0 + rank)) if isinstance(item, str) else (item[0], float(item[1]))
+        rate = REAL_PHOTO_SCORES.get(name, UNMEASURED)
+        weighted.append((relevance * (0.5 + 0.5 * rate), -rank, name))
+    weighted.sort(reverse=True)
+    return [name for _, _, name in weighted[:k]]

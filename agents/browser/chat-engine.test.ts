@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { computerMove } from "./chat-engine";
+import { computerMove } from "./tools";
 
 describe("the computer tool's arguments", () => {
   it("become a validated action", () => {

@@ -6,12 +6,10 @@
  */
 import type { ModelMessage } from "ai";
 import type { StepContext } from "@/agents/types";
-import { parseAction } from "@/lib/computer/computer-actions";
-import { isArgusError } from "@/lib/errors";
 import { joinThinking } from "@/lib/llm/reply-calls";
 import type { BrowserDecision, BrowserEngine, BrowserEngineInputs, BrowserMove, MoveOutcome } from "./engine";
 import { browserSystem, browserTask } from "./prompt";
-import { browserTools } from "./tools";
+import { browserTools, computerMove, toolMove, type ToolName } from "./tools";
 
 /** Earlier moves kept in the context, newest last; older ones are summarised as a count. */
 const KEPT_MOVES = 16;
@@ -19,23 +17,6 @@ const KEPT_MOVES = 16;
 interface Past {
   move: string;
   note: string;
-}
-
-const COMPUTER_FIELDS = ["x", "y", "button", "scroll_x", "scroll_y", "text", "keys", "path", "ms"] as const;
-
-/** The computer tool's loose arguments as a Responses-style action, or an `invalid` move saying what is wrong. */
-export function computerMove(args: Record<string, unknown>): BrowserMove {
-  const action: Record<string, unknown> = { type: args.action };
-  for (const field of COMPUTER_FIELDS) if (args[field] !== undefined && args[field] !== null) action[field] = args[field];
-  // "ctrl+a" is how many models write a chord.
-  if (typeof action.keys === "string") action.keys = action.keys.split("+").map((k) => k.trim()).filter(Boolean);
-  const summary = `computer(${JSON.stringify(action).slice(0, 200)})`;
-  try {
-    return { tool: "computer", action: parseAction(action), checks: [] };
-  } catch (error) {
-    if (!isArgusError(error)) throw error;
-    return { tool: "invalid", error: error.message, summary };
-  }
 }
 
 function describeMove(m: BrowserMove): string {
@@ -72,26 +53,9 @@ export class ChatBrowserEngine implements BrowserEngine {
     });
     const args = res.args as Record<string, unknown> & { thinking?: string };
     const thinking = joinThinking(res.thinking, typeof args.thinking === "string" ? args.thinking : "");
-    const move = this.toMove(res.name, args);
+    const move = res.name === "computer" ? computerMove(args) : toolMove(res.name as ToolName, args);
     this.lastMove = describeMove(move);
     return { move, thinking, usage: res.usage };
-  }
-
-  private toMove(name: string, args: Record<string, unknown>): BrowserMove {
-    switch (name) {
-      case "computer":
-        return computerMove(args);
-      case "goto":
-        return { tool: "goto", url: String(args.url) };
-      case "back":
-        return { tool: "back" };
-      case "save_image": {
-        const region = args.region as { x: number; y: number; width: number; height: number } | undefined;
-        return { tool: "save_image", name: String(args.name), ...(typeof args.selector === "string" ? { selector: args.selector } : {}), ...(region ? { region } : {}) };
-      }
-      default:
-        return { tool: "done", answer: String(args.answer ?? "") };
-    }
   }
 
   private messages(outcome: MoveOutcome): ModelMessage[] {

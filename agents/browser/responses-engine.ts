@@ -26,7 +26,7 @@ import { toJsonSchema } from "@/lib/llm/tool-schema";
 import type { SafetyCheck } from "@/lib/protocol/browser-wire";
 import type { BrowserDecision, BrowserEngine, BrowserEngineInputs, BrowserMove, MoveOutcome, ScreenView } from "./engine";
 import { browserTask } from "./prompt";
-import { browserTools } from "./tools";
+import { browserTools, toolMove } from "./tools";
 
 /** Turns (a response and Argus's answer to it) kept whole in the resent history, screenshots included. */
 const KEPT_TURNS = 3;
@@ -138,19 +138,7 @@ function functionMove(name: string, rawArguments: unknown): BrowserMove {
     const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
     return { tool: "invalid", error: `The arguments of ${name} are not valid: ${where}${issue?.message ?? "invalid"}.`, summary };
   }
-  const a = parsed.data as Record<string, unknown>;
-  switch (name as FunctionTool) {
-    case "goto":
-      return { tool: "goto", url: String(a.url) };
-    case "back":
-      return { tool: "back" };
-    case "save_image": {
-      const region = a.region as { x: number; y: number; width: number; height: number } | undefined;
-      return { tool: "save_image", name: String(a.name), ...(typeof a.selector === "string" ? { selector: a.selector } : {}), ...(region ? { region } : {}) };
-    }
-    case "done":
-      return { tool: "done", answer: String(a.answer) };
-  }
+  return toolMove(name as FunctionTool, parsed.data as Record<string, unknown>);
 }
 
 function describeMove(move: BrowserMove): string {

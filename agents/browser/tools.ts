@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { parseAction } from "@/lib/computer/computer-actions";
+import { isArgusError } from "@/lib/errors";
+import type { BrowserMove, Region } from "./engine";
 
 const thinking = z.string().max(4_000).optional().describe("Why this step, briefly.");
 
@@ -48,3 +51,40 @@ export const browserTools = {
     schema: z.object({ thinking, answer: z.string().min(1).max(8_000) }),
   },
 };
+
+/** The browser's tools besides `computer`. */
+export type ToolName = "goto" | "back" | "save_image" | "done";
+
+/** The move a validated call of a tool other than `computer` asks for (both engines read calls this way). */
+export function toolMove(name: ToolName, args: Record<string, unknown>): BrowserMove {
+  switch (name) {
+    case "goto":
+      return { tool: "goto", url: String(args.url) };
+    case "back":
+      return { tool: "back" };
+    case "save_image": {
+      const region = args.region as Region | undefined;
+      return { tool: "save_image", name: String(args.name), ...(typeof args.selector === "string" ? { selector: args.selector } : {}), ...(region ? { region } : {}) };
+    }
+    case "done":
+      return { tool: "done", answer: String(args.answer ?? "") };
+  }
+}
+
+const COMPUTER_FIELDS = ["x", "y", "button", "scroll_x", "scroll_y", "text", "keys", "path", "ms"] as const;
+
+/** The computer tool's loose arguments as a Responses-style action, or an `invalid` move saying what is wrong. */
+export function computerMove(args: Record<string, unknown>): BrowserMove {
+  const action: Record<string, unknown> = { type: args.action };
+  for (const field of COMPUTER_FIELDS) if (args[field] !== undefined && args[field] !== null) action[field] = args[field];
+  // "ctrl+a" is how many models write a chord.
+  if (typeof action.keys === "string") action.keys = action.keys.split("+").map((k) => k.trim()).filter(Boolean);
+  const summary = `computer(${JSON.stringify(action).slice(0, 200)})`;
+  try {
+    return { tool: "computer", action: parseAction(action), checks: [] };
+  } catch (error) {
+    if (!isArgusError(error)) throw error;
+    return { tool: "invalid", error: error.message, summary };
+  }
+}
+

@@ -116,8 +116,8 @@ export class BrowserSteps implements BrowserPort {
       viewport: [computer.dimensions[0], computer.dimensions[1]],
       tabs: computer.pageCount,
       saved,
+      acknowledged,
     });
-    (observation.extras as Record<string, unknown>).acknowledged = acknowledged;
     return { observation, images: [{ fileId: shot.fileId, label: `screen after ${summary}`, width: shot.width, height: shot.height }] };
   }
 

@@ -3,6 +3,7 @@
  * hand-build (and cast) event objects nor repeat the same state and error
  * events in several places. Each returns exactly the input type of its kind.
  */
+import type { SafetyCheck } from "./browser-wire";
 import type { AgentName, AgentState, ArgusEventInput } from "./events";
 
 export type ObservationInput<K extends string> = Extract<ArgusEventInput, { observation: K }>;
@@ -91,6 +92,8 @@ export function browseObservation(
     viewport: [number, number];
     tabs: number;
     saved: SavedImage[];
+    /** The model's own checks the person confirmed for this step (Responses: acknowledged_safety_checks). */
+    acknowledged: SafetyCheck[];
   },
   place: EventPlace = {},
 ): ObservationInput<"browse"> {
@@ -112,6 +115,7 @@ export function browseObservation(
       viewport: step.viewport,
       tabs: step.tabs,
       saved: step.saved,
+      acknowledged: step.acknowledged,
     } as never,
   };
 }

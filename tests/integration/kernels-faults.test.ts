@@ -39,7 +39,9 @@ describe("cells that misbehave", () => {
     controller.abort();
     const r = await pending;
     expect(r.error?.name).toBe("Cancelled");
-    expect(Date.now() - t0).toBeLessThan(3000);
+    // The cell sleeps 30 s: ending far sooner means the abort interrupted it (a bound far from
+    // the alternative, so a busy machine cannot fail it).
+    expect(Date.now() - t0).toBeLessThan(15_000);
     await stillUsable(s.id);
   });
 

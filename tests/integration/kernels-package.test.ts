@@ -50,9 +50,9 @@ describe("the kernel-side package in a real kernel", () => {
 
   it("answers input() at once instead of hanging the cell", async () => {
     const s = k.newSession();
-    const t0 = Date.now();
     const r = await k.kernels.execute(s.id, "name = input('Your name? ')", { timeoutMs: 20_000 });
-    expect(Date.now() - t0).toBeLessThan(5000);
+    // EOFError is input() answering; a cell left waiting would end in the timeout's error instead.
+    // (No clock here: on a busy machine "at once" can take seconds.)
     expect(r.error?.name).toBe("EOFError");
     expect(r.stderr).toMatch(/input\(\) is not available/);
   });

@@ -368,6 +368,54 @@ def people_cameraman() -> Result:
     return _people("skimage:camera", [[100, 40, 330, 512]])
 
 
+# Pedestrians in a surveillance video (OpenCV's vtest.avi, 768x576; frames by their
+# index). Boxes are tight around each body, read off a gridded 1.5x zoom. A person
+# must be found when at least PEDESTRIAN_REQUIRED px tall and not more than half
+# hidden: detect_people's default search documents ~100 px as its smallest person,
+# less a margin for boxes measured by eye. Smaller or hidden people need not be
+# found, but a box on one of them is not an extra either. (box, required)
+PEDESTRIAN_REQUIRED = 90
+VTEST_PEOPLE = {
+    "vtest_0132.jpg": [((130, 78, 147, 116), True), ((380, 184, 405, 266), True), ((419, 168, 440, 258), False),
+                       ((577, 201, 612, 284), True), ((612, 225, 641, 308), True), ((597, 119, 620, 184), True),
+                       ((619, 123, 647, 185), True), ((688, 118, 708, 188), True), ((750, 253, 768, 350), True)],
+    "vtest_0264.jpg": [((35, 176, 62, 245), True), ((150, 145, 177, 215), True), ((310, 207, 341, 294), True),
+                       ((463, 175, 485, 245), True), ((507, 241, 548, 339), True), ((613, 129, 637, 195), True),
+                       ((635, 133, 657, 197), True)],
+    "vtest_0792.jpg": [((219, 160, 245, 229), True), ((240, 193, 269, 268), True), ((383, 162, 408, 235), True),
+                       ((432, 272, 475, 375), True), ((610, 263, 650, 371), True), ((639, 229, 673, 333), True),
+                       ((655, 145, 677, 213), True)],
+}
+
+
+def _pedestrians(name: str) -> Result:
+    """A found box is a person when that person's centre lies inside it and the box is
+    0.6-2x their height (the detector's boxes carry a margin around the body)."""
+    people = VTEST_PEOPLE[name]
+    left = list(range(len(people)))
+    extra = 0
+    for found in argus.detect_people(photo(name)):
+        x1, y1, x2, y2 = found["bbox"]
+        fits = [i for i in left
+                if x1 <= (people[i][0][0] + people[i][0][2]) / 2 <= x2 and y1 <= (people[i][0][1] + people[i][0][3]) / 2 <= y2
+                and 0.6 <= (y2 - y1) / (people[i][0][3] - people[i][0][1]) <= 2.0]
+        if not fits:
+            extra += 1
+            continue
+        left.remove(min(fits, key=lambda i: abs((people[i][0][1] + people[i][0][3]) / 2 - (y1 + y2) / 2)))
+    required = [i for i, (box, visible) in enumerate(people) if visible and box[3] - box[1] >= PEDESTRIAN_REQUIRED]
+    missed = [i for i in required if i in left]
+    return not missed and extra == 0, f"{len(required) - len(missed)}/{len(required)} people >= {PEDESTRIAN_REQUIRED} px found, {extra} extra"
+
+
+def pedestrians(name: str) -> Callable[[], Result]:
+    def case() -> Result:
+        return _pedestrians(name)
+
+    case.__name__ = f"people_pedestrians_{name.split('.')[0]}"
+    return case
+
+
 def people_none(name: str) -> Callable[[], Result]:
     def case() -> Result:
         found = argus.detect_people(photo(name))
@@ -389,5 +437,6 @@ CASES: Dict[str, List[Callable[[], Result]]] = {
                  template_small_in_busy, template_next_frame],
     "people": [people_footballer, people_office_1, people_office_2, people_astronaut, people_grace_hopper,
                people_cameraman, people_none("smarties.png"), people_none("fruits.jpg"), people_none("robin.jpg"),
-               people_none("board.jpg")],
+               people_none("board.jpg"), pedestrians("vtest_0132.jpg"), pedestrians("vtest_0264.jpg"),
+               pedestrians("vtest_0792.jpg")],
 }

@@ -247,7 +247,8 @@ def ocr_straight_page() -> Result:
 
 
 def ocr_product_box() -> Result:
-    """A biscuit box: italic and outlined display type over a photo."""
+    """A biscuit box photographed on its side: its words run up the picture, in plain,
+    italic and outlined display type over a photo of biscuits."""
     return _ocr("box.png", ("bastoncini", "cookies", "almond", "pan", "ducale", "product", "italy"), 0.5, joined=True)
 
 

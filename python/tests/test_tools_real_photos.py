@@ -65,6 +65,9 @@ class RealPhotoRegressions(unittest.TestCase):
         self.check(cases.color_name_lime)
         self.check(cases.color_name_leaves)
 
+    def test_a_lemon_in_shade_is_yellow(self) -> None:
+        self.check(cases.color_name_lemon)
+
     # OCR on photos: deskew, text lines in a photo.
     def test_a_rotated_page_is_deskewed(self) -> None:
         self.check(cases.ocr_rotated_page)
@@ -85,6 +88,10 @@ class RealPhotoRegressions(unittest.TestCase):
 
     def test_light_letters_on_a_dark_sign(self) -> None:
         self.check(cases.ocr_hotel_sign)
+
+    # OCR: a product box whose words run up its side (read turned a quarter).
+    def test_text_running_up_a_product_box(self) -> None:
+        self.check(cases.ocr_product_box)
 
     # Template matching: rotated and scaled copies, perspective, busy frame.
     def test_template_rotated_twelve_degrees_at_half_size(self) -> None:
@@ -110,6 +117,15 @@ class RealPhotoRegressions(unittest.TestCase):
         self.assertEqual(prefer_by_real_photos([("read_text", 3.0), ("find_template", 2.9)], 2), ["find_template", "read_text"])
         # A much better match is never pushed out.
         self.assertEqual(prefer_by_real_photos([("detect_circles", 6.0), ("count_objects", 2.0)], 1), ["detect_circles"])
+
+    # People: HOG whole-body hits on texture (a circuit board, hands before a
+    # patterned shirt) are not people; pedestrians in a surveillance frame are.
+    def test_texture_is_not_a_person(self) -> None:
+        self.check(cases.people_none("board.jpg"))
+
+    def test_pedestrians_in_a_surveillance_frame(self) -> None:
+        self.check(cases.pedestrians("vtest_0264.jpg"))
+        self.check(cases.pedestrians("vtest_0792.jpg"))
 
     def test_no_people_in_still_lifes(self) -> None:
         self.check(cases.people_none("fruits.jpg"))

@@ -39,6 +39,11 @@ REGION_WORK_EDGE = 1024  # text lines are searched on at most this longer edge
 LINE_HEIGHT = 50.0       # each text line is enlarged to about this height before reading
 CLEAN_PAGE_CONFIDENCE = 0.85  # a page read with this mean confidence is taken as it is, however short
 LINE_MARGINS = (0.25, 0.4)  # margins tried around a text line, as a share of its height
+# Text running up or down (a box's side, a spine, a label on its side): when the
+# upright reading finds little, the page turned a quarter each way is read too
+# and a turn wins when it holds TURN_GAIN times the confident text and at least
+# ENOUGH_TEXT / 4 (a few real words, not texture read as letters).
+TURN_GAIN = 2.0
 
 
 def ocr(
@@ -52,11 +57,13 @@ def ocr(
     Photos are prepared before reading: a page tilted up to 15 degrees is
     deskewed, small images are enlarged; in mode "auto", when the page
     reading finds little text (a sign, a label, a street photo), the photo is
-    also read as scattered text, binarised with a local threshold, and line by
-    line from text lines found as rows of letter-shaped regions (MSER); the
-    most confident readings are kept. Handwriting, curved or decorative type
-    (italic display lettering on packaging) and text under ~10 px tall read
-    poorly; crop and enlarge the region for small text.
+    also read as scattered text, binarised with a local threshold, turned a
+    quarter each way (text running up or down the side of a box or a spine),
+    and line by line from text lines found as rows of letter-shaped regions
+    (MSER); the most confident readings are kept. Handwriting, curved or
+    decorative type (script and outlined display lettering on packaging) and
+    text under ~10 px tall read poorly; crop and enlarge the region for small
+    text.
 
     Args:
         image: a file path, RGB numpy array, PIL image or video frame dict.
@@ -185,6 +192,18 @@ def _rotate(grey: np.ndarray, angle: float) -> Tuple[np.ndarray, np.ndarray]:
     return rotated, cv2.invertAffineTransform(matrix)
 
 
+def _turned(grey: np.ndarray, turn: int) -> Tuple[np.ndarray, np.ndarray]:
+    """`grey` turned a quarter (cv2.ROTATE_90_CLOCKWISE or _COUNTERCLOCKWISE)
+    and the 3x3 matrix mapping the turned picture's coordinates back to
+    `grey`'s (box edges exclusive, so the far edge maps to the far edge)."""
+    height, width = grey.shape[:2]
+    if turn == cv2.ROTATE_90_CLOCKWISE:  # (x, y) -> (height - y, x)
+        back = np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, float(height)], [0.0, 0.0, 1.0]])
+    else:  # (x, y) -> (y, width - x)
+        back = np.array([[0.0, -1.0, float(width)], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+    return cv2.rotate(grey, turn), back
+
+
 def _binarised(grey: np.ndarray) -> np.ndarray:
     """Local (adaptive) threshold: dark text on a light ground whatever the
     lighting, so text on a sign or a label in a photo stands out of its
@@ -255,14 +274,26 @@ def _recognise(fn: str, pixels: np.ndarray, psm: str, languages: str, explore: b
     clean_page = len(sure) >= 3 and float(np.mean([w["confidence"] for w in sure])) >= CLEAN_PAGE_CONFIDENCE
     if not explore or _quality(words) >= ENOUGH_TEXT or clean_page:
         return words
-    best, best_quality = words, _quality(words)
-    for view in (prepared, _binarised(prepared)):
-        sparse = [w for w in _parse(_run(fn, view, ["--psm", PAGE_MODES["sparse"], *base]), back) if w["confidence"] >= 0.5]
-        quality = _quality(sparse)
-        if quality > best_quality * 1.2:
-            best, best_quality = sparse, quality
-    # Text lines found as rows of character-like regions, each read on its own.
+    best, best_quality = _sparse_readings(fn, prepared, back, base, words)
     grey = cv2.cvtColor(pixels, cv2.COLOR_RGB2GRAY)
+    grey_back = np.eye(3)
+    # Text running up or down: the page turned a quarter each way is read too
+    # (after the upright sparse readings, so an upright sign whose page reading
+    # was poor is not turned: tesseract half-reads upright text turned on its
+    # side). A turn that wins clearly moves the rest of the search onto it.
+    turn, turn_quality, turned_page = None, best_quality, []
+    for candidate in (cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_90_COUNTERCLOCKWISE):
+        turned, turned_back = _turned(prepared, candidate)
+        reading = _parse(_run(fn, turned, ["--psm", psm, *base]), back @ turned_back)
+        quality = _quality(reading)
+        if quality >= TURN_GAIN * turn_quality and quality >= ENOUGH_TEXT / 4:
+            turn, turn_quality, turned_page = candidate, quality, reading
+    if turn is not None:
+        prepared, turned_back = _turned(prepared, turn)
+        back = back @ turned_back
+        grey, grey_back = _turned(grey, turn)
+        best, best_quality = _sparse_readings(fn, prepared, back, base, turned_page)
+    # Text lines found as rows of character-like regions, each read on its own.
     lined: List[Dict[str, Any]] = []
     for number, (x1, y1, x2, y2) in enumerate(text_lines(grey), start=1):
         zoom = min(4.0, max(1.0, LINE_HEIGHT / max(1.0, y2 - y1)))
@@ -274,7 +305,7 @@ def _recognise(fn: str, pixels: np.ndarray, psm: str, languages: str, explore: b
             left, top = int(max(0, x1 - pad)), int(max(0, y1 - pad))
             right, bottom = int(min(grey.shape[1], x2 + pad)), int(min(grey.shape[0], y2 + pad))
             crop = cv2.resize(grey[top:bottom, left:right], None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
-            crop_back = np.array([[1.0 / zoom, 0, left], [0, 1.0 / zoom, top]])
+            crop_back = (grey_back @ np.array([[1.0 / zoom, 0, left], [0, 1.0 / zoom, top], [0, 0, 1]]))[:2]
             words = _parse(_run(fn, crop, ["--psm", PAGE_MODES["line"], *base]), crop_back)
             # A line with one clearly read word keeps its less sure neighbours
             # (a first letter set apart, "H OTEL"); otherwise only sure words.
@@ -288,6 +319,22 @@ def _recognise(fn: str, pixels: np.ndarray, psm: str, languages: str, explore: b
     if best_quality < ENOUGH_TEXT / 4:
         best = []  # nothing confident: the page/sparse reading was texture noise
     return _merge_readings(best, lined)
+
+
+def _sparse_readings(
+    fn: str, prepared: np.ndarray, back: np.ndarray, base: List[str], page: List[Dict[str, Any]]
+) -> Tuple[List[Dict[str, Any]], float]:
+    """The most confident of the page reading and the scattered-text readings
+    (--psm 11) of the picture as is and binarised, with its quality; from the
+    sparse readings only confident words (>= 0.5) are kept, since sparse mode
+    also "reads" textures."""
+    best, best_quality = page, _quality(page)
+    for view in (prepared, _binarised(prepared)):
+        sparse = [w for w in _parse(_run(fn, view, ["--psm", PAGE_MODES["sparse"], *base]), back) if w["confidence"] >= 0.5]
+        quality = _quality(sparse)
+        if quality > best_quality * 1.2:
+            best, best_quality = sparse, quality
+    return best, best_quality
 
 
 def _merge_readings(first: List[Dict[str, Any]], second: List[Dict[str, Any]]) -> List[Dict[str, Any]]:

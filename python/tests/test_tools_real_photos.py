@@ -114,7 +114,7 @@ class RealPhotoRegressions(unittest.TestCase):
         from argus.tools.real_photo_scores import prefer_by_real_photos
 
         # Equally relevant neighbours: the one with the better real-photo score goes first.
-        self.assertEqual(prefer_by_real_photos([("read_text", 3.0), ("find_template", 2.9)], 2), ["find_template", "read_text"])
+        self.assertEqual(prefer_by_real_photos([("detect_people", 3.0), ("find_template", 2.9)], 2), ["find_template", "detect_people"])
         # A much better match is never pushed out.
         self.assertEqual(prefer_by_real_photos([("detect_circles", 6.0), ("count_objects", 2.0)], 1), ["detect_circles"])
 

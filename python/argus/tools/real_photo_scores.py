@@ -12,12 +12,12 @@ from typing import Dict, List, Sequence, Tuple, Union
 REAL_PHOTO_SCORES: Dict[str, float] = {
     "detect_circles": 5 / 6,
     "count_objects": 5 / 5,
-    "segment_color": 10 / 11,
-    "dominant_colors": 10 / 11,
-    "ocr": 8 / 9,
-    "read_text": 8 / 9,
+    "segment_color": 11 / 11,
+    "dominant_colors": 11 / 11,
+    "ocr": 9 / 9,
+    "read_text": 9 / 9,
     "find_template": 5 / 5,
-    "detect_people": 7 / 10,
+    "detect_people": 10 / 13,
 }
 UNMEASURED = 0.75  # tools without real-photo cases are neither preferred nor pushed back
 

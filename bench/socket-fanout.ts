@@ -29,7 +29,7 @@ type Receipt = [client: number, sessionId: string, seq: number, at: number];
 async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "argus-bench-"));
   const spine = await startSpineServer(loadConfig({ ARGUS_DATA_DIR: dir, ARGUS_JUPYTER: "off" }, dir));
-  const sessions = Array.from({ length: SESSIONS }, () => createSession(spine.core, null));
+  const sessions = await Promise.all(Array.from({ length: SESSIONS }, () => createSession(spine.core, null)));
   const clients = sessions.flatMap((s) => Array.from({ length: CLIENTS_PER_SESSION }, () => ({ sessionId: s.id, token: s.token })));
 
   const worker = new Worker(new URL("./fanout-clients.mjs", import.meta.url), {

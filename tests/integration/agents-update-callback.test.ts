@@ -20,7 +20,7 @@ describe("update_callback", () => {
   it("hands every AgentMessage of a run to each subscriber, in order, as the socket sees them", async () => {
     const got: { sessionId: string; message: StreamedMessage }[] = [];
     const unsubscribe = k.core.runs.subscribe((sessionId, message) => got.push({ sessionId, message }));
-    const s = k.newSession();
+    const s = await k.newSession();
     const { runId } = k.core.runs.post(getSession(k.core.db, s.id)!, { role: "user", content: "go" });
     await eventually(() => !k.core.runs.isActive(s.id), 60_000);
     unsubscribe();

@@ -30,7 +30,7 @@ function pidsMentioning(text: string): number[] {
 
 describe("kernels that go away", () => {
   it("reaps idle kernels; the next run gets a new one and the chat is told", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     await k.kernels.execute(s.id, "state = 1");
     await new Promise((r) => setTimeout(r, 400));
     // The registry's own reaper (every second here) may get there first.
@@ -47,7 +47,7 @@ describe("kernels that go away", () => {
     // rightly says it was reset for being idle.
     const own = await startKernelCore();
     try {
-      const s = own.newSession();
+      const s = await own.newSession();
       await own.kernels.execute(s.id, "before = 1");
       const jupyter = own.core.jupyter as ManagedJupyterServer;
       process.kill(jupyter.pid()!, "SIGKILL");
@@ -64,7 +64,7 @@ describe("kernels that go away", () => {
 
   it("leaves no kernel or jupyter process behind when closed", async () => {
     const other = await startKernelCore();
-    const s = other.newSession();
+    const s = await other.newSession();
     await other.kernels.execute(s.id, "1");
     expect(pidsMentioning(other.dir).length).toBeGreaterThan(0);
     await other.close();

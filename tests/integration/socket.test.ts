@@ -61,8 +61,8 @@ async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
 
 describe("Socket.io protocol", () => {
   it("refuses connections without valid credentials", async () => {
-    const a = createSession(spine.core, null);
-    const b = createSession(spine.core, null);
+    const a = await createSession(spine.core, null);
+    const b = await createSession(spine.core, null);
     expect((await refused(open({}))).data?.code).toBe("bad_request:socket");
     expect((await refused(open({ sessionId: a.id }))).data?.code).toBe("unauthorized:session");
     expect((await refused(open({ sessionId: a.id, token: "wrong" }))).data?.code).toBe("forbidden:session");
@@ -71,13 +71,13 @@ describe("Socket.io protocol", () => {
   });
 
   it("accepts the creating browser's cookie instead of the token, from Argus's own page", async () => {
-    const s = createSession(spine.core, "browser-secret-1");
+    const s = await createSession(spine.core, "browser-secret-1");
     await connected(open({ sessionId: s.id }, { headers: { cookie: "argus_browser=browser-secret-1", origin: spine.url } }));
     expect((await refused(open({ sessionId: s.id }, { headers: { cookie: "argus_browser=other", origin: spine.url } }))).message).toMatch(/credentials/);
   });
 
   it("refuses a cookie-only socket from a foreign page, or from no page at all", async () => {
-    const s = createSession(spine.core, "browser-secret-2");
+    const s = await createSession(spine.core, "browser-secret-2");
     const cookie = "argus_browser=browser-secret-2";
     const cases: Record<string, string>[] = [{ cookie, origin: "https://evil.example" }, { cookie }, { cookie, origin: spine.url, "sec-fetch-site": "cross-site" }];
     for (const headers of cases) {
@@ -90,7 +90,7 @@ describe("Socket.io protocol", () => {
   });
 
   it("refuses a handshake addressed to a name Argus is not served under (DNS rebinding)", async () => {
-    const s = createSession(spine.core, "browser-secret-3");
+    const s = await createSession(spine.core, "browser-secret-3");
     const e = await refused(open({ sessionId: s.id, token: s.token }, { headers: { host: "evil.example:3000", origin: "http://evil.example:3000", cookie: "argus_browser=browser-secret-3" } }));
     expect(e.data?.code).not.toBeDefined();
     expect(e.message).not.toMatch(/credentials/);
@@ -98,8 +98,8 @@ describe("Socket.io protocol", () => {
   });
 
   it("emits each event to its session's room only, after it is persisted", async () => {
-    const a = createSession(spine.core, null);
-    const b = createSession(spine.core, null);
+    const a = await createSession(spine.core, null);
+    const b = await createSession(spine.core, null);
     const sa = open({ sessionId: a.id, token: a.token });
     const sb = open({ sessionId: b.id, token: b.token });
     await Promise.all([connected(sa), connected(sb)]);
@@ -129,7 +129,7 @@ describe("Socket.io protocol", () => {
   });
 
   it("replays every missed message after a reconnect, in order, exactly once", async () => {
-    const s = createSession(spine.core, null);
+    const s = await createSession(spine.core, null);
     const first = open({ sessionId: s.id, token: s.token });
     await connected(first);
     const live = collect(first);
@@ -162,7 +162,7 @@ describe("Socket.io protocol", () => {
   });
 
   it("answers bad socket events with an error acknowledgement and keeps serving", async () => {
-    const s = createSession(spine.core, null);
+    const s = await createSession(spine.core, null);
     const sock = open({ sessionId: s.id, token: s.token });
     await connected(sock);
     for (const bad of [{}, { afterSeq: -1 }, { afterSeq: "5" }, { afterSeq: 1.5 }, null, "x"]) {

@@ -63,12 +63,20 @@ async function main() {
     const sentAt = new Map<string, number>();
     const start = now();
     for (let i = 0; i < perSession; i++) {
+      // Appends are async: the sessions' appends of one round run at once (as
+      // independent runs do), each awaited before its session's next one.
+      const appends: Promise<void>[] = [];
       for (const s of sessions) {
         const t0 = now();
         let seq: number;
         const content = `${tag} ${mode} event ${i} ${"x".repeat(200)}`;
         if (tag === "ar") {
-          seq = spine.core.events.append(s.id, { source: "user", agent: "user", action: "message", args: { content } }).event.id!;
+          appends.push(
+            spine.core.events
+              .append(s.id, { source: "user", agent: "user", action: "message", args: { content } })
+              .then((logged) => void sentAt.set(`${s.id}:${logged.event.id!}`, t0)),
+          );
+          continue;
         } else {
           // Baseline: the same message shape, emitted without touching the log.
           seq = seqCounter.get(s.id)! + 1_000_000 + i;
@@ -76,6 +84,7 @@ async function main() {
         }
         sentAt.set(`${s.id}:${seq}`, t0);
       }
+      await Promise.all(appends);
       // Paced: one event per session per millisecond; burst: yield every 100 rounds only.
       if (mode === "paced") await sleep(1);
       else if (i % 100 === 99) await new Promise((r) => setImmediate(r));

@@ -99,7 +99,7 @@ describe("the kernel registry", () => {
     await k.kernels.execute(s.id, "a = 1\nprint('hello')");
     await k.kernels.execute(s.id, "import numpy as np\nfrom PIL import Image\nImage.fromarray(np.zeros((4,4,3), np.uint8))");
     await k.kernels.execute(s.id, "undefined_name");
-    const cells = cellsOfSession(k.core.db, s.id);
+    const cells = await cellsOfSession(k.core.db, s.id);
     expect(cells.map((c) => c.code)).toEqual(["a = 1\nprint('hello')", expect.stringContaining("Image.fromarray"), "undefined_name"]);
     const nb = buildNotebook(cells, { title: null });
     expect(nbformatProblems(nb)).toBe("");

@@ -76,7 +76,7 @@ describe("the server never follows a link a kernel planted", () => {
         os.remove(_name)`,
     );
     const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: { r: 0, g: 0, b: 255 } } }).png().toBuffer();
-    const session = getSession(k.core.db, s.id)!;
+    const session = (await getSession(k.core.db, s.id))!;
     for (let i = 0; i < 30; i++) await storeUpload(k.core, session, { bytes: png, filename: "image.png" });
     await stopAttack(s.id);
     expect(readFileSync(canaryPath).equals(canary)).toBe(true);
@@ -188,7 +188,7 @@ print("planted")
 `,
     );
     const sessionDir = k.kernels.sessionDir(s.id);
-    await removeSession(k.core, getSession(k.core.db, s.id)!);
+    await removeSession(k.core, (await getSession(k.core.db, s.id))!);
     expect(existsSync(sessionDir)).toBe(false);
     expect(readdirSync(hostDir)).toEqual(["keep.txt"]);
     expect(readFileSync(canaryPath).equals(canary)).toBe(true);

@@ -9,13 +9,14 @@ import { createSession } from "@/lib/sessions/service";
 import { startSpineServer, type SpineServer } from "@/scripted-model/spine-server";
 import { agentReply, stateChange, userMessage } from "@/tests/helpers/events";
 import { tempDir } from "@/tests/helpers/temp-dir";
+import { engineEnv } from "@/tests/helpers/test-engines";
 
 const scratch = tempDir();
 let spine: SpineServer;
 const sockets: Socket[] = [];
 
 beforeAll(async () => {
-  spine = await startSpineServer(loadConfig({ ARGUS_DATA_DIR: scratch.dir, ARGUS_JUPYTER: "off" }, scratch.dir));
+  spine = await startSpineServer(loadConfig({ ARGUS_DATA_DIR: scratch.dir, ARGUS_JUPYTER: "off", ...(await engineEnv(scratch.dir)) }, scratch.dir));
 });
 afterAll(async () => {
   for (const s of sockets) s.disconnect();
@@ -107,14 +108,17 @@ describe("Socket.io protocol", () => {
     const gotB = collect(sb);
     const states: RunStateWire[] = [];
     sa.on("state", (st: RunStateWire) => states.push(st));
-    const persistedOnReceipt: boolean[] = [];
+    const persistedOnReceipt: Promise<boolean>[] = [];
     sa.on("message", (m: StreamedMessage) => {
-      persistedOnReceipt.push(eventsAfter(spine.core.db, a.id, m.seq - 1).some((r) => r.seq === m.seq));
+      persistedOnReceipt.push(eventsAfter(spine.core.db, a.id, m.seq - 1).then((rows) => rows.some((r) => r.seq === m.seq)));
     });
 
-    spine.core.events.append(a.id, userMessage("how many coins?", "run-1"));
-    spine.core.events.append(a.id, stateChange("running", "run-1"));
-    spine.core.events.append(a.id, agentReply("Let me look.", "run-1"));
+    // Not awaited one by one: the log still emits them in seq order.
+    await Promise.all([
+      spine.core.events.append(a.id, userMessage("how many coins?", "run-1")),
+      spine.core.events.append(a.id, stateChange("running", "run-1")),
+      spine.core.events.append(a.id, agentReply("Let me look.", "run-1")),
+    ]);
     await until(() => gotA.length === 2 && states.length === 3);
 
     expect(gotA.map((m) => [m.seq, m.role, m.content])).toEqual([
@@ -122,7 +126,7 @@ describe("Socket.io protocol", () => {
       [3, "conversation", "Let me look."],
     ]);
     expect(gotA[0]).toMatchObject({ runId: "run-1", ts: expect.any(String) });
-    expect(persistedOnReceipt).toEqual([true, true]);
+    expect(await Promise.all(persistedOnReceipt)).toEqual([true, true]);
     expect(states.at(-1)).toMatchObject({ runId: "run-1", agentState: "running" });
     await new Promise((r) => setTimeout(r, 50));
     expect(gotB).toEqual([]);
@@ -133,12 +137,12 @@ describe("Socket.io protocol", () => {
     const first = open({ sessionId: s.id, token: s.token });
     await connected(first);
     const live = collect(first);
-    for (let i = 1; i <= 5; i++) spine.core.events.append(s.id, userMessage(`m${i}`));
+    for (let i = 1; i <= 5; i++) await spine.core.events.append(s.id, userMessage(`m${i}`));
     await until(() => live.length === 5);
     first.disconnect();
 
     // Missed while away.
-    for (let i = 6; i <= 40; i++) spine.core.events.append(s.id, userMessage(`m${i}`));
+    for (let i = 6; i <= 40; i++) await spine.core.events.append(s.id, userMessage(`m${i}`));
 
     const again = open({ sessionId: s.id, token: s.token });
     const liveAgain = collect(again);
@@ -147,7 +151,7 @@ describe("Socket.io protocol", () => {
     expect(ack.ok).toBe(true);
     if (!ack.ok) return;
     // New events keep flowing live after the catch-up.
-    spine.core.events.append(s.id, userMessage("m41"));
+    await spine.core.events.append(s.id, userMessage("m41"));
     await until(() => liveAgain.length === 1);
 
     const seen = new Map<number, StreamedMessage>();

@@ -94,6 +94,11 @@ export class PostgresEngine extends PostgresStatements implements SqlEngine {
       throw asDatabaseError(error);
     }
     let broken: unknown = null;
+    // A connection cut between two statements of the transaction is emitted as
+    // an 'error' event on the checked-out client; unheard, it would crash the
+    // process. The next statement then fails and the transaction rolls back.
+    const onError = (error: Error) => (broken = error);
+    client.on("error", onError);
     try {
       await query(client, "BEGIN", []);
       const result = await fn(new PostgresTransaction(client));
@@ -105,6 +110,7 @@ export class PostgresEngine extends PostgresStatements implements SqlEngine {
       await client.query("ROLLBACK").catch((rollbackError: unknown) => (broken = rollbackError));
       throw error;
     } finally {
+      client.off("error", onError);
       // A client whose connection failed must not go back into the pool.
       client.release(broken instanceof Error ? broken : undefined);
     }

@@ -50,7 +50,7 @@ async function seed(dataDir: string, n: number, images: number): Promise<{ id: s
     } else {
       event = { ...base, source: "user", agent: "user", action: "message", args: { content: `Question ${i}?` } } as ArgusEventInput;
     }
-    core.events.append(id, event);
+    await core.events.append(id, event);
   }
   await core.close();
   return { id, browser };

@@ -158,8 +158,13 @@ export class Controller {
       case "browse_interactive":
         return this.browse(frame, action, { kind: "command", json: a.args.browser_actions });
       case "interaction": {
+        // Wait for the answer before writing anything more: the question is
+        // already on screen, and an answer arriving during the next write must
+        // find the run waiting for it.
+        const waiting = this.o.waitForAnswer(action.id!);
+        waiting.catch(() => undefined); // awaited below; a cancel meanwhile is not unhandled
         await this.setState("awaiting_user_input");
-        const answer = await this.o.waitForAnswer(action.id!);
+        const answer = await waiting;
         await this.setState("running");
         await frame.agent.observe(answer);
         return;

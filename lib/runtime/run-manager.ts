@@ -213,12 +213,16 @@ export class RunManager {
     if (!run) throw new Error("there is no active run to ask the person in");
     const state = (agentState: AgentState) => this.core.events.append(sessionId, stateChanged(agentState, "", { runId: run.runId }));
     const asked = (await this.core.events.append(sessionId, questionEvent(agent, question, { runId: run.runId }))).event;
-    await state("awaiting_user_input");
+    // Waiting before anything more is written: the question is on screen, and
+    // an answer that arrives during the next write must find the run waiting.
+    const answered = new Promise<ArgusEvent>((resolve, reject) => {
+      if (run.abort.signal.aborted) return reject(new Error("cancelled"));
+      run.waiting = { seq: asked.id!, resolve, reject };
+    });
+    answered.catch(() => undefined); // awaited below; a cancel meanwhile is not unhandled
     try {
-      const answer = await new Promise<ArgusEvent>((resolve, reject) => {
-        if (run.abort.signal.aborted) return reject(new Error("cancelled"));
-        run.waiting = { seq: asked.id!, resolve, reject };
-      });
+      await state("awaiting_user_input");
+      const answer = await answered;
       return "action" in answer && answer.action === "message" ? answer.args.content : "";
     } finally {
       if (!run.abort.signal.aborted) await state("running");

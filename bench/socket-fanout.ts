@@ -64,20 +64,21 @@ async function main() {
     const sentAt = new Map<string, number>();
     const start = now();
     for (let i = 0; i < perSession; i++) {
-      // Appends are async. Paced: each round's appends run at once (as
-      // independent runs do) and are awaited before the next round. Burst:
-      // rounds are not awaited one by one (the log keeps each session's order),
-      // only every 100 rounds, where the baseline yields too.
+      // Appends are async. Paced: each append is awaited before the next is
+      // timed, as the synchronous log did (otherwise a round's last append would
+      // count the nine before it as its latency). Burst: rounds are not awaited
+      // one by one (the log keeps each session's order), only every 100 rounds,
+      // where the baseline yields too.
       for (const s of sessions) {
         const t0 = now();
         let seq: number;
         const content = `${tag} ${mode} event ${i} ${"x".repeat(200)}`;
         if (tag === "ar") {
-          appends.push(
-            spine.core.events
-              .append(s.id, { source: "user", agent: "user", action: "message", args: { content } })
-              .then((logged) => void sentAt.set(`${s.id}:${logged.event.id!}`, t0)),
-          );
+          const appended = spine.core.events
+            .append(s.id, { source: "user", agent: "user", action: "message", args: { content } })
+            .then((logged) => void sentAt.set(`${s.id}:${logged.event.id!}`, t0));
+          if (mode === "paced") await appended;
+          else appends.push(appended);
           continue;
         } else {
           // Baseline: the same message shape, emitted without touching the log.
@@ -88,7 +89,6 @@ async function main() {
       }
       // Paced: one event per session per millisecond; burst: yield every 100 rounds only.
       if (mode === "paced") {
-        await Promise.all(appends.splice(0));
         await sleep(1);
       } else if (i % 100 === 99) {
         await Promise.all(appends.splice(0));

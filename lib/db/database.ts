@@ -32,8 +32,13 @@ export function migrationsFor(db: Db): readonly Migration[] {
 
 /** Applies the engine's migrations not yet recorded in schema_migrations; returns the versions it ran. */
 export async function migrate(db: Db): Promise<number[]> {
-  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+  await db.transaction(async (tx) => {
+    // Under the same lock as the migrations: two instances starting together
+    // against an empty Postgres would otherwise race to create this table.
+    if (tx.kind === "postgres") await tx.one("SELECT pg_advisory_xact_lock(7248011)");
+    await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+  });
   const ran: number[] = [];
   for (const m of migrationsFor(db)) {
     const applied = await db.transaction(async (tx) => {

@@ -21,10 +21,11 @@ export class SqliteEngine implements SqlEngine {
     this.db = new Database(file);
     // WAL keeps readers from blocking the single writer; synchronous=NORMAL is
     // safe with WAL (a power cut can lose the last commits, never corrupt the file).
+    // busy_timeout first, so switching to WAL waits for another process's lock instead of failing.
+    this.db.pragma("busy_timeout = 5000");
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = NORMAL");
     this.db.pragma("foreign_keys = ON");
-    this.db.pragma("busy_timeout = 5000");
   }
 
   private prepare(sql: string): Database.Statement {

@@ -11,7 +11,7 @@ import { promisify } from "node:util";
 import pg from "pg";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@/lib/db/database";
+import { migrationsFor, openDatabase } from "@/lib/db/database";
 import { countEvents, eventsAfter, lastSeq } from "@/lib/db/events";
 import { insertSession } from "@/lib/db/sessions";
 import type { SyncAck } from "@/lib/protocol/socket";
@@ -32,7 +32,16 @@ afterAll(async () => {
   await server?.stop();
 });
 
-describe("concurrent appenders on one Postgres", () => {
+describe("several instances on one Postgres", () => {
+  it("migrate an empty database once when they start together", async () => {
+    const url = await server.createDatabase("together");
+    const opened = await Promise.all([openDatabase(url), openDatabase(url), openDatabase(url)]);
+    const rows = await opened[0]!.all<{ version: number }>("SELECT version FROM schema_migrations ORDER BY version");
+    expect(rows.map((r) => r.version)).toEqual(migrationsFor(opened[0]!).map((m) => m.version));
+    for (const db of opened) await db.close();
+  });
+
+
   it("never share, skip or reorder a seq when processes and pools append to one session at once", async () => {
     const url = await server.createDatabase("appenders");
     const setup = await openDatabase(url);

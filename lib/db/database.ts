@@ -1,3 +1,4 @@
+import { ArgusError, isArgusError } from "@/lib/errors";
 import type { SqlEngine } from "./engine";
 import { MIGRATIONS, type Migration } from "./migrations";
 import { POSTGRES_MIGRATIONS } from "./migrations-postgres";
@@ -21,9 +22,24 @@ export async function openDatabase(target: string): Promise<Db> {
     await migrate(db);
   } catch (error) {
     await db.close().catch(() => undefined);
+    if (db.kind === "postgres" && isArgusError(error) && error.code === "unavailable:db") {
+      // At start nothing was being saved: say which database could not be reached.
+      throw new ArgusError("unavailable:db", `Cannot reach the Postgres database at ${withoutPassword(target)} (DATABASE_URL). Is it running, and does it accept connections from here?`, { cause: error });
+    }
     throw error;
   }
   return db;
+}
+
+/** The URL as it can be shown in a log: the password replaced by ***. */
+export function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(an unreadable URL)";
+  }
 }
 
 export function migrationsFor(db: Db): readonly Migration[] {

@@ -169,3 +169,22 @@ describe("Postgres unreachable", () => {
     }
   });
 });
+
+describe("Postgres not there at start", () => {
+  it("stops Argus with a sentence that names the database, never its password", async () => {
+    const scratch = tempDir();
+    try {
+      const url = `postgres://argus:s3cret@127.0.0.1:${server.port}/missing_db_never_created`;
+      await server.halt();
+      const error = await startArgus({ dataDir: scratch.dir, env: { DATABASE_URL: url } }).then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+      await server.start();
+      expect(error?.message).toMatch(/Cannot reach the Postgres database at postgres:\/\/argus:\*\*\*@127\.0\.0\.1/);
+      expect(error?.message).not.toContain("s3cret");
+    } finally {
+      scratch.cleanup();
+    }
+  });
+});

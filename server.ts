@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     console.log(`[argus] ${signal}: shutting down`);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    core.runs.shutdown();
+    await core.runs.shutdown();
     await new Promise<void>((resolve) => io.close(() => resolve()));
     server.closeAllConnections();
     await app.close?.().catch(() => undefined);

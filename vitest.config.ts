@@ -13,5 +13,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // ARGUS_TEST_DB=postgres: one test Postgres for the run (tests/helpers/test-engines.ts).
+    globalSetup: ["tests/helpers/engines-global-setup.ts"],
   },
 });

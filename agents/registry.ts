@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/database";
-import { filesOfSession } from "@/lib/db/files";
+import { filesOfSession, type FileRow } from "@/lib/db/files";
 import type { AgentMessage } from "@/lib/protocol/agent-message";
 import type { ArgusEvent, AgentName } from "@/lib/protocol/events";
 import { toAgentMessage } from "@/lib/runtime/projection";
@@ -41,29 +41,29 @@ export interface RunRequest {
  * factory the controller calls when an agent delegates (conversation → coder
  * → planner). Adding an agent means adding it here; the runtime never names one.
  */
-export function agentsForRun(deps: AgentDeps, run: RunRequest): RunAgents {
+export async function agentsForRun(deps: AgentDeps, run: RunRequest): Promise<RunAgents> {
   // Read when an agent is made, not once per run: the browser may save pictures mid-run
   // that the coder and planner it hands over to must see.
-  const uploadsNow = () => filesOfSession(deps.db, run.sessionId).filter((f) => f.origin === "upload");
-  const initial = uploadsNow();
+  const uploadsNow = async () => (await filesOfSession(deps.db, run.sessionId)).filter((f) => f.origin === "upload");
+  const initial = await uploadsNow();
   const requested = run.media.length ? initial.filter((f) => run.media.includes(f.id)) : initial;
 
   /** The uploads a delegation names (inputs.uploads), else the ones the person's message chose. */
-  const chosenFor = (inputs: Record<string, unknown>) => {
+  const chosenFor = async (inputs: Record<string, unknown>) => {
     const ids = Array.isArray(inputs.uploads) ? inputs.uploads.filter((id): id is string => typeof id === "string") : [];
-    const uploads = uploadsNow();
+    const uploads = await uploadsNow();
     const chosen = ids.length ? uploads.filter((f) => ids.includes(f.id)) : uploads.filter((f) => requested.some((r) => r.id === f.id));
     return { uploads, chosen };
   };
-  const imageRefsOf = (files: ReturnType<typeof uploadsNow>): ImageRef[] =>
+  const imageRefsOf = (files: FileRow[]): ImageRef[] =>
     files.filter((f) => f.kind === "image").map((f) => ({ fileId: f.id, label: `${f.name} (upload)`, width: f.width ?? 0, height: f.height ?? 0 }));
 
-  const create = (name: AgentName, inputs: Record<string, unknown>): Agent => {
+  const create = async (name: AgentName, inputs: Record<string, unknown>): Promise<Agent> => {
     switch (name) {
       case "planner":
-        return new PlannerAgent({ task: String(inputs.task ?? ""), uploads: imageRefsOf(chosenFor(inputs).chosen), maxTurns: deps.plannerMaxTurns, catalogue: deps.catalogue }, deps.prepareImage);
+        return new PlannerAgent({ task: String(inputs.task ?? ""), uploads: imageRefsOf((await chosenFor(inputs)).chosen), maxTurns: deps.plannerMaxTurns, catalogue: deps.catalogue }, deps.prepareImage);
       case "coder":
-        return new CoderAgent({ ...(inputs as object), files: chosenFor(inputs).uploads.map((f) => f.name), catalogue: deps.catalogue } as CoderInputs);
+        return new CoderAgent({ ...(inputs as object), files: (await chosenFor(inputs)).uploads.map((f) => f.name), catalogue: deps.catalogue } as CoderInputs);
       case "browser": {
         if (!deps.browser) throw new Error("no browser model is configured");
         const b = deps.browser;
@@ -82,5 +82,5 @@ export function agentsForRun(deps: AgentDeps, run: RunRequest): RunAgents {
         throw new Error(`no agent named ${name}`);
     }
   };
-  return { root: create("conversation", {}), create };
+  return { root: await create("conversation", {}), create };
 }

@@ -64,7 +64,7 @@ export interface Agent {
  * Makes the agent a delegation names (OpenHands' `Agent.get_cls`): the
  * controller knows agents only through this and the Agent interface.
  */
-export type AgentFactory = (name: AgentName, inputs: Record<string, unknown>) => Agent;
+export type AgentFactory = (name: AgentName, inputs: Record<string, unknown>) => Promise<Agent>;
 
 /** A run's agents: the one it starts with, and how to make the ones it delegates to. */
 export interface RunAgents {

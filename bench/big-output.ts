@@ -29,8 +29,8 @@ const BIG_CELL = [
 async function main() {
   console.log(`bench:bigout on ${os.cpus().length} cores; load average ${loadavg()}`);
   const k = await startKernelCore({ ARGUS_KERNEL_POOL: "2" });
-  const quiet = createSession(k.core, null).id;
-  const heavy = createSession(k.core, null).id;
+  const quiet = (await createSession(k.core, null)).id;
+  const heavy = (await createSession(k.core, null)).id;
   await k.kernels.execute(quiet, "x=1");
   await k.kernels.execute(heavy, "x=1");
 

@@ -61,7 +61,7 @@ async function main() {
   const rawReply = stats(rawRuns.reply);
   const raw = stats(rawRuns.idle);
   const k = await startKernelCore({ ARGUS_KERNEL_POOL: "2" });
-  const s = createSession(k.core, null);
+  const s = await createSession(k.core, null);
   await k.kernels.acquire(s.id);
   for (let i = 0; i < 5; i++) await k.kernels.execute(s.id, "x=1");
   const argusLat: number[] = [];
@@ -88,7 +88,7 @@ async function main() {
   const warm: number[] = [];
   for (let i = 0; i < 10; i++) {
     while (k.kernels.stats().pooled < 1) await new Promise((r) => setTimeout(r, 20));
-    const sid = createSession(k.core, null).id;
+    const sid = (await createSession(k.core, null)).id;
     const t0 = performance.now();
     await k.kernels.acquire(sid);
     warm.push(performance.now() - t0);
@@ -97,7 +97,7 @@ async function main() {
   const coldCore = await startKernelCore({ ARGUS_KERNEL_POOL: "0" });
   const cold: number[] = [];
   for (let i = 0; i < 3; i++) {
-    const sid = createSession(coldCore.core, null).id;
+    const sid = (await createSession(coldCore.core, null)).id;
     const t0 = performance.now();
     await coldCore.kernels.acquire(sid);
     cold.push(performance.now() - t0);
@@ -106,7 +106,7 @@ async function main() {
   await coldCore.close();
 
   // 3. Big outputs in one session while another runs trivial cells.
-  const heavy = createSession(k.core, null).id;
+  const heavy = (await createSession(k.core, null)).id;
   await k.kernels.acquire(heavy);
   const quietLat: number[] = [];
   for (let i = 0; i < 50; i++) {

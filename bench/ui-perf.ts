@@ -31,7 +31,7 @@ const LAUNCH = {
 async function seed(dataDir: string, n: number, images: number): Promise<{ id: string; browser: string }> {
   const core = await createArgusCore(loadConfig({ ARGUS_DATA_DIR: dataDir, ARGUS_JUPYTER: "off" }, process.cwd()));
   const browser = newSecret();
-  const { id } = createSession(core, browser);
+  const { id } = await createSession(core, browser);
   const runId = "bench-run";
   const png = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 90, g: 140, b: 200 } } }).png().toBuffer();
   const every = Math.max(1, Math.floor(n / Math.max(images, 1)));
@@ -50,7 +50,7 @@ async function seed(dataDir: string, n: number, images: number): Promise<{ id: s
     } else {
       event = { ...base, source: "user", agent: "user", action: "message", args: { content: `Question ${i}?` } } as ArgusEventInput;
     }
-    core.events.append(id, event);
+    await core.events.append(id, event);
   }
   await core.close();
   return { id, browser };

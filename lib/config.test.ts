@@ -10,6 +10,7 @@ describe("loadConfig", () => {
       host: "127.0.0.1",
       dataDir: "/srv/argus/data",
       dbPath: "/srv/argus/data/argus.db",
+      databaseUrl: null,
       blobDir: "/srv/argus/data/blobs",
       jupyter: { mode: "managed" },
       limits: { maxUploadBytes: 50 * 1024 * 1024, maxImagePixels: 100_000_000, maxVideoSeconds: 120 },
@@ -116,5 +117,10 @@ describe("chooseBrowserApi", () => {
     expect(chooseBrowserApi("auto", "gpt-4o")).toBe("chat");
     expect(chooseBrowserApi("auto", "computer_use")).toBe("chat");
     expect(chooseBrowserApi("auto", null)).toBe("chat");
+  });
+
+  it("selects Postgres with DATABASE_URL and refuses anything but a postgres URL", () => {
+    expect(loadConfig({ DATABASE_URL: "postgres://argus@db/argus" }, "/x").databaseUrl).toBe("postgres://argus@db/argus");
+    expect(() => loadConfig({ DATABASE_URL: "mysql://db/argus" }, "/x")).toThrow(/DATABASE_URL/);
   });
 });

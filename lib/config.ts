@@ -64,6 +64,11 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default("127.0.0.1"),
   ARGUS_DATA_DIR: z.string().min(1).default("data"),
   ARGUS_DB_PATH: z.string().min(1).optional(),
+  // Postgres instead of the SQLite file (lib/db/database.ts); several Argus instances can share it.
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//i, "must be a postgres:// (or postgresql://) URL; leave it unset for SQLite")
+    .optional(),
   ARGUS_MAX_UPLOAD_MB: positiveNumber(50),
   ARGUS_MAX_IMAGE_MEGAPIXELS: positiveNumber(100),
   ARGUS_MAX_VIDEO_SECONDS: positiveNumber(120),
@@ -146,6 +151,8 @@ export interface ArgusConfig {
   allowedHosts: string | null;
   dataDir: string;
   dbPath: string;
+  /** DATABASE_URL: Postgres when set; null keeps the SQLite file at dbPath. */
+  databaseUrl: string | null;
   blobDir: string;
   sessionsDir: string;
   tmpDir: string;
@@ -259,6 +266,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowedHosts: e.ARGUS_ALLOWED_HOSTS ?? null,
     dataDir,
     dbPath: e.ARGUS_DB_PATH ? path.resolve(root, e.ARGUS_DB_PATH) : path.join(dataDir, "argus.db"),
+    databaseUrl: e.DATABASE_URL ?? null,
     blobDir: path.join(dataDir, "blobs"),
     sessionsDir: path.join(dataDir, "sessions"),
     tmpDir: path.join(dataDir, "tmp"),

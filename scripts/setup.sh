@@ -13,7 +13,7 @@ want_test=0
 
 say() { printf '[setup] %s\n' "$*"; }
 # Numbered step lines, so a first run that takes minutes never looks stuck.
-total_steps=$(( 3 + want_test ))
+total_steps=$(( 3 + 2 * want_test ))
 step_no=0
 step() { step_no=$(( step_no + 1 )); say "step ${step_no}/${total_steps}: $*"; }
 is_root() { [[ "$(id -u)" == "0" ]]; }
@@ -117,6 +117,17 @@ if (( want_test )) || [[ -n "${ARGUS_MODEL_BROWSER:-}" ]]; then
     else
       say "the browser tests and the browsing agent need Debian's chromium at /usr/bin/chromium (sudo apt-get install chromium)"; exit 1
     fi
+  fi
+fi
+# --- PostgreSQL for the test suite's second engine pass (ARGUS_TEST_DB=postgres)
+if (( want_test )); then
+  step "checking PostgreSQL (tests against the Postgres engine)"
+  if [[ -x /usr/lib/postgresql/15/bin/postgres ]] || compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null; then
+    say "PostgreSQL: $(ls -d /usr/lib/postgresql/*/bin | head -1)"
+  elif is_root && have_apt; then
+    apt_install postgresql
+  else
+    say "the Postgres test pass needs Debian's postgresql package (sudo apt-get install postgresql)"; exit 1
   fi
 fi
 say "ready"

@@ -2,22 +2,28 @@
 // A runner that wrote no report, or a suite that could not even load, counts as a failure.
 import { existsSync, readFileSync } from "node:fs";
 
-const [vitestFile, playwrightFile, pythonFile] = process.argv.slice(2);
+// The optional fourth report is vitest's second pass on Postgres (ARGUS_TEST_DB=postgres, scripts/test.sh).
+const [vitestFile, playwrightFile, pythonFile, vitestPostgresFile] = process.argv.slice(2);
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 
-if (vitestFile && existsSync(vitestFile)) {
-  const v = JSON.parse(readFileSync(vitestFile, "utf8"));
-  passed += v.numPassedTests ?? 0;
-  failed += v.numFailedTests ?? 0;
-  skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
-  const brokenSuites = (v.testResults ?? []).filter((r) => r.status === "failed" && (r.assertionResults ?? []).length === 0);
-  failed += brokenSuites.length;
-} else {
-  console.log("vitest wrote no report");
-  failed += 1;
+function countVitest(file, name) {
+  if (file && existsSync(file)) {
+    const v = JSON.parse(readFileSync(file, "utf8"));
+    passed += v.numPassedTests ?? 0;
+    failed += v.numFailedTests ?? 0;
+    skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
+    const brokenSuites = (v.testResults ?? []).filter((r) => r.status === "failed" && (r.assertionResults ?? []).length === 0);
+    failed += brokenSuites.length;
+  } else {
+    console.log(`${name} wrote no report`);
+    failed += 1;
+  }
 }
+
+countVitest(vitestFile, "vitest");
+if (vitestPostgresFile !== undefined) countVitest(vitestPostgresFile, "vitest (Postgres pass)");
 
 if (playwrightFile && existsSync(playwrightFile)) {
   const p = JSON.parse(readFileSync(playwrightFile, "utf8"));

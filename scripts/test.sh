@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: the whole suite. Type check, unit and integration tests (vitest,
-# real SQLite / Socket.io / jupyter-server), then browser tests (Playwright in
+# real SQLite / Socket.io / jupyter-server), a second vitest pass on a real
+# Postgres (ARGUS_TEST_DB=postgres), then browser tests (Playwright in
 # Debian's Chromium against the production build).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +20,24 @@ echo "[test] vitest"
 node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
 vitest_rc=$?
 
+# The same suites once more on Postgres (tests/helpers/test-engines.ts reads the
+# flag; one throwaway Postgres for the pass). Not every file: this subset calls
+# every repository function in lib/db (sessions, events, runs, files, cells,
+# through HTTP, the socket, restarts and agent runs) in about 4 minutes; the
+# whole integration suite twice would push `npm test` past 30 minutes on 2 cores.
+# Redis, when it joins, is chosen by the same flag in tests/helpers/test-engines.ts.
+POSTGRES_PASS=(
+  lib/db/database.test.ts lib/runtime/event-log.test.ts
+  tests/integration/socket.test.ts tests/integration/restart.test.ts
+  tests/integration/http-sessions.test.ts tests/integration/http-uploads.test.ts tests/integration/http-notebook.test.ts
+  tests/integration/agents-count-coins.test.ts tests/integration/agents-hitl.test.ts
+  tests/integration/agents-restart.test.ts tests/integration/agents-update-callback.test.ts
+)
+echo "[test] vitest again on Postgres (ARGUS_TEST_DB=postgres): ${#POSTGRES_PASS[@]} files"
+ARGUS_TEST_DB=postgres node_modules/.bin/vitest run --reporter=default --reporter=json \
+  --outputFile.json=test-results/vitest-postgres.json "${POSTGRES_PASS[@]}"
+postgres_rc=$?
+
 echo "[test] python (kernel-side package and sandbox)"
 "${ARGUS_PYTHON:-/usr/bin/python3}" -m unittest discover -s python/tests -t python 2>&1 | tee test-results/python.txt
 python_rc=${PIPESTATUS[0]}
@@ -27,5 +46,5 @@ echo "[test] playwright"
 node_modules/.bin/playwright test
 playwright_rc=$?
 
-node scripts/summarize-tests.mjs test-results/vitest.json test-results/playwright.json test-results/python.txt
-if (( vitest_rc != 0 || python_rc != 0 || playwright_rc != 0 )); then exit 1; fi
+node scripts/summarize-tests.mjs test-results/vitest.json test-results/playwright.json test-results/python.txt test-results/vitest-postgres.json
+if (( vitest_rc != 0 || postgres_rc != 0 || python_rc != 0 || playwright_rc != 0 )); then exit 1; fi

@@ -129,7 +129,7 @@ export function toolChoiceMethods(deps: ToolChoiceDeps): BridgeMethods {
       const pick = judged.args as { best_tool: string; thoughts: string; predicted_answer: string };
       const choice: ToolChoice = { tool: pick.best_tool, box_threshold: null, reviewed: false, thoughts: pick.thoughts, predicted_answer: pick.predicted_answer, candidates: counts };
 
-      const session = sessionId ? getSession(deps.db, sessionId) : null;
+      const session = sessionId ? await getSession(deps.db, sessionId) : null;
       const reviewOn = session !== null && session.settings.toolReview !== false;
       // Only a cell inside a run can wait for the person.
       if (!sessionId || !reviewOn || !ctx.ask) return choice;

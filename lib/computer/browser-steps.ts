@@ -28,7 +28,7 @@ export interface StoredScreenshot {
 export interface BrowserStepsDeps {
   computers: Pick<ComputerManager, "getComputer">;
   /** The session's setting for Argus's own checks (the model's are always asked). */
-  policyChecks(sessionId: string): "ask" | "never";
+  policyChecks(sessionId: string): Promise<"ask" | "never"> | "ask" | "never";
   /** Where the session's downloads land (its workspace). */
   downloadDir(sessionId: string): string;
   saveScreenshot(sessionId: string, png: Buffer, name: string): Promise<StoredScreenshot>;
@@ -123,7 +123,7 @@ export class BrowserSteps implements BrowserPort {
 
   private async checksFor(sessionId: string, computer: BrowserComputer, c: BrowserCommand): Promise<SafetyCheck[]> {
     const fromModel = c.tool === "computer" ? c.checks.map((check) => ({ ...check, source: "model" as const })) : [];
-    if (c.tool === "invalid" || this.d.policyChecks(sessionId) === "never") return fromModel;
+    if (c.tool === "invalid" || (await this.d.policyChecks(sessionId)) === "never") return fromModel;
     const move = policyMove(c);
     let probe = null;
     if (move.kind === "click" || move.kind === "type" || move.kind === "keypress") {

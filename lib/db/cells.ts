@@ -22,25 +22,29 @@ export function appendCell(
   db: Db,
   sessionId: string,
   cell: { kernelId: string; code: string; execution: Execution; executionCount: number | null; outputFiles?: CellOutputFile[] },
-): number {
-  return db.transaction(() => {
-    const idx =
-      ((db.prepare("SELECT MAX(idx) FROM cells WHERE session_id = ?").pluck().get(sessionId) as number | null) ?? 0) + 1;
-    db.prepare(
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    // Postgres: lock the session row so two instances recording a cell at once
+    // take turns instead of both choosing the same idx (SQLite's write lock does this).
+    if (tx.kind === "postgres") await tx.one("SELECT 1 AS one FROM sessions WHERE id = ? FOR UPDATE", [sessionId]);
+    const max = await tx.one<{ idx: number | null }>("SELECT MAX(idx) AS idx FROM cells WHERE session_id = ?", [sessionId]);
+    const idx = (max?.idx ?? 0) + 1;
+    const execution = cell.outputFiles?.length ? { ...cell.execution, outputFiles: cell.outputFiles } : cell.execution;
+    await tx.run(
       `INSERT INTO cells (session_id, idx, kernel_id, code, execution, execution_count, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ).run(sessionId, idx, cell.kernelId, cell.code, JSON.stringify(cell.outputFiles?.length ? { ...cell.execution, outputFiles: cell.outputFiles } : cell.execution), cell.executionCount, new Date().toISOString());
+      [sessionId, idx, cell.kernelId, cell.code, JSON.stringify(execution), cell.executionCount, new Date().toISOString()],
+    );
     return idx;
-  })();
+  });
 }
 
-export function cellsOfSession(db: Db, sessionId: string): CellRow[] {
-  const rows = db
-    .prepare(
-      `SELECT idx, kernel_id AS kernelId, code, execution, execution_count AS executionCount, created_at AS createdAt
-       FROM cells WHERE session_id = ? ORDER BY idx`,
-    )
-    .all(sessionId) as (Omit<CellRow, "execution"> & { execution: string })[];
+export async function cellsOfSession(db: Db, sessionId: string): Promise<CellRow[]> {
+  const rows = await db.all<Omit<CellRow, "execution"> & { execution: string }>(
+    `SELECT idx, kernel_id AS "kernelId", code, execution, execution_count AS "executionCount", created_at AS "createdAt"
+     FROM cells WHERE session_id = ? ORDER BY idx`,
+    [sessionId],
+  );
   return rows.map((r) => {
     const { outputFiles, ...execution } = JSON.parse(r.execution) as Execution & { outputFiles?: CellOutputFile[] };
     return { ...r, execution, ...(outputFiles ? { outputFiles } : {}) };

@@ -52,33 +52,27 @@ const fromRaw = (r: RawFile): FileRow => ({
   createdAt: r.created_at,
 });
 
-export function insertFile(db: Db, f: FileRow): void {
-  db.prepare(
+export async function insertFile(db: Db, f: FileRow): Promise<void> {
+  await db.run(
     `INSERT INTO files (id, session_id, origin, name, kind, mime, size, sha256, width, height,
        duration_sec, thumb_sha256, thumb_mime, created_at)
-     VALUES (@id, @sessionId, @origin, @name, @kind, @mime, @size, @sha256, @width, @height,
-       @durationSec, @thumbSha256, @thumbMime, @createdAt)`,
-  ).run(f);
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [f.id, f.sessionId, f.origin, f.name, f.kind, f.mime, f.size, f.sha256, f.width, f.height,
+      f.durationSec, f.thumbSha256, f.thumbMime, f.createdAt],
+  );
 }
 
-export function getFile(db: Db, id: string): FileRow | null {
-  const row = db.prepare("SELECT * FROM files WHERE id = ?").get(id) as RawFile | undefined;
+export async function getFile(db: Db, id: string): Promise<FileRow | null> {
+  const row = await db.one<RawFile>("SELECT * FROM files WHERE id = ?", [id]);
   return row ? fromRaw(row) : null;
 }
 
-export function filesOfSession(db: Db, sessionId: string): FileRow[] {
-  const rows = db
-    .prepare("SELECT * FROM files WHERE session_id = ? ORDER BY created_at, id")
-    .all(sessionId) as RawFile[];
+export async function filesOfSession(db: Db, sessionId: string): Promise<FileRow[]> {
+  const rows = await db.all<RawFile>("SELECT * FROM files WHERE session_id = ? ORDER BY created_at, id", [sessionId]);
   return rows.map(fromRaw);
 }
 
 /** True while any file row still points at the blob, so it must not be deleted. */
-export function blobInUse(db: Db, sha256: string): boolean {
-  return (
-    db
-      .prepare("SELECT 1 FROM files WHERE sha256 = ? OR thumb_sha256 = ? LIMIT 1")
-      .pluck()
-      .get(sha256, sha256) !== undefined
-  );
+export async function blobInUse(db: Db, sha256: string): Promise<boolean> {
+  return (await db.one("SELECT 1 AS one FROM files WHERE sha256 = ? OR thumb_sha256 = ? LIMIT 1", [sha256, sha256])) !== undefined;
 }

@@ -1,8 +1,14 @@
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
 /**
- * Schema migrations, applied in order at start. Never edit a migration that has
+ * SQLite schema migrations (Postgres: migrations-postgres.ts), applied in order at start. Never edit a migration that has
  * shipped: add a new one. Each runs in its own transaction.
  */
-export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: "sessions, events, runs, files",

@@ -28,34 +28,38 @@ const fromRaw = (r: RawRun): RunRow => ({
 });
 
 /** Saves a run's state snapshot; the log stays the source of truth, this is a cache. */
-export function upsertRun(
+export async function upsertRun(
   db: Db,
   r: { id: string; sessionId: string; state: unknown; agentState: string; now: string },
-): void {
-  db.prepare(
+): Promise<void> {
+  await db.run(
     `INSERT INTO runs (id, session_id, state, agent_state, started_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT(id) DO UPDATE SET state = excluded.state,
        agent_state = excluded.agent_state, updated_at = excluded.updated_at`,
-  ).run(r.id, r.sessionId, JSON.stringify(r.state), r.agentState, r.now, r.now);
+    [r.id, r.sessionId, JSON.stringify(r.state), r.agentState, r.now, r.now],
+  );
 }
 
-export function latestRun(db: Db, sessionId: string): RunRow | null {
-  const row = db
-    .prepare("SELECT * FROM runs WHERE session_id = ? ORDER BY started_at DESC, rowid DESC LIMIT 1")
-    .get(sessionId) as RawRun | undefined;
+export async function latestRun(db: Db, sessionId: string): Promise<RunRow | null> {
+  // Two runs can start in the same millisecond; insertion order breaks the tie
+  // (SQLite's rowid, Postgres's ord column: it has no rowid).
+  const order = db.kind === "postgres" ? "ord" : "rowid";
+  const row = await db.one<RawRun>(
+    `SELECT * FROM runs WHERE session_id = ? ORDER BY started_at DESC, ${order} DESC LIMIT 1`,
+    [sessionId],
+  );
   return row ? fromRaw(row) : null;
 }
 
-export function runsInState(db: Db, agentStates: readonly string[]): RunRow[] {
+export async function runsInState(db: Db, agentStates: readonly string[]): Promise<RunRow[]> {
+  if (agentStates.length === 0) return [];
   const marks = agentStates.map(() => "?").join(",");
-  const rows = db
-    .prepare(`SELECT * FROM runs WHERE agent_state IN (${marks})`)
-    .all(...agentStates) as RawRun[];
+  const rows = await db.all<RawRun>(`SELECT * FROM runs WHERE agent_state IN (${marks})`, agentStates);
   return rows.map(fromRaw);
 }
 
 /** Ids of every run of a session (to forget their cached states when it is deleted). */
-export function runIdsOfSession(db: Db, sessionId: string): string[] {
-  return db.prepare("SELECT id FROM runs WHERE session_id = ?").pluck().all(sessionId) as string[];
+export async function runIdsOfSession(db: Db, sessionId: string): Promise<string[]> {
+  return (await db.all<{ id: string }>("SELECT id FROM runs WHERE session_id = ?", [sessionId])).map((r) => r.id);
 }

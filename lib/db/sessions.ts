@@ -35,50 +35,51 @@ function fromRaw(r: RawSession): SessionRow {
   };
 }
 
-export function insertSession(
+export async function insertSession(
   db: Db,
   s: { id: string; tokenHash: string; browserHash: string | null; now: string },
-): void {
-  db.prepare(
+): Promise<void> {
+  await db.run(
     `INSERT INTO sessions (id, token_hash, browser_hash, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?)`,
-  ).run(s.id, s.tokenHash, s.browserHash, s.now, s.now);
+    [s.id, s.tokenHash, s.browserHash, s.now, s.now],
+  );
 }
 
-export function getSession(db: Db, id: string): SessionRow | null {
-  const row = db.prepare("SELECT * FROM sessions WHERE id = ?").get(id) as RawSession | undefined;
+export async function getSession(db: Db, id: string): Promise<SessionRow | null> {
+  const row = await db.one<RawSession>("SELECT * FROM sessions WHERE id = ?", [id]);
   return row ? fromRaw(row) : null;
 }
 
-export function listSessionsByBrowser(db: Db, browserHash: string, limit = 200): SessionRow[] {
-  const rows = db
-    .prepare(
-      `SELECT * FROM sessions WHERE browser_hash = ?
-       ORDER BY updated_at DESC, id LIMIT ?`,
-    )
-    .all(browserHash, limit) as RawSession[];
+export async function listSessionsByBrowser(db: Db, browserHash: string, limit = 200): Promise<SessionRow[]> {
+  const rows = await db.all<RawSession>(
+    `SELECT * FROM sessions WHERE browser_hash = ?
+     ORDER BY updated_at DESC, id LIMIT ?`,
+    [browserHash, limit],
+  );
   return rows.map(fromRaw);
 }
 
-export function setSessionTitle(db: Db, id: string, title: string, now: string): void {
-  db.prepare("UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?").run(title, now, id);
+export async function setSessionTitle(db: Db, id: string, title: string, now: string): Promise<void> {
+  await db.run("UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?", [title, now, id]);
 }
 
 /** Sets the title only if none was set: the first message names the session. */
-export function setTitleIfEmpty(db: Db, id: string, title: string): void {
-  db.prepare("UPDATE sessions SET title = ? WHERE id = ? AND title IS NULL").run(title, id);
+export async function setTitleIfEmpty(db: Db, id: string, title: string): Promise<void> {
+  await db.run("UPDATE sessions SET title = ? WHERE id = ? AND title IS NULL", [title, id]);
 }
 
-/** Merges settings into the session's settings object. */
-export function mergeSessionSettings(db: Db, id: string, patch: Record<string, unknown>): Record<string, unknown> {
-  return db.transaction(() => {
-    const current = JSON.parse((db.prepare("SELECT settings FROM sessions WHERE id = ?").pluck().get(id) as string | undefined) ?? "{}") as Record<string, unknown>;
-    const next = { ...current, ...patch };
-    db.prepare("UPDATE sessions SET settings = ? WHERE id = ?").run(JSON.stringify(next), id);
+/** Merges settings into the session's settings object (the row is locked until commit, so merges never lose a key). */
+export function mergeSessionSettings(db: Db, id: string, patch: Record<string, unknown>): Promise<Record<string, unknown>> {
+  return db.transaction(async (tx) => {
+    const lock = tx.kind === "postgres" ? " FOR UPDATE" : "";
+    const row = await tx.one<{ settings: string }>(`SELECT settings FROM sessions WHERE id = ?${lock}`, [id]);
+    const next = { ...(JSON.parse(row?.settings ?? "{}") as Record<string, unknown>), ...patch };
+    await tx.run("UPDATE sessions SET settings = ? WHERE id = ?", [JSON.stringify(next), id]);
     return next;
-  })();
+  });
 }
 
-export function deleteSession(db: Db, id: string): boolean {
-  return db.prepare("DELETE FROM sessions WHERE id = ?").run(id).changes > 0;
+export async function deleteSession(db: Db, id: string): Promise<boolean> {
+  return (await db.run("DELETE FROM sessions WHERE id = ?", [id])).changes > 0;
 }

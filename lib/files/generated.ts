@@ -65,7 +65,7 @@ export async function storeGeneratedImage(
   const original = await deps.blobs.put(bytes);
   const thumbBlob = await deps.blobs.put(thumb);
   const fileId = randomUUID();
-  insertFile(deps.db, {
+  await insertFile(deps.db, {
     id: fileId,
     sessionId,
     origin: "generated",

@@ -55,14 +55,14 @@ export async function storeUpload(
   // session gone and writes nothing. A kernel adopting the workspace takes it too.
   const workspace = workspaceDir(deps.config, session.id);
   const row = await deps.locks.run(workspaceLock(session.id), async () => {
-    if (!getSession(deps.db, session.id)) {
+    if (!(await getSession(deps.db, session.id))) {
       throw new ArgusError("forbidden:session", "This session does not exist or your credentials do not open it.");
     }
     const original = await deps.blobs.put(input.bytes);
     const thumb = await deps.blobs.put(processed.thumbnail);
     await mkdir(workspace, { recursive: true, mode: 0o700 });
     const taken = new Set<string>([
-      ...filesOfSession(deps.db, session.id).map((f) => f.name),
+      ...(await filesOfSession(deps.db, session.id)).map((f) => f.name),
       ...(await readdir(workspace).catch(() => [] as string[])),
     ]);
     const chosen = uniqueName(processed.name, taken);
@@ -90,7 +90,7 @@ export async function storeUpload(
       thumbMime: processed.thumbnailMime,
       createdAt: new Date().toISOString(),
     };
-    insertFile(deps.db, file);
+    await insertFile(deps.db, file);
     return file;
   });
   return uploadView(row);

@@ -13,16 +13,16 @@ export function cellOutputDir(dataDir: string, sessionId: string): string {
 
 /**
  * Records a cell for the notebook export (cell-outputs.ts says why large values go to files).
- * The row is written at once, so cells keep the order they ran in; the files follow
- * asynchronously, off the event loop.
+ * The row is written before this resolves (the caller awaits it, so cells keep the order
+ * they ran in); the files follow in the background.
  */
-export function recordCell(
+export async function recordCell(
   deps: { db: Db; dataDir: string; log?: (line: string) => void },
   sessionId: string,
   cell: { kernelId: string; code: string; execution: Execution; executionCount: number | null },
-): void {
+): Promise<void> {
   const { stored, files } = splitLargeOutputs(cell.execution, () => `${randomUUID()}.txt`);
-  appendCell(deps.db, sessionId, { ...cell, execution: stored, outputFiles: files.map(({ value: _value, ...f }) => f) });
+  await appendCell(deps.db, sessionId, { ...cell, execution: stored, outputFiles: files.map(({ value: _value, ...f }) => f) });
   if (!files.length) return;
   const dir = cellOutputDir(deps.dataDir, sessionId);
   void (async () => {
@@ -35,7 +35,7 @@ export function recordCell(
 export async function recordedCells(deps: { db: Db; dataDir: string }, sessionId: string): Promise<CellRow[]> {
   const dir = cellOutputDir(deps.dataDir, sessionId);
   return Promise.all(
-    cellsOfSession(deps.db, sessionId).map(async (row) => {
+    (await cellsOfSession(deps.db, sessionId)).map(async (row) => {
       const files: OutputFile[] = row.outputFiles ?? [];
       if (!files.length) return row;
       const values = new Map<string, string | null>();

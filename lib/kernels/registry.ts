@@ -25,7 +25,7 @@ export interface RegistryOptions extends Omit<KernelPoolOptions, "sessionKernels
   /** Tells the chat something about the session's notebook (reset, restart). */
   onNotice?: (sessionId: string, text: string) => void;
   /** Every cell run in a session's kernel, for the notebook export. */
-  onCell?: (sessionId: string, cell: RecordedCell) => void;
+  onCell?: (sessionId: string, cell: RecordedCell) => void | Promise<void>;
 }
 
 /**
@@ -110,7 +110,8 @@ export class KernelRegistry {
     const { kernel } = acquired;
     const outcome = await kernel.execute(code, { timeoutMs: this.o.cellTimeoutMs, ...options });
     outcome.execution = await this.checkQuota(kernel.workspace, outcome.execution);
-    this.o.onCell?.(sessionId, { kernelId: kernel.id, code, execution: outcome.execution, executionCount: outcome.executionCount });
+    // Awaited, so a session's cells are recorded in the order they ran.
+    await this.o.onCell?.(sessionId, { kernelId: kernel.id, code, execution: outcome.execution, executionCount: outcome.executionCount });
     if (outcome.kernelLost && this.sessions.get(sessionId) === kernel) {
       // The Execution already says the state is gone; start the replacement now
       // so the next cell does not wait for it.

@@ -86,25 +86,25 @@ export class Controller {
     private readonly o: ControllerOptions,
   ) {}
 
-  private append(event: ArgusEventInput): ArgusEvent {
+  private async append(event: ArgusEventInput): Promise<ArgusEvent> {
     if (this.o.closing()) throw new ServerClosing();
-    return this.services.events.append(this.o.sessionId, { ...event, runId: this.o.runId }).event;
+    return (await this.services.events.append(this.o.sessionId, { ...event, runId: this.o.runId })).event;
   }
 
-  private setState(agentState: AgentState, reason = ""): void {
-    this.append(stateChanged(agentState, reason));
+  private async setState(agentState: AgentState, reason = ""): Promise<void> {
+    await this.append(stateChanged(agentState, reason));
   }
 
   async run(root: Agent, firstSeq: number): Promise<void> {
     this.firstSeq = firstSeq;
     this.stack.push({ agent: root });
-    this.setState("running");
+    await this.setState("running");
     try {
       while (this.stack.length > 0) {
-        this.checkBudgets();
+        await this.checkBudgets();
         const frame = this.stack.at(-1)!;
         const result = await this.step(frame);
-        const action = this.append({
+        const action = await this.append({
           source: "agent",
           agent: frame.agent.name,
           ...result.action,
@@ -112,9 +112,9 @@ export class Controller {
         });
         await this.carryOut(frame, action, result);
       }
-      this.setState("finished");
+      await this.setState("finished");
     } catch (error) {
-      this.end(error);
+      await this.end(error);
     }
   }
 
@@ -130,7 +130,9 @@ export class Controller {
       runId,
       agent: frame.agent.name,
       step: ++this.steps,
-      lastSeq: () => this.services.events.lastSeq(sessionId),
+      // Read as each draft goes out, so it cannot wait for the database: this
+      // process appended every event of the run so far, so it knows the newest.
+      lastSeq: () => this.services.events.newestWritten(sessionId),
       send: (draft) => {
         if (!this.o.closing()) this.services.drafts.publish(sessionId, draft);
       },
@@ -156,14 +158,19 @@ export class Controller {
       case "browse_interactive":
         return this.browse(frame, action, { kind: "command", json: a.args.browser_actions });
       case "interaction": {
-        this.setState("awaiting_user_input");
-        const answer = await this.o.waitForAnswer(action.id!);
-        this.setState("running");
+        // Wait for the answer before writing anything more: the question is
+        // already on screen, and an answer arriving during the next write must
+        // find the run waiting for it.
+        const waiting = this.o.waitForAnswer(action.id!);
+        waiting.catch(() => undefined); // awaited below; a cancel meanwhile is not unhandled
+        await this.setState("awaiting_user_input");
+        const answer = await waiting;
+        await this.setState("running");
         await frame.agent.observe(answer);
         return;
       }
       case "delegate":
-        this.stack.push({ agent: this.o.agents(a.args.agent, a.args.inputs) });
+        this.stack.push({ agent: await this.o.agents(a.args.agent, a.args.inputs) });
         return;
       case "finish":
       case "reject": {
@@ -173,7 +180,7 @@ export class Controller {
         const outputs = a.args.outputs;
         // The finishing agent says what its outputs mean (each parses its own context schema).
         const content = frame.agent.describeOutputs?.(outputs) ?? `${frame.agent.name} finished.`;
-        const observation = this.append(delegateResult(parent.agent.name, content, outputs, { cause: action.id }));
+        const observation = await this.append(delegateResult(parent.agent.name, content, outputs, { cause: action.id }));
         await parent.agent.observe(observation);
         return;
       }
@@ -184,7 +191,8 @@ export class Controller {
   private bridgeMeter(): BridgeMeter {
     return new BridgeMeter(this.services.bridgeCallsPerCell, {
       tokensLeft: () => {
-        const totals = this.services.events.runState(this.o.sessionId, this.o.runId).metrics.totals;
+        // Asked synchronously by the bridge; a live run's state is always cached.
+        const totals = this.services.events.cachedRunState(this.o.runId)?.metrics.totals ?? { inputTokens: 0, outputTokens: 0 };
         return this.o.limits.maxTokens - totals.inputTokens - totals.outputTokens;
       },
       msLeft: () => this.o.limits.maxWallClockMs - (Date.now() - this.startedAt),
@@ -209,7 +217,7 @@ export class Controller {
     }
     if (this.o.signal.aborted) throw new RunStopped("stopped", "Stopped by you.");
     const images = await this.services.storeCellImages(this.o.sessionId, execution, `turn ${action.id}`);
-    const observation = this.append({
+    const observation = await this.append({
       ...cellObservation(frame.agent.name, { code, text: executionText(execution), imageUrls: images.map((i) => i.url), failed: execution.error !== null }, { cause: action.id }),
       // What the cell's own model calls (vqa, describe…) spent counts in the run's metrics.
       ...(meter.callCount > 0 ? { llm_metrics: toLlmMetrics(meter.usage) } : {}),
@@ -222,7 +230,7 @@ export class Controller {
   private async browse(frame: Frame, action: ArgusEvent, step: { kind: "open"; url: string } | { kind: "command"; json: string }): Promise<void> {
     const browser = this.services.browser;
     if (!browser) {
-      const observation = this.append(errorNote("Browsing is not set up here: name a browser model (ARGUS_MODEL_BROWSER) and install Chromium.", "BROWSER_OFF", { cause: action.id }));
+      const observation = await this.append(errorNote("Browsing is not set up here: name a browser model (ARGUS_MODEL_BROWSER) and install Chromium.", "BROWSER_OFF", { cause: action.id }));
       await frame.agent.observe(observation);
       return;
     }
@@ -233,12 +241,12 @@ export class Controller {
       ask: (question) => this.o.ask(question, frame.agent.name),
     });
     if (this.o.signal.aborted) throw new RunStopped("stopped", "Stopped by you.");
-    const observation = this.append({ ...result.observation, cause: action.id });
+    const observation = await this.append({ ...result.observation, cause: action.id });
     await frame.agent.observe(observation, { images: result.images, viewed: [] });
   }
 
-  private checkBudgets(): void {
-    const state = this.services.events.runState(this.o.sessionId, this.o.runId);
+  private async checkBudgets(): Promise<void> {
+    const state = await this.services.events.runState(this.o.sessionId, this.o.runId);
     const { maxIterations, maxTokens, maxWallClockMs } = this.o.limits;
     if (state.iteration.global >= maxIterations) {
       throw new RunStopped("stopped", `The run stopped after ${maxIterations} steps, its limit. Ask again to continue.`);
@@ -251,7 +259,7 @@ export class Controller {
     if (elapsed >= maxWallClockMs) {
       throw new RunStopped("stopped", `The run stopped after ${Math.round(elapsed / 1000)} s, its time limit.`);
     }
-    const events = this.services.events.eventsAfter(this.o.sessionId, this.firstSeq - 1).filter((e) => e.runId === this.o.runId);
+    const events = (await this.services.events.eventsAfter(this.o.sessionId, this.firstSeq - 1)).filter((e) => e.runId === this.o.runId);
     const stuck = detectStuck(events, { headless: false });
     if (stuck) {
       throw new RunStopped("error", `The agents were repeating themselves (${stuck.loopType.replace(/_/g, " ")}, ${stuck.repeatTimes} times), so the run was stopped. Try rephrasing the request.`);
@@ -259,32 +267,32 @@ export class Controller {
   }
 
   /** Ends the run: a readable error in the chat, and the run's final state. */
-  private end(error: unknown): void {
+  private async end(error: unknown): Promise<void> {
     if (this.o.closing()) return;
     if (error instanceof RunStopped) {
-      if (error.state === "error") this.errorObservation(error.reason, "RUN_STOPPED");
-      else if (error.reason !== "Stopped by you.") this.errorObservation(error.reason, "BUDGET");
-      this.setState(error.state, error.reason);
+      if (error.state === "error") await this.errorObservation(error.reason, "RUN_STOPPED");
+      else if (error.reason !== "Stopped by you.") await this.errorObservation(error.reason, "BUDGET");
+      await this.setState(error.state, error.reason);
       return;
     }
     const cancelled = this.o.signal.aborted || (error as { kind?: string }).kind === "cancelled";
     if (cancelled) {
-      this.setState("stopped", "Stopped by you.");
+      await this.setState("stopped", "Stopped by you.");
       return;
     }
     if (isDiskFull(error)) {
       // Writing may still work (a blob failed, the log had room): say it plainly.
       // If it does not, the run manager ends the run in memory (endUnwritten).
-      this.errorObservation(DISK_FULL_RUN_ENDED, "DISK_FULL");
-      this.setState("error", DISK_FULL_RUN_ENDED);
+      await this.errorObservation(DISK_FULL_RUN_ENDED, "DISK_FULL");
+      await this.setState("error", DISK_FULL_RUN_ENDED);
       return;
     }
     const message = error instanceof Error ? error.message : String(error);
-    this.errorObservation(message, (error as { kind?: string }).kind ?? "ERROR");
-    this.setState("error", message);
+    await this.errorObservation(message, (error as { kind?: string }).kind ?? "ERROR");
+    await this.setState("error", message);
   }
 
-  private errorObservation(message: string, errorId: string): void {
-    this.append(errorNote(message, errorId));
+  private async errorObservation(message: string, errorId: string): Promise<void> {
+    await this.append(errorNote(message, errorId));
   }
 }

@@ -8,6 +8,7 @@ import { toAgentMessage } from "./projection";
 import { fromDict, toDict } from "./serialization";
 import { initialRunState, reduceRunState } from "./state-reducer";
 import { toStateWire, type RunStateWire } from "@/lib/protocol/state-wire";
+import { KeyedMutex } from "@/lib/server/keyed-mutex";
 
 interface UnwrittenEnding {
   sessionId: string;
@@ -52,14 +53,21 @@ function streamedMessage(event: ArgusEvent): StreamedMessage | null {
 
 /**
  * The append-only log of a session. `append` validates the event, writes it to
- * SQLite (assigning its sequence number and time), and only then hands it to
- * subscribers, in append order: nothing is ever shown that a restart could lose.
+ * the database (assigning its sequence number and time), and only then hands it
+ * to subscribers, in append order: nothing is ever shown that a restart could lose.
+ * Appends to one session take turns in this process, so subscribers hear a
+ * session's events in seq order even though writes are async; across processes
+ * the database's lock on the session row keeps seq unique (lib/db/events.ts).
  */
 export class EventLog {
   private readonly subscribers = new Map<string, EventSubscriber>();
   private readonly runStates = new Map<string, RunState>();
   /** Runs that ended while nothing could be written, newest per session: see endUnwritten. */
   private readonly unwritten = new Map<string, UnwrittenEnding>();
+  /** One append at a time per session: write, advance its run, publish, then the next. */
+  private readonly appending = new KeyedMutex();
+  /** The newest seq this process wrote per session, for readers that cannot wait (live drafts). */
+  private readonly newest = new Map<string, number>();
 
   constructor(
     private readonly db: Db,
@@ -72,12 +80,16 @@ export class EventLog {
     return () => this.subscribers.delete(id);
   }
 
-  append(sessionId: string, input: ArgusEventInput): AppendedEvent {
+  append(sessionId: string, input: ArgusEventInput): Promise<AppendedEvent> {
     // Validate first so a malformed event is refused before it takes a number;
     // the log, not the caller, assigns the id and the time.
     const { id: _id, timestamp: _ts, ...rest } = input;
     const checked = fromDict(rest);
-    const row = appendEventRow(
+    return this.appending.run(sessionId, () => this.write(sessionId, checked));
+  }
+
+  private async write(sessionId: string, checked: ArgusEvent): Promise<AppendedEvent> {
+    const row = await appendEventRow(
       this.db,
       sessionId,
       (seq, ts) => ({
@@ -87,7 +99,8 @@ export class EventLog {
       new Date().toISOString(),
     );
     const event: ArgusEvent = { ...checked, id: row.seq, timestamp: row.ts };
-    const state = event.runId ? this.advanceRun(sessionId, event.runId, event) : null;
+    this.newest.set(sessionId, row.seq);
+    const state = event.runId ? await this.advanceRun(sessionId, event.runId, event) : null;
     const logged: AppendedEvent = {
       sessionId,
       event,
@@ -114,8 +127,8 @@ export class EventLog {
    * run's state changes here in memory and every subscriber hears it at once,
    * with `reason`; `writeUnwritten` records it in the log once writes work.
    */
-  endUnwritten(sessionId: string, runId: string, reason: string): void {
-    const state: RunState = { ...this.runState(sessionId, runId), agentState: "error" };
+  async endUnwritten(sessionId: string, runId: string, reason: string): Promise<void> {
+    const state: RunState = { ...(await this.runState(sessionId, runId)), agentState: "error" };
     this.runStates.delete(runId);
     this.unwritten.set(sessionId, { sessionId, runId, reason, state, noted: false });
     this.publish({ sessionId, event: null, message: null, state: { ...toStateWire(state), notice: reason } });
@@ -131,15 +144,15 @@ export class EventLog {
    * final state. Stops at the first write that fails (the disk is still full)
    * and returns it, so the caller can try again later.
    */
-  writeUnwritten(note: (reason: string) => ArgusEventInput[]): unknown {
+  async writeUnwritten(note: (reason: string) => ArgusEventInput[]): Promise<unknown> {
     for (const [sessionId, ending] of this.unwritten) {
       try {
         const [observation, ...rest] = note(ending.reason);
         if (!ending.noted && observation) {
-          this.append(sessionId, { ...observation, runId: ending.runId });
+          await this.append(sessionId, { ...observation, runId: ending.runId });
           ending.noted = true;
         }
-        for (const event of rest) this.append(sessionId, { ...event, runId: ending.runId });
+        for (const event of rest) await this.append(sessionId, { ...event, runId: ending.runId });
         this.unwritten.delete(sessionId);
       } catch (error) {
         return error;
@@ -158,48 +171,59 @@ export class EventLog {
   /** Forgets a session's unwritten ending (the session was deleted). */
   forgetSession(sessionId: string): void {
     this.unwritten.delete(sessionId);
+    this.newest.delete(sessionId);
+  }
+
+  /** The newest seq this process appended to the session (0 when none yet): no database read. */
+  newestWritten(sessionId: string): number {
+    return this.newest.get(sessionId) ?? 0;
+  }
+
+  /** A live run's state when it is cached (every live run this process advanced), without reading storage. */
+  cachedRunState(runId: string): RunState | undefined {
+    return this.runStates.get(runId);
   }
 
   /** The seq of the session's newest event (0 when it has none). */
-  lastSeq(sessionId: string): number {
+  lastSeq(sessionId: string): Promise<number> {
     return lastSeq(this.db, sessionId);
   }
 
   /** Every event after `afterSeq`, in order, parsed back from storage. */
-  eventsAfter(sessionId: string, afterSeq: number): ArgusEvent[] {
-    return eventsAfter(this.db, sessionId, afterSeq).map((row) => fromDict(JSON.parse(row.body)));
+  async eventsAfter(sessionId: string, afterSeq: number): Promise<ArgusEvent[]> {
+    return (await eventsAfter(this.db, sessionId, afterSeq)).map((row) => fromDict(JSON.parse(row.body)));
   }
 
-  messagesAfter(sessionId: string, afterSeq: number): StreamedMessage[] {
+  async messagesAfter(sessionId: string, afterSeq: number): Promise<StreamedMessage[]> {
     const out: StreamedMessage[] = [];
-    for (const event of this.eventsAfter(sessionId, afterSeq)) {
+    for (const event of await this.eventsAfter(sessionId, afterSeq)) {
       const m = streamedMessage(event);
       if (m) out.push(m);
     }
     return out;
   }
 
-  runState(sessionId: string, runId: string): RunState {
+  async runState(sessionId: string, runId: string): Promise<RunState> {
     const cached = this.runStates.get(runId);
     if (cached) return cached;
     let state = initialRunState(runId, this.limits);
-    for (const row of eventsOfRun(this.db, sessionId, runId)) {
+    for (const row of await eventsOfRun(this.db, sessionId, runId)) {
       state = reduceRunState(state, fromDict(JSON.parse(row.body)));
     }
     if (!ENDED_STATES.has(state.agentState)) this.runStates.set(runId, state);
     return state;
   }
 
-  private advanceRun(sessionId: string, runId: string, event: ArgusEvent): RunState {
+  private async advanceRun(sessionId: string, runId: string, event: ArgusEvent): Promise<RunState> {
     const cached = this.runStates.get(runId);
     // Without a cached state, rebuilding from storage already folds in this
     // event (it was persisted first), so it must not be reduced twice.
-    const state = cached ? reduceRunState(cached, event) : this.runState(sessionId, runId);
+    const state = cached ? reduceRunState(cached, event) : await this.runState(sessionId, runId);
     // Only live runs stay cached; an ended run is rebuilt from the log if asked
     // for again, so the cache cannot grow with the number of runs ever made.
     if (ENDED_STATES.has(state.agentState)) this.runStates.delete(runId);
     else this.runStates.set(runId, state);
-    upsertRun(this.db, {
+    await upsertRun(this.db, {
       id: runId,
       sessionId,
       state,

@@ -40,7 +40,7 @@ export interface RunManagerDeps extends RunServices {
   db: Db;
   disk: Pick<DiskSpace, "assertRoom">;
   /** The agents of a run being started (see agents/registry.ts). */
-  agents: (run: RunStart) => RunAgents;
+  agents: (run: RunStart) => Promise<RunAgents>;
 }
 
 /** The seed's update_callback: every AgentMessage of every session, in order. */
@@ -69,11 +69,11 @@ export class RunManager {
    * by a stop or a crash (their kernels and model calls died with it): say so
    * in their chats and mark them interrupted, so the session carries on.
    */
-  markInterrupted(): number {
-    const stale = runsInState(this.core.db, ["loading", "running", "awaiting_user_input", "paused"]);
+  async markInterrupted(): Promise<number> {
+    const stale = await runsInState(this.core.db, ["loading", "running", "awaiting_user_input", "paused"]);
     for (const run of stale) {
       if (this.active.has(run.sessionId)) continue;
-      this.noteInterrupted(run.sessionId, run.id);
+      await this.noteInterrupted(run.sessionId, run.id);
     }
     return stale.length;
   }
@@ -83,14 +83,14 @@ export class RunManager {
    * them without letting them write anything more (otherwise a kernel dying in
    * the teardown could end a run as an error before the process exits).
    */
-  shutdown(): void {
+  async shutdown(): Promise<void> {
     this.closing = true;
     if (this.retryTimer) clearInterval(this.retryTimer);
     for (const [sessionId, run] of this.active) {
       try {
-        this.noteInterrupted(sessionId, run.runId);
+        await this.noteInterrupted(sessionId, run.runId);
       } catch (error) {
-        // A full disk: the next start marks the run interrupted from the log.
+        // A full disk or an unreachable database: the next start marks the run interrupted from the log.
         console.error(`[argus] could not mark run ${run.runId} interrupted:`, error);
       }
       run.abort.abort();
@@ -99,10 +99,10 @@ export class RunManager {
     }
   }
 
-  private noteInterrupted(sessionId: string, runId: string): void {
+  private async noteInterrupted(sessionId: string, runId: string): Promise<void> {
     const note = "This run was interrupted because the Argus server stopped. Nothing before this point was lost; send your message again to continue.";
-    this.core.events.append(sessionId, errorNote(note, "INTERRUPTED", { runId }));
-    this.core.events.append(sessionId, stateChanged("interrupted", note, { runId }));
+    await this.core.events.append(sessionId, errorNote(note, "INTERRUPTED", { runId }));
+    await this.core.events.append(sessionId, stateChanged("interrupted", note, { runId }));
   }
 
   /**
@@ -110,21 +110,28 @@ export class RunManager {
    * not be written either: end it in memory, tell the connected clients now,
    * and write the ending into the chat as soon as writes work again.
    */
-  private endUnwritten(sessionId: string, runId: string): void {
-    this.core.events.endUnwritten(sessionId, runId, DISK_FULL_RUN_ENDED);
+  private async endUnwritten(sessionId: string, runId: string): Promise<void> {
+    await this.core.events.endUnwritten(sessionId, runId, DISK_FULL_RUN_ENDED);
+    let trying = false;
     this.retryTimer ??= setInterval(() => {
-      if (!this.writeUnwritten() && this.retryTimer) {
-        clearInterval(this.retryTimer);
-        this.retryTimer = null;
-      }
+      if (trying) return;
+      trying = true;
+      void this.writeUnwritten()
+        .then((error) => {
+          if (!error && this.retryTimer) {
+            clearInterval(this.retryTimer);
+            this.retryTimer = null;
+          }
+        })
+        .finally(() => (trying = false));
     }, UNWRITTEN_RETRY_MS);
     this.retryTimer.unref();
   }
 
   /** Writes endings kept by endUnwritten; returns the error if the disk still refuses. */
-  private writeUnwritten(): unknown {
+  private async writeUnwritten(): Promise<unknown> {
     if (this.core.events.unwrittenCount === 0) return null;
-    const error = this.core.events.writeUnwritten((reason) => [errorNote(reason, "DISK_FULL"), stateChanged("error", reason)]);
+    const error = await this.core.events.writeUnwritten((reason) => [errorNote(reason, "DISK_FULL"), stateChanged("error", reason)]);
     if (error && !isDiskFull(error)) console.error("[argus] could not record how a run ended:", error);
     return error;
   }
@@ -140,7 +147,7 @@ export class RunManager {
     });
   }
 
-  post(session: SessionRow, body: PostMessage): { runId: string; resumed: boolean } {
+  async post(session: SessionRow, body: PostMessage): Promise<{ runId: string; resumed: boolean }> {
     const run = this.active.get(session.id);
     const media = (body.media ?? []).map(fileUrl);
 
@@ -151,7 +158,7 @@ export class RunManager {
       // An answer, whether sent as interaction_response or typed as plain text.
       const { seq, resolve } = run.waiting;
       run.waiting = null;
-      const answer = this.core.events.append(session.id, personMessage(body.content, media, { runId: run.runId, cause: seq })).event;
+      const answer = (await this.core.events.append(session.id, personMessage(body.content, media, { runId: run.runId, cause: seq }))).event;
       resolve(answer);
       return { runId: run.runId, resumed: true };
     }
@@ -167,20 +174,29 @@ export class RunManager {
     }
     // New work needs room, and the chat must first record how earlier runs ended.
     this.core.disk.assertRoom("message");
-    const unwritten = this.writeUnwritten();
-    if (unwritten) throw diskFullError("message", unwritten);
-
     const runId = randomUUID();
-    const first = this.core.events.append(session.id, personMessage(body.content, media, { runId })).event;
-    setTitleIfEmpty(this.core.db, session.id, titleFrom(body.content));
     const active: ActiveRun = { runId, abort: new AbortController(), waiting: null };
+    // Claimed before the first await, so a second message arriving meanwhile
+    // hears "a run is already in progress" instead of starting another run.
     this.active.set(session.id, active);
+    let first: ArgusEvent;
+    try {
+      const unwritten = await this.writeUnwritten();
+      if (unwritten) throw diskFullError("message", unwritten);
+      first = (await this.core.events.append(session.id, personMessage(body.content, media, { runId }))).event;
+      await setTitleIfEmpty(this.core.db, session.id, titleFrom(body.content));
+    } catch (error) {
+      if (this.active.get(session.id) === active) this.active.delete(session.id);
+      throw error;
+    }
     void this.execute(session.id, active, first, body.media ?? [])
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
         if (!this.closing && isDiskFull(error)) return this.endUnwritten(session.id, runId);
         // A run whose session was deleted under it just ends; anything else is a bug to see.
-        if (!this.closing && getSession(this.core.db, session.id)) console.error("[argus] run failed outside its controller:", error);
+        const exists = await getSession(this.core.db, session.id).catch(() => true);
+        if (!this.closing && exists) console.error("[argus] run failed outside its controller:", error);
       })
+      .catch((error: unknown) => console.error("[argus] could not end a run:", error))
       .finally(() => {
         if (this.active.get(session.id) === active) this.active.delete(session.id);
       });
@@ -196,16 +212,20 @@ export class RunManager {
     const run = this.active.get(sessionId);
     if (!run) throw new Error("there is no active run to ask the person in");
     const state = (agentState: AgentState) => this.core.events.append(sessionId, stateChanged(agentState, "", { runId: run.runId }));
-    const asked = this.core.events.append(sessionId, questionEvent(agent, question, { runId: run.runId })).event;
-    state("awaiting_user_input");
+    const asked = (await this.core.events.append(sessionId, questionEvent(agent, question, { runId: run.runId }))).event;
+    // Waiting before anything more is written: the question is on screen, and
+    // an answer that arrives during the next write must find the run waiting.
+    const answered = new Promise<ArgusEvent>((resolve, reject) => {
+      if (run.abort.signal.aborted) return reject(new Error("cancelled"));
+      run.waiting = { seq: asked.id!, resolve, reject };
+    });
+    answered.catch(() => undefined); // awaited below; a cancel meanwhile is not unhandled
     try {
-      const answer = await new Promise<ArgusEvent>((resolve, reject) => {
-        if (run.abort.signal.aborted) return reject(new Error("cancelled"));
-        run.waiting = { seq: asked.id!, resolve, reject };
-      });
+      await state("awaiting_user_input");
+      const answer = await answered;
       return "action" in answer && answer.action === "message" ? answer.args.content : "";
     } finally {
-      if (!run.abort.signal.aborted) state("running");
+      if (!run.abort.signal.aborted) await state("running");
     }
   }
 
@@ -225,9 +245,9 @@ export class RunManager {
   }
 
   private async execute(sessionId: string, run: ActiveRun, first: ArgusEvent, media: string[]): Promise<void> {
-    const events = this.core.events.eventsAfter(sessionId, 0);
+    const events = await this.core.events.eventsAfter(sessionId, 0);
     const text = "action" in first && first.action === "message" ? first.args.content : "";
-    const agents = this.core.agents({ sessionId, events, text, media });
+    const agents = await this.core.agents({ sessionId, events, text, media });
     const controller = new Controller(this.core, this.model!, {
       sessionId,
       runId: run.runId,
@@ -246,8 +266,8 @@ export class RunManager {
   }
 
   /** The question the session still owes an answer to (for the transcript view). */
-  pending(sessionId: string) {
-    return pendingInteraction(this.core.events.eventsAfter(sessionId, 0));
+  async pending(sessionId: string) {
+    return pendingInteraction(await this.core.events.eventsAfter(sessionId, 0));
   }
 }
 

@@ -93,7 +93,7 @@ export async function createArgusCore(
 ): Promise<ArgusCore> {
   for (const dir of [config.dataDir, config.sessionsDir, config.tmpDir]) mkdirSync(dir, { recursive: true });
   const log = options.log ?? (() => undefined);
-  const db = openDatabase(config.dbPath);
+  const db = await openDatabase(config.databaseUrl ?? config.dbPath);
   const blobs = new BlobStore(config.blobDir);
   const events = new EventLog(db);
   const drafts = new DraftChannel();
@@ -182,11 +182,9 @@ export async function createArgusCore(
           },
           onCell: (sessionId, cell) => recordCell({ db, dataDir: config.dataDir, log }, sessionId, cell),
           onNotice: (sessionId, text) => {
-            try {
-              events.append(sessionId, errorNote(text, "KERNEL_RESET"));
-            } catch (error) {
-              log(`[kernels] could not tell session ${sessionId}: ${String(error)}`);
-            }
+            events
+              .append(sessionId, errorNote(text, "KERNEL_RESET"))
+              .catch((error: unknown) => log(`[kernels] could not tell session ${sessionId}: ${String(error)}`));
           },
         });
 
@@ -266,7 +264,7 @@ export async function createArgusCore(
       await kernels?.start();
     },
     async health() {
-      const dbUp = pingDatabase(db);
+      const dbUp = await pingDatabase(db);
       const jupyterStatus = await jupyter.status();
       const jupyterOk = jupyterStatus === "up" || jupyterStatus === "off";
       return {
@@ -287,10 +285,10 @@ export async function createArgusCore(
       await browser?.computers.closeAll().catch(() => undefined);
       await kernels?.close().catch(() => undefined);
       await jupyter.stop();
-      db.close();
+      await db.close();
     },
   };
-  const interrupted = runs.markInterrupted();
+  const interrupted = await runs.markInterrupted();
   if (interrupted > 0) log(`[argus] marked ${interrupted} run(s) interrupted by the last stop`);
   return core;
 }

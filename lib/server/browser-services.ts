@@ -36,16 +36,14 @@ export function createBrowserServices(deps: SessionDeps, log: (line: string) => 
   const computers = ComputerManager.fromConfig(deps.config.browser, {
     log,
     onNotice: (sessionId, text) => {
-      try {
-        deps.events.append(sessionId, errorNote(text, "BROWSER_RESET"));
-      } catch (error) {
-        log(`[browser] could not tell session ${sessionId}: ${String(error)}`);
-      }
+      deps.events
+        .append(sessionId, errorNote(text, "BROWSER_RESET"))
+        .catch((error: unknown) => log(`[browser] could not tell session ${sessionId}: ${String(error)}`));
     },
   });
   const steps = new BrowserSteps({
     computers,
-    policyChecks: (sessionId) => (getSession(deps.db, sessionId)?.settings.browserPolicyChecks === "never" ? "never" : "ask"),
+    policyChecks: async (sessionId) => ((await getSession(deps.db, sessionId))?.settings.browserPolicyChecks === "never" ? "never" : "ask"),
     downloadDir: (sessionId) => path.join(workspaceDir(deps.config, sessionId), "downloads"),
     async saveScreenshot(sessionId, png, name) {
       const stored = await storeGeneratedImage(deps, sessionId, png, { name, mime: "image/png", label: name });
@@ -53,7 +51,7 @@ export function createBrowserServices(deps: SessionDeps, log: (line: string) => 
       return stored;
     },
     async saveUpload(sessionId, png, name) {
-      const session = getSession(deps.db, sessionId);
+      const session = await getSession(deps.db, sessionId);
       if (!session) throw new Error("the session is gone");
       const upload = await storeUpload(deps, session, { bytes: png, filename: name });
       return { id: upload.id, name: upload.name, url: upload.url };

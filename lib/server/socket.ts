@@ -46,7 +46,7 @@ export function attachSocketServer(httpServer: HttpServer, core: ArgusCore, opti
     allowRequest: (req, callback) => callback(null, isAllowedHost(req.headers.host, options.allowedHosts)),
   });
 
-  io.use((socket, next) => {
+  io.use(async (socket, next) => {
     const parsed = SocketAuthSchema.safeParse(socket.handshake.auth);
     if (!parsed.success) {
       const err = new Error(zodProblem(parsed.error).message) as Error & { data?: unknown };
@@ -65,7 +65,7 @@ export function attachSocketServer(httpServer: HttpServer, core: ArgusCore, opti
         return typeof v === "string" ? v : null;
       };
       const sameOrigin = isSameOrigin({ origin: header("origin"), host: header("host"), secFetchSite: header("sec-fetch-site") });
-      authorizeSession(core, parsed.data.sessionId, { token, browser, sameOrigin, write: false });
+      await authorizeSession(core, parsed.data.sessionId, { token, browser, sameOrigin, write: false });
       if (!token && !sameOrigin) {
         throw new ArgusError("forbidden:socket", "This chat can only be opened from Argus's own page.");
       }
@@ -88,7 +88,7 @@ export function attachSocketServer(httpServer: HttpServer, core: ArgusCore, opti
       const ack = args[args.length - 1] as ((res: SyncAck) => void) | undefined;
       if (typeof ack !== "function") return;
       const req = args.length >= 2 ? args[0] : undefined;
-      try {
+      void (async () => {
         const { afterSeq } = (() => {
           const r = SyncRequestSchema.safeParse(req);
           if (!r.success) {
@@ -98,12 +98,10 @@ export function attachSocketServer(httpServer: HttpServer, core: ArgusCore, opti
           return r.data;
         })();
         const sessionId = socket.data.sessionId;
-        const messages = core.events.messagesAfter(sessionId, afterSeq);
-        const run = latestRun(core.db, sessionId);
+        const messages = await core.events.messagesAfter(sessionId, afterSeq);
+        const run = await latestRun(core.db, sessionId);
         ack({ ok: true, messages, state: core.events.latestRunState(sessionId, run ? (run.state as RunState) : null) });
-      } catch (error) {
-        ack({ ok: false, error: toSocketError(error) });
-      }
+      })().catch((error: unknown) => ack({ ok: false, error: toSocketError(error) }));
     });
 
     // Anything else a client sends gets a clear refusal instead of silence.

@@ -59,10 +59,10 @@ export function workspaceDir(config: ArgusConfig, sessionId: string): string {
   return path.join(config.sessionsDir, sessionId);
 }
 
-export function createSession(deps: SessionDeps, browser: string | null): { id: string; token: string } {
+export async function createSession(deps: SessionDeps, browser: string | null): Promise<{ id: string; token: string }> {
   const id = randomUUID();
   const token = newSecret();
-  insertSession(deps.db, {
+  await insertSession(deps.db, {
     id,
     tokenHash: hashSecret(token),
     browserHash: browser ? hashSecret(browser) : null,
@@ -77,7 +77,7 @@ export function createSession(deps: SessionDeps, browser: string | null): { id: 
  * else that fails → 403 with the same words whether the session exists or
  * not, so a guessed id learns nothing.
  */
-export function authorizeSession(deps: SessionDeps, sessionId: string, cred: Credentials): SessionRow {
+export async function authorizeSession(deps: SessionDeps, sessionId: string, cred: Credentials): Promise<SessionRow> {
   if (!cred.token && !cred.browser) {
     throw new ArgusError(
       "unauthorized:session",
@@ -85,7 +85,7 @@ export function authorizeSession(deps: SessionDeps, sessionId: string, cred: Cre
     );
   }
   const denied = new ArgusError("forbidden:session", "This session does not exist or your credentials do not open it.");
-  const session = getSession(deps.db, sessionId);
+  const session = await getSession(deps.db, sessionId);
   if (!session) throw denied;
   if (cred.token && secretMatches(cred.token, session.tokenHash)) return session;
   if (cred.browser && session.browserHash && secretMatches(cred.browser, session.browserHash)) {
@@ -100,21 +100,24 @@ export function authorizeSession(deps: SessionDeps, sessionId: string, cred: Cre
   throw denied;
 }
 
-function stateOf(deps: SessionDeps, sessionId: string): string {
+async function stateOf(deps: SessionDeps, sessionId: string): Promise<string> {
   // A run the full disk cut off has ended even though storage does not say so yet.
-  const stored = latestRun(deps.db, sessionId);
+  const stored = await latestRun(deps.db, sessionId);
   return deps.events.latestRunState(sessionId, stored ? (stored.state as RunState) : null)?.agentState ?? "idle";
 }
 
-export function listSessions(deps: SessionDeps, browser: string | null): SessionSummary[] {
+export async function listSessions(deps: SessionDeps, browser: string | null): Promise<SessionSummary[]> {
   if (!browser) return [];
-  return listSessionsByBrowser(deps.db, hashSecret(browser)).map((s) => ({
-    id: s.id,
-    title: s.title,
-    state: stateOf(deps, s.id),
-    createdAt: s.createdAt,
-    updatedAt: s.updatedAt,
-  }));
+  const rows = await listSessionsByBrowser(deps.db, hashSecret(browser));
+  return Promise.all(
+    rows.map(async (s) => ({
+      id: s.id,
+      title: s.title,
+      state: await stateOf(deps, s.id),
+      createdAt: s.createdAt,
+      updatedAt: s.updatedAt,
+    })),
+  );
 }
 
 /** The stored settings as the API shows them: known keys with valid values only. */
@@ -127,22 +130,22 @@ export function settingsView(stored: Record<string, unknown>): SessionSettingsVi
   return out as SessionSettingsView;
 }
 
-export function sessionView(deps: SessionDeps, session: SessionRow): SessionView {
-  const events = deps.events.eventsAfter(session.id, 0);
-  const messages = deps.events.messagesAfter(session.id, 0);
+export async function sessionView(deps: SessionDeps, session: SessionRow): Promise<SessionView> {
+  const events = await deps.events.eventsAfter(session.id, 0);
+  const messages = await deps.events.messagesAfter(session.id, 0);
   const pending = pendingInteraction(events);
   return {
     id: session.id,
     title: session.title,
-    state: stateOf(deps, session.id),
+    state: await stateOf(deps, session.id),
     settings: settingsView(session.settings),
     messages,
     ...(pending ? { pendingInteraction: pending } : {}),
   };
 }
 
-export function renameSession(deps: SessionDeps, session: SessionRow, title: string): void {
-  setSessionTitle(deps.db, session.id, title, new Date().toISOString());
+export async function renameSession(deps: SessionDeps, session: SessionRow, title: string): Promise<void> {
+  await setSessionTitle(deps.db, session.id, title, new Date().toISOString());
 }
 
 /** Deletes the session, its workspace, and every blob no other session still uses. */
@@ -152,16 +155,16 @@ export async function removeSession(deps: SessionDeps, session: SessionRow): Pro
   await deps.computers?.close(session.id).catch(() => undefined);
   // The workspace lock keeps an upload from landing half-way through a delete.
   await deps.locks.run(workspaceLock(session.id), async () => {
-    const files = filesOfSession(deps.db, session.id);
-    const runIds = runIdsOfSession(deps.db, session.id);
+    const files = await filesOfSession(deps.db, session.id);
+    const runIds = await runIdsOfSession(deps.db, session.id);
     deps.events.forgetRuns(runIds);
     deps.events.forgetSession(session.id);
-    deleteSessionRow(deps.db, session.id);
+    await deleteSessionRow(deps.db, session.id);
     // The kernel wrote this tree and may have swapped any directory for a link
     // (a stray sandbox process could still be doing it): remove without following.
     await removeWorkspaceTree(workspaceDir(deps.config, session.id));
     await removeCellOutputs(deps.config.dataDir, session.id);
     const shas = new Set(files.flatMap((f) => [f.sha256, f.thumbSha256].filter((s): s is string => !!s)));
-    for (const sha of shas) if (!blobInUse(deps.db, sha)) await deps.blobs.remove(sha);
+    for (const sha of shas) if (!(await blobInUse(deps.db, sha))) await deps.blobs.remove(sha);
   });
 }

@@ -3,12 +3,15 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { tempDir } from "./temp-dir";
+import { databaseTarget, engineEnv } from "./test-engines";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 export interface RunningServer {
   url: string;
   dataDir: string;
+  /** Its database, to open directly (openDatabase): the SQLite file, or the Postgres URL under ARGUS_TEST_DB=postgres. */
+  database: string;
   proc: ChildProcess;
   output: () => string;
   /** Sends a signal and waits for the process to exit. */
@@ -43,6 +46,7 @@ export async function startArgus(options: {
     // Every test client comes from 127.0.0.1, and suites create many sessions;
     // the rate limit has its own test (http-session-rate.test.ts).
     ARGUS_SESSION_RATE_PER_MINUTE: "100000",
+    ...(await engineEnv(options.dataDir)),
     ...options.env,
   };
   const proc = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
@@ -77,6 +81,7 @@ export async function startArgus(options: {
   return {
     url,
     dataDir: options.dataDir,
+    database: options.env?.DATABASE_URL ?? (await databaseTarget(options.dataDir)),
     proc,
     output: () => log,
     kill: async (signal = "SIGTERM") => {

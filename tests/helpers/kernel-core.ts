@@ -2,12 +2,13 @@ import { loadConfig } from "@/lib/config";
 import { createArgusCore, type ArgusCore } from "@/lib/server/argus-core";
 import { createSession } from "@/lib/sessions/service";
 import { tempDir } from "./temp-dir";
+import { engineEnv } from "./test-engines";
 
 export interface KernelCore {
   core: ArgusCore;
   dir: string;
   kernels: NonNullable<ArgusCore["kernels"]>;
-  newSession: () => { id: string; token: string };
+  newSession: () => Promise<{ id: string; token: string }>;
   close: () => Promise<void>;
 }
 
@@ -19,7 +20,7 @@ export interface KernelCore {
  */
 export async function startKernelCore(env: Record<string, string> = {}): Promise<KernelCore> {
   const scratch = tempDir("argus-kernels-");
-  const config = loadConfig({ ARGUS_DATA_DIR: scratch.dir, ARGUS_KERNEL_POOL: "1", ARGUS_KERNEL_PRELOAD: "none", ...env }, process.cwd());
+  const config = loadConfig({ ARGUS_DATA_DIR: scratch.dir, ARGUS_KERNEL_POOL: "1", ARGUS_KERNEL_PRELOAD: "none", ...(await engineEnv(scratch.dir)), ...env }, process.cwd());
   const core = await createArgusCore(config);
   await core.start();
   const kernels = core.kernels!;

@@ -4,11 +4,10 @@
  * nothing in the log. Used by the dialect runs, so every way a model writes its calls
  * (native, text protocol, Hermes blocks) is checked.
  */
-import path from "node:path";
-import Database from "better-sqlite3";
 import type { Socket } from "socket.io-client";
 import { expect } from "vitest";
 import { parseStep } from "@/lib/client/message-content";
+import { openDatabase } from "@/lib/db/database";
 import { eventsAfter } from "@/lib/db/events";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import { isAction, type ActionEvent } from "@/lib/protocol/events";
@@ -40,9 +39,9 @@ export async function expectDraftsMatchLog(world: AgentWorld, session: { id: str
     }
 
     // One action event per step, exactly as without drafts: the k-th agent action is step k.
-    const db = new Database(path.join(world.server.dataDir, "argus.db"), { readonly: true });
-    const events = eventsAfter(db, session.id, 0).map((row) => fromDict(JSON.parse(row.body)));
-    db.close();
+    const db = await openDatabase(world.server.database);
+    const events = (await eventsAfter(db, session.id, 0)).map((row) => fromDict(JSON.parse(row.body)));
+    await db.close();
     const actions = events.filter((e): e is ActionEvent => isAction(e) && e.runId === runId && e.source === "agent");
     expect(actions.map((e) => `${e.agent}:${e.action}`)).toEqual([
       "conversation:message",

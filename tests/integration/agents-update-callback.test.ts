@@ -20,8 +20,8 @@ describe("update_callback", () => {
   it("hands every AgentMessage of a run to each subscriber, in order, as the socket sees them", async () => {
     const got: { sessionId: string; message: StreamedMessage }[] = [];
     const unsubscribe = k.core.runs.subscribe((sessionId, message) => got.push({ sessionId, message }));
-    const s = k.newSession();
-    const { runId } = k.core.runs.post(getSession(k.core.db, s.id)!, { role: "user", content: "go" });
+    const s = await k.newSession();
+    const { runId } = await k.core.runs.post((await getSession(k.core.db, s.id))!, { role: "user", content: "go" });
     await eventually(() => !k.core.runs.isActive(s.id), 60_000);
     unsubscribe();
 
@@ -31,7 +31,7 @@ describe("update_callback", () => {
     const seqs = mine.map((m) => m.seq);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
     // Exactly the messages the transcript holds, nothing more, nothing less.
-    expect(mine).toEqual(k.core.events.messagesAfter(s.id, 0));
+    expect(mine).toEqual(await k.core.events.messagesAfter(s.id, 0));
     expect(mine[0]).toMatchObject({ role: "user", content: "go" });
     expect(mine.at(-1)).toMatchObject({ role: "conversation" });
   });

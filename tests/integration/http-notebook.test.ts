@@ -1,5 +1,4 @@
 import { existsSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { appendCell } from "@/lib/db/cells";
 import { openDatabase } from "@/lib/db/database";
@@ -19,15 +18,15 @@ describe("GET /api/sessions/:id/notebook", () => {
     expect(nbformatProblems(empty.json)).toBe("");
 
     // The kernel registry records cells in the same database (another process, WAL).
-    const db = openDatabase(path.join(argus.dataDir, "argus.db"));
-    appendCell(db, s.id, { kernelId: "k1", code: "print('hi')", executionCount: 1, execution: { results: [], stdout: "hi\n", stderr: "", error: null } });
-    appendCell(db, s.id, {
+    const db = await openDatabase(argus.server.database);
+    await appendCell(db, s.id, { kernelId: "k1", code: "print('hi')", executionCount: 1, execution: { results: [], stdout: "hi\n", stderr: "", error: null } });
+    await appendCell(db, s.id, {
       kernelId: "k1",
       code: "img",
       executionCount: 2,
       execution: { results: [{ data: { "image/png": "iVBORw0KGgo=", "text/plain": "<img>" }, isMain: true, viewed: false }], stdout: "", stderr: "", error: null },
     });
-    db.close();
+    await db.close();
 
     const res = await argus.call("GET", `/api/sessions/${s.id}/notebook`, { token: s.token });
     expect(res.status).toBe(200);
@@ -44,17 +43,17 @@ describe("GET /api/sessions/:id/notebook", () => {
   it("keeps a large picture in a file beside the database, exports it whole, and deletes it with the session", async () => {
     const s = (await argus.call("POST", "/api/sessions")).json as { id: string; token: string };
     const png = `iVBORw0KGgo${"A".repeat(2_000_000)}`;
-    const db = openDatabase(path.join(argus.dataDir, "argus.db"));
-    recordCell({ db, dataDir: argus.dataDir }, s.id, {
+    const db = await openDatabase(argus.server.database);
+    await recordCell({ db, dataDir: argus.dataDir }, s.id, {
       kernelId: "k1",
       code: "big",
       executionCount: 1,
       execution: { results: [{ data: { "image/png": png, "text/plain": "<big>" }, isMain: false, viewed: false }], stdout: "", stderr: "", error: null },
     });
     // The row holds no picture: the value went to a file.
-    const row = db.prepare("SELECT length(execution) FROM cells WHERE session_id = ?").pluck().get(s.id) as number;
-    expect(row).toBeLessThan(10_000);
-    db.close();
+    const row = await db.one<{ n: number }>("SELECT length(execution) AS n FROM cells WHERE session_id = ?", [s.id]);
+    expect(row?.n).toBeLessThan(10_000);
+    await db.close();
     const dir = cellOutputDir(argus.dataDir, s.id);
     await eventually(() => existsSync(dir));
 

@@ -16,7 +16,7 @@ afterAll(async () => {
 
 describe("the kernel registry", () => {
   it("keeps one live kernel per session, with its state, across acquisitions", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     const first = await k.kernels.acquire(s.id);
     expect(first.fresh).toBe(true);
     await k.kernels.execute(s.id, "x = 41");
@@ -28,8 +28,8 @@ describe("the kernel registry", () => {
   });
 
   it("runs each session in its own workspace, where its uploads are visible by name", async () => {
-    const a = k.newSession();
-    const b = k.newSession();
+    const a = await k.newSession();
+    const b = await k.newSession();
     writeFileSync(path.join(k.core.config.sessionsDir, a.id, "coins.txt"), "24 coins");
     const ra = await k.kernels.execute(a.id, "import os; print(os.getcwd(), sorted(os.listdir('.')), open('coins.txt').read())");
     expect(ra.error).toBeNull();
@@ -42,7 +42,7 @@ describe("the kernel registry", () => {
   });
 
   it("returns images from display(), plt.show() and the cell value as PNG bundles", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     const r = await k.kernels.execute(
       s.id,
       [
@@ -61,7 +61,7 @@ describe("the kernel registry", () => {
   });
 
   it("streams output as it arrives and reports errors without ANSI codes", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     const chunks: string[] = [];
     const r = await k.kernels.execute(s.id, "import sys, time\nfor i in range(3):\n    print(i, flush=True); time.sleep(0.05)\nprint('oops', file=sys.stderr)\n1/0", {
       onStream: (name, text) => chunks.push(`${name}:${text}`),
@@ -75,7 +75,7 @@ describe("the kernel registry", () => {
   });
 
   it("gives the coder a fresh isolated kernel that sees copies of the session's files, then disposes of it", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     writeFileSync(path.join(k.core.config.sessionsDir, s.id, "coins.png"), "png");
     await k.kernels.execute(s.id, "planner_secret = 1");
     let isolatedId = "";
@@ -95,11 +95,11 @@ describe("the kernel registry", () => {
   });
 
   it("records every cell for a valid .ipynb export", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     await k.kernels.execute(s.id, "a = 1\nprint('hello')");
     await k.kernels.execute(s.id, "import numpy as np\nfrom PIL import Image\nImage.fromarray(np.zeros((4,4,3), np.uint8))");
     await k.kernels.execute(s.id, "undefined_name");
-    const cells = cellsOfSession(k.core.db, s.id);
+    const cells = await cellsOfSession(k.core.db, s.id);
     expect(cells.map((c) => c.code)).toEqual(["a = 1\nprint('hello')", expect.stringContaining("Image.fromarray"), "undefined_name"]);
     const nb = buildNotebook(cells, { title: null });
     expect(nbformatProblems(nb)).toBe("");
@@ -111,7 +111,7 @@ describe("the kernel registry", () => {
     await new Promise((r) => setTimeout(r, 200));
     const before = k.kernels.stats();
     expect(before.pooled + before.starting).toBe(2);
-    const s = k.newSession();
+    const s = await k.newSession();
     const t0 = performance.now();
     const { fresh } = await k.kernels.acquire(s.id);
     const ms = performance.now() - t0;

@@ -19,9 +19,9 @@ afterAll(async () => {
 
 describe("the live-kernel cap", () => {
   it("refuses a kernel past the cap with a readable busy error, and serves again once one is freed", async () => {
-    const a = k.newSession();
-    const b = k.newSession();
-    const c = k.newSession();
+    const a = await k.newSession();
+    const b = await k.newSession();
+    const c = await k.newSession();
     expect((await k.kernels.execute(a.id, "print('a')")).stdout).toBe("a\n");
     // The pool refills up to the cap: b gets that kernel, even if it is still starting.
     expect((await k.kernels.execute(b.id, "print('b')")).stdout).toBe("b\n");

@@ -59,7 +59,7 @@ describe("JUPYTER_URL and JUPYTER_TOKEN", () => {
     await core.start();
     expect(jupyterProcesses()).toBe(before);
     expect(await core.health()).toMatchObject({ ok: true, jupyter: "up", isolation: "external" });
-    const s = createSession(core, null);
+    const s = await createSession(core, null);
     const r = await core.kernels!.execute(s.id, "print(6 * 7)");
     expect(r.stdout).toBe("42\n");
   });

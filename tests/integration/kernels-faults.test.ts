@@ -18,7 +18,7 @@ async function stillUsable(sessionId: string): Promise<void> {
 
 describe("cells that misbehave", () => {
   it("stops code that never ends at the timeout and keeps the kernel's state", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     await k.kernels.execute(s.id, "kept = 'yes'");
     for (const code of ["while True: pass", "import time; time.sleep(30)"]) {
       const t0 = Date.now();
@@ -31,7 +31,7 @@ describe("cells that misbehave", () => {
   });
 
   it("cancels a running cell when the run's signal aborts", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     const controller = new AbortController();
     const pending = k.kernels.execute(s.id, "import time; time.sleep(30)", { signal: controller.signal, timeoutMs: 60_000 });
     await new Promise((r) => setTimeout(r, 300));
@@ -46,7 +46,7 @@ describe("cells that misbehave", () => {
   });
 
   it("restarts a kernel that ignores the interrupt", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     const r = await k.kernels.execute(s.id, "import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True: time.sleep(0.01)");
     expect(r.error?.name).toBe("TimeoutError");
     expect(r.error?.value).toMatch(/restarted/);
@@ -54,7 +54,7 @@ describe("cells that misbehave", () => {
   });
 
   it("turns allocation past the memory limit into a MemoryError", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     const r = await k.kernels.execute(s.id, "import numpy as np\nbig = np.ones(3 * 1024**3 // 8)");
     expect(r.error?.name).toBe("MemoryError");
     await stillUsable(s.id);
@@ -65,14 +65,14 @@ describe("cells that misbehave", () => {
     // stop_on_error_timeout of an error reply; under load even the default
     // window of one event-loop turn was hit, and the next cell silently
     // returned nothing. A wide window makes the race certain.
-    const s = k.newSession();
+    const s = await k.newSession();
     await k.kernels.execute(s.id, "get_ipython().kernel.stop_on_error_timeout = 30");
     expect((await k.kernels.execute(s.id, "1 / 0")).error?.name).toBe("ZeroDivisionError");
     await stillUsable(s.id);
   });
 
   it("reports a kernel that exits mid-cell and starts a new one", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     await k.kernels.execute(s.id, "lost = 1");
     const r = await k.kernels.execute(s.id, "import os; os._exit(1)");
     expect(r.error?.name).toBe("KernelDied");
@@ -82,8 +82,8 @@ describe("cells that misbehave", () => {
   });
 
   it("survives a flood of output without holding it all, and other sessions keep working", async () => {
-    const a = k.newSession();
-    const b = k.newSession();
+    const a = await k.newSession();
+    const b = await k.newSession();
     await k.kernels.acquire(b.id);
     const flood = k.kernels.execute(a.id, "import sys\nchunk = 'x' * 1_000_000 + '\\n'\nfor _ in range(100): sys.stdout.write(chunk)", { timeoutMs: 60_000 });
     const t0 = Date.now();

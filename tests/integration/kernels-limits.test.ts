@@ -57,14 +57,14 @@ afterAll(async () => {
 
 describe("limits for the whole kernel", () => {
   it("health reports what the kernels actually run under", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     const reported = (await k.kernels.execute(s.id, "import os; print(os.environ['ARGUS_KERNEL_LIMITS'])")).stdout.trim();
     expect((await k.core.health()).limits).toBe(reported);
     if (cgroupsWritable()) expect(reported).toMatch(/^cgroup-v[12]$/);
   });
 
   it.runIf(cgroupsWritable())("stops a cell forking 300 processes at ARGUS_KERNEL_MAX_PROCESSES, and the kernel carries on", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     const [forked, refused] = (await k.kernels.execute(s.id, FORK_BOMB)).stdout.trim().split(" ");
     expect(refused).toBe("True");
     expect(Number(forked)).toBeLessThan(MAX_PROCESSES);
@@ -72,7 +72,7 @@ describe("limits for the whole kernel", () => {
   });
 
   it("ends a cell that fills the workspace past its quota with a readable error, until files are deleted", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     const small = await k.kernels.execute(s.id, "open('small.bin', 'wb').write(b'x' * 1024); print('ok')");
     expect(small.error).toBeNull();
     // Real blocks on disk (fallocate), in a folder, as the issue's 6 GB did.

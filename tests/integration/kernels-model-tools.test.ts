@@ -24,7 +24,7 @@ afterAll(async () => {
 
 describe("describe and classify from the kernel", () => {
   it("reach the model over the bridge with the picture, and come back typed", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     writeFileSync(path.join(k.core.config.sessionsDir, s.id, "coins.png"), await coinsPng());
     const r = await k.kernels.execute(
       s.id,

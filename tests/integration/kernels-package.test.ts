@@ -14,14 +14,14 @@ afterAll(async () => {
 
 describe("the kernel-side package in a real kernel", () => {
   it("is imported in every kernel without installation", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     const r = await k.kernels.execute(s.id, "print(sorted(n for n in ('load_image', 'save_image', 'view_image', 'overlay_bounding_boxes', 'overlay_segmentation_masks', 'extract_frames_and_timestamps') if n in globals()))");
     expect(r.error).toBeNull();
     expect(r.stdout).toMatch(/extract_frames_and_timestamps.*view_image/);
   });
 
   it("calls back into the server over the stdin bridge without credentials", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     expect((await k.kernels.execute(s.id, "print(ping('hello bridge'))")).stdout).toBe("hello bridge\n");
     const r = await k.kernels.execute(s.id, "from argus import bridge\nprint(bridge.call('describe_test', {'n': 3}))");
     expect(r.error).toBeNull();
@@ -32,7 +32,7 @@ describe("the kernel-side package in a real kernel", () => {
   });
 
   it("marks pictures passed to view_image for the planner's next turn", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     const r = await k.kernels.execute(
       s.id,
       "import numpy as np, matplotlib.pyplot as plt\nfrom IPython.display import display\nfrom PIL import Image\n" +
@@ -49,7 +49,7 @@ describe("the kernel-side package in a real kernel", () => {
   });
 
   it("answers input() at once instead of hanging the cell", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     const r = await k.kernels.execute(s.id, "name = input('Your name? ')", { timeoutMs: 20_000 });
     // EOFError is input() answering; a cell left waiting would end in the timeout's error instead.
     // (No clock here: on a busy machine "at once" can take seconds.)

@@ -15,7 +15,7 @@ const LOADED = "import sys\nprint(all(m in sys.modules for m in ('cv2', 'scipy.n
 
 describe("kernels with the vision stack preloaded (ARGUS_KERNEL_PRELOAD=vision)", () => {
   it("gives a session a kernel that imported the vision stack before its first cell, with a clean namespace", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     const r = await k.kernels.execute(s.id, `${LOADED}\nprint(sorted(n for n in ('cv2', 'skimage', 'plt', 'np', '_argus_preload') if n in globals()))`);
     expect(r.error).toBeNull();
     expect(r.stdout).toBe("True\n[]\n");
@@ -29,7 +29,7 @@ describe("kernels with the vision stack preloaded (ARGUS_KERNEL_PRELOAD=vision)"
   });
 
   it("lends the coder a preloaded kernel too, and frees its place once it is shut down", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     const out = await k.kernels.isolated(s.id, (kernel) => kernel.execute(LOADED, { timeoutMs: 30_000 }));
     expect(out.execution.stdout).toBe("True\n");
     // The shutdown happens after `isolated` returns; the pool refills to its size once it has.

@@ -13,9 +13,8 @@ afterAll(async () => {
   await k?.close();
 });
 
-const noticesIn = (world: KernelCore, sessionId: string) =>
-  world.core.events
-    .eventsAfter(sessionId, 0)
+const noticesIn = async (world: KernelCore, sessionId: string) =>
+  (await world.core.events.eventsAfter(sessionId, 0))
     .filter((e: ArgusEvent) => "observation" in e && e.observation === "error")
     .map((e) => ("content" in e ? e.content : ""));
 const notices = (sessionId: string) => noticesIn(k, sessionId);
@@ -30,7 +29,7 @@ function pidsMentioning(text: string): number[] {
 
 describe("kernels that go away", () => {
   it("reaps idle kernels; the next run gets a new one and the chat is told", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     await k.kernels.execute(s.id, "state = 1");
     await new Promise((r) => setTimeout(r, 400));
     // The registry's own reaper (every second here) may get there first.
@@ -38,7 +37,7 @@ describe("kernels that go away", () => {
     expect(k.kernels.has(s.id)).toBe(false);
     const r = await k.kernels.execute(s.id, "print('state' in globals())");
     expect(r.stdout).toBe("False\n");
-    expect(notices(s.id).join("\n")).toMatch(/notebook was reset because it was idle/);
+    expect((await notices(s.id)).join("\n")).toMatch(/notebook was reset because it was idle/);
   });
 
   it("restarts a killed jupyter-server and gives live sessions new kernels, saying so", async () => {
@@ -47,13 +46,13 @@ describe("kernels that go away", () => {
     // rightly says it was reset for being idle.
     const own = await startKernelCore();
     try {
-      const s = own.newSession();
+      const s = await own.newSession();
       await own.kernels.execute(s.id, "before = 1");
       const jupyter = own.core.jupyter as ManagedJupyterServer;
       process.kill(jupyter.pid()!, "SIGKILL");
       await eventually(() => jupyter.restartCount === 1, 60_000);
       expect(await own.core.jupyter.status()).toBe("up");
-      await eventually(() => noticesIn(own, s.id).some((n) => /Jupyter server stopped unexpectedly/.test(n)), 60_000);
+      await eventually(async () => (await noticesIn(own, s.id)).some((n) => /Jupyter server stopped unexpectedly/.test(n)), 60_000);
       const r = await own.kernels.execute(s.id, "print('before' in globals(), 6 * 7)");
       expect(r.error).toBeNull();
       expect(r.stdout).toBe("False 42\n");
@@ -64,7 +63,7 @@ describe("kernels that go away", () => {
 
   it("leaves no kernel or jupyter process behind when closed", async () => {
     const other = await startKernelCore();
-    const s = other.newSession();
+    const s = await other.newSession();
     await other.kernels.execute(s.id, "1");
     expect(pidsMentioning(other.dir).length).toBeGreaterThan(0);
     await other.close();

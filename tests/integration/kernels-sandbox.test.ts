@@ -30,7 +30,7 @@ describe("the kernel sandbox", () => {
   });
 
   it("holds no API keys or server secrets", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     const out = await run(s.id, "import os, json\nprint(json.dumps(dict(os.environ)))");
     expect(out).not.toContain(PLANTED);
     const env = JSON.parse(out) as Record<string, string>;
@@ -40,8 +40,8 @@ describe("the kernel sandbox", () => {
   });
 
   it("cannot read the database, another session's workspace, or anything outside its own workspace", async () => {
-    const mine = k.newSession();
-    const other = k.newSession();
+    const mine = await k.newSession();
+    const other = await k.newSession();
     const otherDir = path.join(k.core.config.sessionsDir, other.id);
     mkdirSync(otherDir, { recursive: true });
     writeFileSync(path.join(otherDir, "private.txt"), "other session's data");
@@ -62,14 +62,14 @@ describe("the kernel sandbox", () => {
   });
 
   it("has a read-only system, a writable workspace and no network", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     expect(await run(s.id, "try:\n    open('/usr/argus-test', 'w')\n    print('WROTE')\nexcept OSError as e:\n    print('OK', type(e).__name__)")).toMatch(/^OK /);
     expect(await run(s.id, "open('made.txt', 'w').write('x'); print('ok')")).toBe("ok");
     expect(await run(s.id, "import socket\ntry:\n    socket.create_connection(('127.0.0.1', 22), timeout=2)\n    print('CONNECTED')\nexcept OSError as e:\n    print('OK', e.errno)")).toMatch(/^OK /);
   });
 
   it("still has the vision stack", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     const r = await k.kernels.execute(s.id, "import numpy, cv2, PIL, matplotlib, skimage\nprint(cv2.__version__)");
     expect(r.error).toBeNull();
     expect(r.stdout).toMatch(/^4\./);

@@ -28,10 +28,10 @@ describe("killing the server keeps every acknowledged session, event and upload"
 
     // Another process appends events to the same database while the server runs
     // (SQLite WAL), standing in for the agent runtime that lands later.
-    const db = openDatabase(path.join(scratch.dir, "argus.db"));
+    const db = await openDatabase(first.database);
     const log = new EventLog(db);
     let appended = 0;
-    for (const s of sessions) for (let i = 0; i < 20; i++, appended++) log.append(s.id, userMessage(`event ${i}`));
+    for (const s of sessions) for (let i = 0; i < 20; i++, appended++) await log.append(s.id, userMessage(`event ${i}`));
 
     const acknowledged: { session: { id: string; token: string }; upload: Record<string, unknown>; bytes: Uint8Array }[] = [];
     const upload = async (i: number) => {
@@ -53,7 +53,7 @@ describe("killing the server keeps every acknowledged session, event and upload"
     await new Promise((r) => setTimeout(r, 15));
     await first.kill("SIGKILL");
     await Promise.all(burst);
-    db.close();
+    await db.close();
     expect(acknowledged.length).toBeGreaterThanOrEqual(6);
 
     const second = await startArgus({ dataDir: scratch.dir });

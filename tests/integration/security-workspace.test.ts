@@ -65,7 +65,7 @@ const stopAttack = (sessionId: string) => run(sessionId, "_attack_stop = True\ni
 
 describe("the server never follows a link a kernel planted", () => {
   it("an upload lands as a file even while the kernel keeps planting links under its name", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     // Every name the upload could get, flipped between absent and a link to the canary.
     await startAttack(
       s.id,
@@ -76,7 +76,7 @@ describe("the server never follows a link a kernel planted", () => {
         os.remove(_name)`,
     );
     const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: { r: 0, g: 0, b: 255 } } }).png().toBuffer();
-    const session = getSession(k.core.db, s.id)!;
+    const session = (await getSession(k.core.db, s.id))!;
     for (let i = 0; i < 30; i++) await storeUpload(k.core, session, { bytes: png, filename: "image.png" });
     await stopAttack(s.id);
     expect(readFileSync(canaryPath).equals(canary)).toBe(true);
@@ -84,7 +84,7 @@ describe("the server never follows a link a kernel planted", () => {
   });
 
   it("the coder's isolated copy never copies what a swapped-in link points at", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     await run(s.id, "from PIL import Image\nImage.new('RGB', (4, 4), (255, 0, 0)).save('red.png')\nprint('ok')");
     await startAttack(
       s.id,
@@ -107,7 +107,7 @@ os.replace("_r", "photo.png")`,
   });
 
   it("get_tool_for_task refuses paths that leave the workspace or are links, without creating anything or naming host paths", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     const out = await run(
       s.id,
       `
@@ -132,7 +132,7 @@ for p in ["../../canary.png", "/etc/passwd", "link.png", "../../../created-by-ke
   });
 
   it(`vqa never sends a host file to the model, over ${VQA_CALLS} calls racing a link swap`, async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     await run(s.id, "from PIL import Image\nImage.new('RGB', (8, 8), (255, 0, 0)).save('red.png')\nprint('ok')");
     await startAttack(
       s.id,
@@ -170,7 +170,7 @@ print(_last if _answers["refused"] else "")
   });
 
   it("deleting a session removes the links its kernel planted, never what they point at", async () => {
-    const s = k.newSession();
+    const s = await k.newSession();
     const hostDir = path.join(k.dir, "host-dir");
     mkdirSync(hostDir);
     writeFileSync(path.join(hostDir, "keep.txt"), "KEEP");
@@ -188,7 +188,7 @@ print("planted")
 `,
     );
     const sessionDir = k.kernels.sessionDir(s.id);
-    await removeSession(k.core, getSession(k.core.db, s.id)!);
+    await removeSession(k.core, (await getSession(k.core.db, s.id))!);
     expect(existsSync(sessionDir)).toBe(false);
     expect(readdirSync(hostDir)).toEqual(["keep.txt"]);
     expect(readFileSync(canaryPath).equals(canary)).toBe(true);

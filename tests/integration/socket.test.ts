@@ -9,13 +9,14 @@ import { createSession } from "@/lib/sessions/service";
 import { startSpineServer, type SpineServer } from "@/scripted-model/spine-server";
 import { agentReply, stateChange, userMessage } from "@/tests/helpers/events";
 import { tempDir } from "@/tests/helpers/temp-dir";
+import { engineEnv } from "@/tests/helpers/test-engines";
 
 const scratch = tempDir();
 let spine: SpineServer;
 const sockets: Socket[] = [];
 
 beforeAll(async () => {
-  spine = await startSpineServer(loadConfig({ ARGUS_DATA_DIR: scratch.dir, ARGUS_JUPYTER: "off" }, scratch.dir));
+  spine = await startSpineServer(loadConfig({ ARGUS_DATA_DIR: scratch.dir, ARGUS_JUPYTER: "off", ...(await engineEnv(scratch.dir)) }, scratch.dir));
 });
 afterAll(async () => {
   for (const s of sockets) s.disconnect();
@@ -61,8 +62,8 @@ async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
 
 describe("Socket.io protocol", () => {
   it("refuses connections without valid credentials", async () => {
-    const a = createSession(spine.core, null);
-    const b = createSession(spine.core, null);
+    const a = await createSession(spine.core, null);
+    const b = await createSession(spine.core, null);
     expect((await refused(open({}))).data?.code).toBe("bad_request:socket");
     expect((await refused(open({ sessionId: a.id }))).data?.code).toBe("unauthorized:session");
     expect((await refused(open({ sessionId: a.id, token: "wrong" }))).data?.code).toBe("forbidden:session");
@@ -71,13 +72,13 @@ describe("Socket.io protocol", () => {
   });
 
   it("accepts the creating browser's cookie instead of the token, from Argus's own page", async () => {
-    const s = createSession(spine.core, "browser-secret-1");
+    const s = await createSession(spine.core, "browser-secret-1");
     await connected(open({ sessionId: s.id }, { headers: { cookie: "argus_browser=browser-secret-1", origin: spine.url } }));
     expect((await refused(open({ sessionId: s.id }, { headers: { cookie: "argus_browser=other", origin: spine.url } }))).message).toMatch(/credentials/);
   });
 
   it("refuses a cookie-only socket from a foreign page, or from no page at all", async () => {
-    const s = createSession(spine.core, "browser-secret-2");
+    const s = await createSession(spine.core, "browser-secret-2");
     const cookie = "argus_browser=browser-secret-2";
     const cases: Record<string, string>[] = [{ cookie, origin: "https://evil.example" }, { cookie }, { cookie, origin: spine.url, "sec-fetch-site": "cross-site" }];
     for (const headers of cases) {
@@ -90,7 +91,7 @@ describe("Socket.io protocol", () => {
   });
 
   it("refuses a handshake addressed to a name Argus is not served under (DNS rebinding)", async () => {
-    const s = createSession(spine.core, "browser-secret-3");
+    const s = await createSession(spine.core, "browser-secret-3");
     const e = await refused(open({ sessionId: s.id, token: s.token }, { headers: { host: "evil.example:3000", origin: "http://evil.example:3000", cookie: "argus_browser=browser-secret-3" } }));
     expect(e.data?.code).not.toBeDefined();
     expect(e.message).not.toMatch(/credentials/);
@@ -98,8 +99,8 @@ describe("Socket.io protocol", () => {
   });
 
   it("emits each event to its session's room only, after it is persisted", async () => {
-    const a = createSession(spine.core, null);
-    const b = createSession(spine.core, null);
+    const a = await createSession(spine.core, null);
+    const b = await createSession(spine.core, null);
     const sa = open({ sessionId: a.id, token: a.token });
     const sb = open({ sessionId: b.id, token: b.token });
     await Promise.all([connected(sa), connected(sb)]);
@@ -107,14 +108,17 @@ describe("Socket.io protocol", () => {
     const gotB = collect(sb);
     const states: RunStateWire[] = [];
     sa.on("state", (st: RunStateWire) => states.push(st));
-    const persistedOnReceipt: boolean[] = [];
+    const persistedOnReceipt: Promise<boolean>[] = [];
     sa.on("message", (m: StreamedMessage) => {
-      persistedOnReceipt.push(eventsAfter(spine.core.db, a.id, m.seq - 1).some((r) => r.seq === m.seq));
+      persistedOnReceipt.push(eventsAfter(spine.core.db, a.id, m.seq - 1).then((rows) => rows.some((r) => r.seq === m.seq)));
     });
 
-    spine.core.events.append(a.id, userMessage("how many coins?", "run-1"));
-    spine.core.events.append(a.id, stateChange("running", "run-1"));
-    spine.core.events.append(a.id, agentReply("Let me look.", "run-1"));
+    // Not awaited one by one: the log still emits them in seq order.
+    await Promise.all([
+      spine.core.events.append(a.id, userMessage("how many coins?", "run-1")),
+      spine.core.events.append(a.id, stateChange("running", "run-1")),
+      spine.core.events.append(a.id, agentReply("Let me look.", "run-1")),
+    ]);
     await until(() => gotA.length === 2 && states.length === 3);
 
     expect(gotA.map((m) => [m.seq, m.role, m.content])).toEqual([
@@ -122,23 +126,23 @@ describe("Socket.io protocol", () => {
       [3, "conversation", "Let me look."],
     ]);
     expect(gotA[0]).toMatchObject({ runId: "run-1", ts: expect.any(String) });
-    expect(persistedOnReceipt).toEqual([true, true]);
+    expect(await Promise.all(persistedOnReceipt)).toEqual([true, true]);
     expect(states.at(-1)).toMatchObject({ runId: "run-1", agentState: "running" });
     await new Promise((r) => setTimeout(r, 50));
     expect(gotB).toEqual([]);
   });
 
   it("replays every missed message after a reconnect, in order, exactly once", async () => {
-    const s = createSession(spine.core, null);
+    const s = await createSession(spine.core, null);
     const first = open({ sessionId: s.id, token: s.token });
     await connected(first);
     const live = collect(first);
-    for (let i = 1; i <= 5; i++) spine.core.events.append(s.id, userMessage(`m${i}`));
+    for (let i = 1; i <= 5; i++) await spine.core.events.append(s.id, userMessage(`m${i}`));
     await until(() => live.length === 5);
     first.disconnect();
 
     // Missed while away.
-    for (let i = 6; i <= 40; i++) spine.core.events.append(s.id, userMessage(`m${i}`));
+    for (let i = 6; i <= 40; i++) await spine.core.events.append(s.id, userMessage(`m${i}`));
 
     const again = open({ sessionId: s.id, token: s.token });
     const liveAgain = collect(again);
@@ -147,7 +151,7 @@ describe("Socket.io protocol", () => {
     expect(ack.ok).toBe(true);
     if (!ack.ok) return;
     // New events keep flowing live after the catch-up.
-    spine.core.events.append(s.id, userMessage("m41"));
+    await spine.core.events.append(s.id, userMessage("m41"));
     await until(() => liveAgain.length === 1);
 
     const seen = new Map<number, StreamedMessage>();
@@ -162,7 +166,7 @@ describe("Socket.io protocol", () => {
   });
 
   it("answers bad socket events with an error acknowledgement and keeps serving", async () => {
-    const s = createSession(spine.core, null);
+    const s = await createSession(spine.core, null);
     const sock = open({ sessionId: s.id, token: s.token });
     await connected(sock);
     for (const bad of [{}, { afterSeq: -1 }, { afterSeq: "5" }, { afterSeq: 1.5 }, null, "x"]) {

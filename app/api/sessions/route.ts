@@ -17,8 +17,8 @@ export const POST = route(async (req: Request) => {
   const hasBody = (req.headers.get("content-length") ?? "0") !== "0" || req.headers.has("content-type");
   const body = hasBody ? await readJson(req, CreateSessionBody) : {};
   const browser = cred.browser ?? newSecret();
-  const created = createSession(core, browser);
-  if (body.title) renameSession(core, getSession(core.db, created.id)!, body.title);
+  const created = await createSession(core, browser);
+  if (body.title) await renameSession(core, (await getSession(core.db, created.id))!, body.title);
   const headers = new Headers();
   if (!cred.browser) headers.set("set-cookie", browserCookieHeader(browser, core.config.secureCookies));
   return json(created, { status: 201, headers });
@@ -27,5 +27,5 @@ export const POST = route(async (req: Request) => {
 /** This browser's sessions, newest first (an empty list without the browser cookie). */
 export const GET = route(async (req: Request) => {
   const core = getArgus();
-  return json({ sessions: listSessions(core, credentialsOf(req).browser) });
+  return json({ sessions: await listSessions(core, credentialsOf(req).browser) });
 });

@@ -14,9 +14,9 @@ export const GET = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();
   const { id } = await params;
   const cred = credentialsOf(req);
-  const file = getFile(core.db, id);
+  const file = await getFile(core.db, id);
   // Authorise against the owning session; an unknown id answers like a foreign one.
-  authorizeSession(core, file?.sessionId ?? "unknown", cred);
+  await authorizeSession(core, file?.sessionId ?? "unknown", cred);
   if (!file) throw new ArgusError("not_found:file", "No such file.");
 
   const variant = parseWith(FileVariantQuery, new URL(req.url).searchParams.get("variant") ?? undefined);

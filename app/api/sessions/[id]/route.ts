@@ -9,22 +9,22 @@ type Ctx = { params: Promise<{ id: string }> };
 
 export const GET = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();
-  const session = authorizeSession(core, (await params).id, credentialsOf(req));
-  return json(sessionView(core, session));
+  const session = await authorizeSession(core, (await params).id, credentialsOf(req));
+  return json(await sessionView(core, session));
 });
 
 export const PATCH = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();
-  const session = authorizeSession(core, (await params).id, credentialsOf(req));
+  const session = await authorizeSession(core, (await params).id, credentialsOf(req));
   const body = await readJson(req, PatchSessionBody);
-  if (body.title !== undefined) renameSession(core, session, body.title);
-  const settings = body.settings ? mergeSessionSettings(core.db, session.id, body.settings) : session.settings;
+  if (body.title !== undefined) await renameSession(core, session, body.title);
+  const settings = body.settings ? await mergeSessionSettings(core.db, session.id, body.settings) : session.settings;
   return json({ id: session.id, title: body.title ?? session.title, settings });
 });
 
 export const DELETE = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();
-  const session = authorizeSession(core, (await params).id, credentialsOf(req));
+  const session = await authorizeSession(core, (await params).id, credentialsOf(req));
   await removeSession(core, session);
   return new Response(null, { status: 204 });
 });

@@ -8,6 +8,6 @@ type Ctx = { params: Promise<{ id: string }> };
 /** Stops the active run: its model call is aborted and its running cell interrupted. */
 export const POST = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();
-  const session = authorizeSession(core, (await params).id, credentialsOf(req));
+  const session = await authorizeSession(core, (await params).id, credentialsOf(req));
   return json(core.runs.cancel(session.id), { status: 202 });
 });

@@ -11,15 +11,15 @@ type Ctx = { params: Promise<{ id: string }> };
 /** Starts a run, or answers the question a waiting run asked (same run resumes). */
 export const POST = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();
-  const session = authorizeSession(core, (await params).id, credentialsOf(req));
+  const session = await authorizeSession(core, (await params).id, credentialsOf(req));
   const body = await readJson(req, PostMessageBody);
-  body.media?.forEach((id, i) => {
-    if (getFile(core.db, id)?.sessionId !== session.id) {
+  for (const [i, id] of (body.media ?? []).entries()) {
+    if ((await getFile(core.db, id))?.sessionId !== session.id) {
       throw new ArgusError("bad_request:message", `media.${i}: no upload with that id in this session`, {
         field: `media.${i}`,
       });
     }
-  });
-  const { runId, resumed } = core.runs.post(session, body);
+  }
+  const { runId, resumed } = await core.runs.post(session, body);
   return json({ runId, resumed }, { status: 202 });
 });

@@ -10,7 +10,7 @@ type Ctx = { params: Promise<{ id: string }> };
 /** The session's notebook (every cell its kernel ran, with outputs) as nbformat 4 JSON. */
 export const GET = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();
-  const session = authorizeSession(core, (await params).id, credentialsOf(req));
+  const session = await authorizeSession(core, (await params).id, credentialsOf(req));
   const notebook = buildNotebook(await recordedCells({ db: core.db, dataDir: core.config.dataDir }, session.id), { title: session.title });
   const base = (session.title ?? "argus-session").replace(/[^\w.-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 80) || "argus-session";
   return new Response(JSON.stringify(notebook, null, 1), {

@@ -13,7 +13,7 @@ const MULTIPART_OVERHEAD = 64 * 1024;
 
 export const POST = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();
-  const session = authorizeSession(core, (await params).id, credentialsOf(req));
+  const session = await authorizeSession(core, (await params).id, credentialsOf(req));
   core.disk.assertRoom("upload");
   const type = req.headers.get("content-type") ?? "";
   if (!type.toLowerCase().startsWith("multipart/form-data")) {
@@ -45,7 +45,7 @@ export const POST = route(async (req: Request, { params }: Ctx) => {
 /** The session's uploads (not the pictures its code generated), oldest first. */
 export const GET = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();
-  const session = authorizeSession(core, (await params).id, credentialsOf(req));
-  const uploads = filesOfSession(core.db, session.id).filter((f) => f.origin === "upload").map(uploadView);
+  const session = await authorizeSession(core, (await params).id, credentialsOf(req));
+  const uploads = (await filesOfSession(core.db, session.id)).filter((f) => f.origin === "upload").map(uploadView);
   return json({ uploads });
 });

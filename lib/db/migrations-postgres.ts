@@ -1,0 +1,84 @@
+import type { Migration } from "./migrations";
+
+/**
+ * The Postgres schema, version for version the same tables as migrations.ts
+ * (SQLite). Differences, and why: BIGINT for sizes; DOUBLE PRECISION for REAL;
+ * runs get an `ord` column because Postgres has no rowid to break ties between
+ * runs started in the same millisecond. Times and JSON stay TEXT, as in SQLite,
+ * so both engines hand back the same strings.
+ */
+export const POSTGRES_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "sessions, events, runs, files",
+    sql: `
+      CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        token_hash TEXT NOT NULL,
+        browser_hash TEXT,
+        title TEXT,
+        settings TEXT NOT NULL DEFAULT '{}',
+        last_seq INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX sessions_by_browser ON sessions(browser_hash, updated_at);
+
+      CREATE TABLE events (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        run_id TEXT,
+        ts TEXT NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (session_id, seq)
+      );
+
+      CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        state TEXT NOT NULL,
+        agent_state TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        ord BIGSERIAL NOT NULL
+      );
+      CREATE INDEX runs_by_session ON runs(session_id, started_at);
+
+      CREATE TABLE files (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        origin TEXT NOT NULL CHECK (origin IN ('upload', 'generated')),
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('image', 'video', 'other')),
+        mime TEXT NOT NULL,
+        size BIGINT NOT NULL,
+        sha256 TEXT NOT NULL,
+        width INTEGER,
+        height INTEGER,
+        duration_sec DOUBLE PRECISION,
+        thumb_sha256 TEXT,
+        thumb_mime TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX files_by_session ON files(session_id, created_at);
+      CREATE INDEX files_by_sha ON files(sha256);
+      CREATE INDEX files_by_thumb ON files(thumb_sha256);
+    `,
+  },
+  {
+    version: 2,
+    name: "notebook cells",
+    sql: `
+      CREATE TABLE cells (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        idx INTEGER NOT NULL,
+        kernel_id TEXT NOT NULL,
+        code TEXT NOT NULL,
+        execution TEXT NOT NULL,
+        execution_count INTEGER,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (session_id, idx)
+      );
+    `,
+  },
+];

@@ -57,6 +57,8 @@ export class RunManager {
   private subscriberCount = 0;
   /** Retries writing the endings of runs the full disk cut off (see endUnwritten). */
   private retryTimer: NodeJS.Timeout | null = null;
+  /** Told when a run leaves this process (ended, failed or stopped): its lease is released. */
+  private readonly settledListeners = new Set<(sessionId: string, runId: string) => void>();
 
   constructor(
     private readonly core: RunManagerDeps,
@@ -69,12 +71,12 @@ export class RunManager {
    * by a stop or a crash (their kernels and model calls died with it): say so
    * in their chats and mark them interrupted, so the session carries on.
    */
-  markInterrupted(): number {
-    const stale = runsInState(this.core.db, ["loading", "running", "awaiting_user_input", "paused"]);
-    for (const run of stale) {
-      if (this.active.has(run.sessionId)) continue;
-      this.noteInterrupted(run.sessionId, run.id);
-    }
+  markInterrupted(shouldMark: (run: { id: string; sessionId: string }) => boolean = () => true): number {
+    const stale = runsInState(this.core.db, ["loading", "running", "awaiting_user_input", "paused"]).filter(
+      // Another live instance may own some of them (see lib/scale/run-router.ts).
+      (run) => !this.active.has(run.sessionId) && shouldMark(run),
+    );
+    for (const run of stale) this.noteInterrupted(run.sessionId, run.id);
     return stale.length;
   }
 
@@ -133,6 +135,17 @@ export class RunManager {
     return this.active.has(sessionId);
   }
 
+  /** Sessions whose run this process is executing (or holding for an answer). */
+  activeSessions(): string[] {
+    return [...this.active.keys()];
+  }
+
+  /** Registers a listener for runs leaving this process; returns a function that removes it. */
+  onSettled(listener: (sessionId: string, runId: string) => void): () => void {
+    this.settledListeners.add(listener);
+    return () => this.settledListeners.delete(listener);
+  }
+
   /** Registers an update_callback; returns a function that removes it. */
   subscribe(callback: UpdateCallback): () => void {
     return this.core.events.subscribe(`update_callback:${++this.subscriberCount}`, ({ sessionId, message }) => {
@@ -140,7 +153,8 @@ export class RunManager {
     });
   }
 
-  post(session: SessionRow, body: PostMessage): { runId: string; resumed: boolean } {
+  /** `options.runId` names a new run in advance (its lease was taken under that id). */
+  post(session: SessionRow, body: PostMessage, options: { runId?: string } = {}): { runId: string; resumed: boolean } {
     const run = this.active.get(session.id);
     const media = (body.media ?? []).map(fileUrl);
 
@@ -170,7 +184,7 @@ export class RunManager {
     const unwritten = this.writeUnwritten();
     if (unwritten) throw diskFullError("message", unwritten);
 
-    const runId = randomUUID();
+    const runId = options.runId ?? randomUUID();
     const first = this.core.events.append(session.id, personMessage(body.content, media, { runId })).event;
     setTitleIfEmpty(this.core.db, session.id, titleFrom(body.content));
     const active: ActiveRun = { runId, abort: new AbortController(), waiting: null };
@@ -183,6 +197,7 @@ export class RunManager {
       })
       .finally(() => {
         if (this.active.get(session.id) === active) this.active.delete(session.id);
+        for (const listener of this.settledListeners) listener(session.id, runId);
       });
     return { runId, resumed: false };
   }

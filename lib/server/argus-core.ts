@@ -304,6 +304,7 @@ export async function createArgusCore(
         disk: disk.freeBytes() === null ? "unknown" : disk.low() ? "low" : "ok",
         models: roleHealth.snapshot(),
         ...(kernels ? { kernels: { ...kernels.stats(), poolSize: config.kernels.poolSize } } : {}),
+        ...(redis ? { redis: redis.isReady ? ("up" as const) : ("down" as const), instance: config.scale.instanceId } : {}),
       };
     },
     async close() {

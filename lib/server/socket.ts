@@ -130,6 +130,18 @@ export function attachSocketServer(httpServer: HttpServer, core: ArgusCore, opti
     if (state) room.emit("state", state);
   });
 
+  if (core.redis) {
+    // Events relayed while Redis was away may be lost (those in flight when it went); the
+    // database has them all, so this instance's clients are told to sync again once it is back.
+    let redisDown = false;
+    core.redis.on("error", () => (redisDown = true));
+    core.redis.on("ready", () => {
+      if (!redisDown) return;
+      redisDown = false;
+      io.local.emit("resync");
+    });
+  }
+
   // Ephemeral: sent to whoever is in the room now, never stored, never replayed by sync.
   core.drafts.subscribe((sessionId, draft) => io.to(sessionRoom(sessionId)).emit("draft", draft));
 

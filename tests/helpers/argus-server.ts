@@ -24,6 +24,10 @@ export async function startArgus(options: {
   dataDir: string;
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** ARGUS_INSTANCE_ID: names the instance in run leases (two instances sharing one data dir). */
+  instanceId?: string;
+  /** REDIS_URL: Socket.io and run commands across instances. */
+  redisUrl?: string;
 }): Promise<RunningServer> {
   if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
     throw new Error("No production build: run `npm run build` (npm test does it for you).");
@@ -43,6 +47,8 @@ export async function startArgus(options: {
     // Every test client comes from 127.0.0.1, and suites create many sessions;
     // the rate limit has its own test (http-session-rate.test.ts).
     ARGUS_SESSION_RATE_PER_MINUTE: "100000",
+    ...(options.instanceId ? { ARGUS_INSTANCE_ID: options.instanceId } : {}),
+    ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
     ...options.env,
   };
   const proc = spawn(process.execPath, ["--import", "tsx", "server.ts"], {

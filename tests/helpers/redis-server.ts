@@ -12,6 +12,8 @@ export interface RunningRedis {
   stop(signal?: NodeJS.Signals): Promise<void>;
   /** Starts it again on the same port, empty (nothing is persisted): a Redis restart. */
   restart(): Promise<void>;
+  /** Starts it after stop(), on the same port, empty. */
+  start(): Promise<void>;
   /** Stops it for good and removes its directory. */
   close(): Promise<void>;
   output(): string;
@@ -77,6 +79,10 @@ export async function startRedis(): Promise<RunningRedis> {
     stop,
     restart: async () => {
       await stop();
+      log = "";
+      await launch();
+    },
+    start: async () => {
       log = "";
       await launch();
     },

@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { SyncAck } from "@/lib/protocol/socket";
@@ -20,6 +21,7 @@ beforeAll(async () => {
   world = await startScaleOut(scenarioPath("ask-mid-run.json"));
 }, 240_000);
 afterAll(async () => {
+  if (process.env.ARGUS_TEST_DUMP) for (const [name, server] of [["a", world?.a], ["b", world?.b]] as const) if (server) writeFileSync(`${process.env.ARGUS_TEST_DUMP}.${name}.log`, server.output());
   for (const w of watches) w.socket.disconnect();
   await world?.close();
 });
@@ -147,6 +149,12 @@ describe.skipIf(!haveRedis())("two instances, one database, one Redis", () => {
     expect([...merged.values()].sort((x, y) => x.seq - y.seq).map(shape)).toEqual(stored.map(shape));
     // Live delivery never repeats a message.
     expect(new Set(watch.messages.map((m) => m.seq)).size).toBe(watch.messages.length);
+    // Each instance said once that Redis was gone and once that it was back, and nothing threw.
+    for (const server of [world.a, world.b]) {
+      expect(server.output()).toMatch(/Redis at redis:\/\/127\.0\.0\.1:\d+\/? is unreachable/);
+      expect(server.output()).toMatch(/Redis is back/);
+      expect(server.output()).not.toMatch(/Unhandled|uncaught/i);
+    }
   });
 
   it("kill -9 of A mid-run: B marks the run interrupted with a note in the chat, and the next message runs on B", async () => {

@@ -20,6 +20,7 @@ import { errorNote, stateChanged } from "@/lib/protocol/event-builders";
 import { TERMINAL_AGENT_STATES } from "@/lib/protocol/state";
 import type { EventLog } from "@/lib/runtime/event-log";
 import type { RunManager } from "@/lib/runtime/run-manager";
+import { KeyedMutex } from "@/lib/server/keyed-mutex";
 import { leasesToTakeOver, leaseTimings, routeRunCommand, runsWithoutLease } from "./lease-policy";
 import type { RunCommandBus } from "./run-command-bus";
 import type { RunCommand, RunCommandResult } from "./run-commands";
@@ -55,6 +56,8 @@ export class RunRouter {
   private sweepTimer: NodeJS.Timeout | null = null;
   private closed = false;
   private readonly stopListening: () => void;
+  /** One start at a time per session here, so two requests never take one lease for two runs. */
+  private readonly starting = new KeyedMutex();
 
   constructor(private readonly deps: RunRouterDeps) {
     this.stopListening = deps.runs.onSettled((sessionId, runId) => {
@@ -103,6 +106,15 @@ export class RunRouter {
     return this.postHere(session, body);
   }
 
+  /** Stops the session's run if there is one, wherever it runs (the session is being deleted). */
+  async cancelIfActive(sessionId: string): Promise<void> {
+    try {
+      await this.cancel(sessionId);
+    } catch {
+      // No run, or its owner is unreachable: the deletion goes on, and the owner's run ends at its next write.
+    }
+  }
+
   /** Stops the session's run wherever it runs. */
   async cancel(sessionId: string): Promise<{ runId: string }> {
     const route = await this.route(sessionId);
@@ -130,7 +142,11 @@ export class RunRouter {
     return this.deps.bus.send(owner, command);
   }
 
-  private async postHere(session: SessionRow, body: PostMessage): Promise<RunCommandResult> {
+  private postHere(session: SessionRow, body: PostMessage): Promise<RunCommandResult> {
+    return this.starting.run(session.id, () => this.startOrAnswer(session, body));
+  }
+
+  private async startOrAnswer(session: SessionRow, body: PostMessage): Promise<RunCommandResult> {
     const { db, runs, instanceId, leaseMs } = this.deps;
     // An answer, or a refusal, for the run already going here: no new lease.
     if (runs.isActive(session.id)) return runs.post(session, body);

@@ -60,6 +60,8 @@ export class RunCommandBus {
   /** Sends `command` to `owner` and waits for its answer; throws the owner's ArgusError, or 503. */
   async send(owner: string, command: RunCommand, timeoutMs = COMMAND_TIMEOUT_MS): Promise<RunCommandResult> {
     const id = randomUUID();
+    // Redis is away: say so now instead of queueing a command the person will have given up on.
+    if (!this.publisher.isReady) throw new ArgusError("unavailable:message", UNREACHABLE, { retryAfterSeconds: 5 });
     const reply = new Promise<RunCommandReply>((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
@@ -69,7 +71,7 @@ export class RunCommandBus {
     });
     // A publish while Redis is down waits in the client's queue: the deadline above still holds.
     this.publisher
-      .publish(commandChannel(owner), JSON.stringify({ id, from: this.instanceId, command }))
+      .publish(commandChannel(owner), JSON.stringify({ id, from: this.instanceId, expiresAt: Date.now() + timeoutMs, command }))
       .then((receivers) => {
         // Nobody listens on the owner's channel: it is gone (its lease has not run out yet).
         if (receivers === 0) this.settle({ id, ok: false, error: { code: "unavailable:message", message: UNREACHABLE } });
@@ -99,7 +101,11 @@ export class RunCommandBus {
       this.log(`[runs] ignored a malformed run command: ${parsed.error.message.slice(0, 200)}`);
       return;
     }
-    const { id, from, command } = parsed.data;
+    const { id, from, command, expiresAt } = parsed.data;
+    if (Date.now() > expiresAt) {
+      this.log(`[runs] dropped a ${command.kind} for session ${command.sessionId} from ${from}: it arrived after its asker gave up`);
+      return;
+    }
     let reply: RunCommandReply;
     try {
       reply = { id, ok: true, result: await handler(command) };

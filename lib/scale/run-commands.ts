@@ -16,6 +16,12 @@ export const RunCommandRequestSchema = z.object({
   id: z.string().min(1).max(100),
   /** The asking instance: the answer goes to its reply channel. */
   from: z.string().min(1).max(200),
+  /**
+   * Ms since the epoch after which the asker has given up (and told the person to retry): a
+   * command that reaches the owner later, e.g. flushed from a client queue when Redis returns,
+   * is dropped instead of cancelling a run long after the person saw "try again".
+   */
+  expiresAt: z.number(),
   command: RunCommandSchema,
 });
 export type RunCommandRequest = z.infer<typeof RunCommandRequestSchema>;

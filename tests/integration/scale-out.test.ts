@@ -130,6 +130,11 @@ describe.skipIf(!haveRedis())("two instances, one database, one Redis", () => {
     const health = await world.callA("GET", "/api/health");
     expect(health.status).toBe(200);
     expect(health.json).toMatchObject({ db: "up", redis: "down", instance: "a" });
+    // A cancel for A's run sent to B cannot reach A now: a plain 503 at once, and it is not
+    // delivered later (the run below still finishes).
+    const unreachable = await world.callB("POST", `/api/sessions/${session.id}/cancel`, { token: session.token });
+    expect(unreachable.status).toBe(503);
+    expect(unreachable.json.error.message).toMatch(/did not answer; try again/);
     const seenWhileDown = watch.messages.length;
     await world.redis.start();
 

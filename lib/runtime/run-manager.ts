@@ -21,6 +21,8 @@ interface ActiveRun {
   abort: AbortController;
   /** Set while the run waits for the person's answer to interaction `seq`. */
   waiting: { seq: number; resolve: (answer: ArgusEvent) => void; reject: (e: Error) => void } | null;
+  /** Another instance took the run over: it stops here without writing another event. */
+  abandoned?: boolean;
 }
 
 export interface RunSettings {
@@ -229,6 +231,19 @@ export class RunManager {
     if (this.active.has(sessionId)) this.cancel(sessionId);
   }
 
+  /**
+   * Stops the session's run without writing anything more: another instance
+   * already ended it in the log (this one stalled past its lease).
+   */
+  abandon(sessionId: string): void {
+    const run = this.active.get(sessionId);
+    if (!run) return;
+    run.abandoned = true;
+    run.abort.abort();
+    run.waiting?.reject(new Error("taken over by another instance"));
+    run.waiting = null;
+  }
+
   /** Stops the active run: its model call is aborted and its cell interrupted. */
   cancel(sessionId: string): { runId: string } {
     const run = this.active.get(sessionId);
@@ -250,7 +265,7 @@ export class RunManager {
       limits: this.settings.limits,
       agents: agents.create,
       ask: (question, agent) => this.ask(sessionId, question, agent),
-      closing: () => this.closing,
+      closing: () => this.closing || run.abandoned === true,
       waitForAnswer: (seq) =>
         new Promise<ArgusEvent>((resolve, reject) => {
           if (run.abort.signal.aborted) return reject(new Error("cancelled"));

@@ -179,7 +179,7 @@ export class RunRouter {
       for (const sessionId of runsWithoutLease(runs.activeSessions(), held)) {
         // This process stalled past its lease and another instance already ended the run.
         log(`[runs] lost the lease of session ${sessionId} (another instance interrupted its run); stopping it here`);
-        runs.cancelIfActive(sessionId);
+        runs.abandon(sessionId);
       }
     } catch (error) {
       log(`[runs] could not renew run leases: ${String(error)}`);

@@ -56,11 +56,17 @@ export class RunRouter {
   private sweepTimer: NodeJS.Timeout | null = null;
   private closed = false;
   private readonly stopListening: () => void;
+  /**
+   * Runs this instance took a lease for, by session, until they settle: only these can lose
+   * their lease (a run started without the router, by a test or a tool, holds none).
+   */
+  private readonly leased = new Map<string, string>();
   /** One start at a time per session here, so two requests never take one lease for two runs. */
   private readonly starting = new KeyedMutex();
 
   constructor(private readonly deps: RunRouterDeps) {
     this.stopListening = deps.runs.onSettled((sessionId, runId) => {
+      if (this.leased.get(sessionId) === runId) this.leased.delete(sessionId);
       void releaseLease(deps.db, { sessionId, runId, owner: deps.instanceId }).catch((error: unknown) =>
         deps.log(`[runs] could not release the lease of run ${runId}: ${String(error)}`),
       );
@@ -157,7 +163,9 @@ export class RunRouter {
       return this.remote(lease.owner, { kind: "post", sessionId: session.id, body });
     }
     try {
-      return runs.post(session, body, { runId });
+      const started = runs.post(session, body, { runId });
+      if (!started.resumed) this.leased.set(session.id, started.runId);
+      return started;
     } catch (error) {
       if (!runs.isActive(session.id)) await releaseLease(db, { sessionId: session.id, runId, owner: instanceId });
       throw error;
@@ -175,8 +183,12 @@ export class RunRouter {
   private async renew(): Promise<void> {
     const { db, runs, instanceId, leaseMs, log } = this.deps;
     try {
+      // Only runs leased before the renewal was asked for can be missing from its answer.
+      const before = new Map(this.leased);
       const held = await renewLeases(db, instanceId, Date.now() + leaseMs);
-      for (const sessionId of runsWithoutLease(runs.activeSessions(), held)) {
+      const leasedHere = [...before].filter(([sessionId, runId]) => this.leased.get(sessionId) === runId && runs.isActive(sessionId)).map(([sessionId]) => sessionId);
+      for (const sessionId of runsWithoutLease(leasedHere, held)) {
+        this.leased.delete(sessionId);
         // This process stalled past its lease and another instance already ended the run.
         log(`[runs] lost the lease of session ${sessionId} (another instance interrupted its run); stopping it here`);
         runs.abandon(sessionId);

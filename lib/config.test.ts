@@ -97,6 +97,19 @@ describe("loadConfig", () => {
     }
   });
 
+  it("scales out only with REDIS_URL, names the instance, and keeps a dead owner's lease short", () => {
+    const lone = loadConfig({}, "/x").scale;
+    expect(lone.redisUrl).toBeNull();
+    expect(lone.leaseMs).toBe(10_000);
+    expect(lone.instanceId).toMatch(/^[A-Za-z0-9._-]+-[0-9a-f]{8}$/);
+    expect(loadConfig({}, "/x").scale.instanceId).not.toBe(lone.instanceId);
+    const shared = loadConfig({ REDIS_URL: "redis://redis:6379/0", ARGUS_INSTANCE_ID: "argus-1", ARGUS_RUN_LEASE_SECONDS: "5" }, "/x").scale;
+    expect(shared).toEqual({ redisUrl: "redis://redis:6379/0", instanceId: "argus-1", leaseMs: 5000 });
+    expect(() => loadConfig({ REDIS_URL: "http://redis:6379" })).toThrow(/REDIS_URL/);
+    expect(() => loadConfig({ ARGUS_INSTANCE_ID: "a b" })).toThrow(/ARGUS_INSTANCE_ID/);
+    expect(() => loadConfig({ ARGUS_RUN_LEASE_SECONDS: "0" })).toThrow(/ARGUS_RUN_LEASE_SECONDS/);
+  });
+
   it("starts only the sandboxed kernelspec on its own jupyter-server", () => {
     expect(loadConfig({}).kernels.kernelName).toBe("argus-python");
     expect(() => loadConfig({ ARGUS_KERNEL_NAME: "python3" })).toThrow(/ARGUS_KERNEL_NAME/);

@@ -1,4 +1,6 @@
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
+import { hostname } from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { parseAllowList, parseBlockList, type UrlPolicy } from "./computer/url-policy";
@@ -142,6 +144,15 @@ const EnvSchema = z.object({
   // Device pixels per CSS pixel of the browser's screen (2 renders like a HiDPI display).
   ARGUS_BROWSER_DEVICE_SCALE: z.coerce.number().min(1).max(3).default(1),
   ARGUS_BROWSER_API: z.enum(BROWSER_APIS).default("auto"),
+  // Scale-out: Socket.io events and run commands travel between instances through Redis.
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, { message: "use redis://host:port (or rediss:// for TLS)" })
+    .optional(),
+  // Names this instance in run leases and logs; generated at start when unset.
+  ARGUS_INSTANCE_ID: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, { message: "letters, digits, '.', '_' or '-' (at most 100)" }).optional(),
+  // How long a run's lease lasts without renewal: another instance notices a dead owner within this plus a sweep (≤ 2 s).
+  ARGUS_RUN_LEASE_SECONDS: z.coerce.number().min(1).max(60).default(10),
 });
 
 export interface ArgusConfig {
@@ -217,6 +228,13 @@ export interface ArgusConfig {
     deviceScale: number;
     /** ARGUS_BROWSER_API resolved for the browser model: which protocol the browsing agent speaks. */
     api: BrowserApi;
+  };
+  scale: {
+    /** REDIS_URL: null keeps Socket.io in-process and runs unreachable from other instances. */
+    redisUrl: string | null;
+    /** ARGUS_INSTANCE_ID, or `<host>-<random>` made at start. */
+    instanceId: string;
+    leaseMs: number;
   };
 }
 
@@ -312,6 +330,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       screenEdge: e.ARGUS_BROWSER_SCREEN_EDGE,
       deviceScale: e.ARGUS_BROWSER_DEVICE_SCALE,
       api: chooseBrowserApi(e.ARGUS_BROWSER_API, byRole.browser),
+    },
+    scale: {
+      redisUrl: e.REDIS_URL ?? null,
+      instanceId: e.ARGUS_INSTANCE_ID ?? `${hostname().replace(/[^A-Za-z0-9._-]/g, "").slice(0, 60) || "argus"}-${randomBytes(4).toString("hex")}`,
+      leaseMs: Math.round(e.ARGUS_RUN_LEASE_SECONDS * 1000),
     },
   };
 }

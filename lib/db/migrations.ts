@@ -84,4 +84,22 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 3,
+    name: "run leases",
+    sql: `
+      -- Which Argus instance runs a session's active run, until when (ms since the epoch). One row
+      -- per session: it is also the lock that keeps two instances from starting runs in one chat.
+      -- The owner renews expires_at every few seconds; another instance's sweeper takes over a
+      -- row whose lease ran out (the owner died) and marks the run interrupted.
+      CREATE TABLE run_leases (
+        session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+        run_id TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+      CREATE INDEX run_leases_by_owner ON run_leases(owner);
+      CREATE INDEX run_leases_by_expiry ON run_leases(expires_at);
+    `,
+  },
 ];

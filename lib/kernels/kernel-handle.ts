@@ -2,6 +2,7 @@ import { KernelMessage, type Kernel } from "@jupyterlab/services";
 import type { Execution } from "@/lib/protocol/contexts";
 import { answerBridge, isBridgePrompt, type AskPerson, type BridgeMethods } from "./bridge";
 import { BridgeMeter } from "./bridge-meter";
+import { resolvePictureRefs } from "./picture-ref-files";
 import { ExecutionCollector, type CollectorLimits, DEFAULT_COLLECTOR_LIMITS } from "./execution-collector";
 
 export interface ExecuteOptions {
@@ -212,7 +213,9 @@ export class KernelHandle {
       if (ending.kind === "lost" && this.lostReason && collector.result().error?.name !== "TimeoutError" && collector.result().error?.name !== "Cancelled") {
         collector.fail("KernelDied", `${this.lostReason} while running this cell. A new kernel will be started; earlier variables are gone.`);
       }
-      return { execution: collector.result(), executionCount: collector.executionCount, kernelLost: this.lostReason };
+      // Big pictures came as files in the workspace: read them back (safely) before anyone sees the cell.
+      const execution = await resolvePictureRefs(this.workspace, collector.result());
+      return { execution, executionCount: collector.executionCount, kernelLost: this.lostReason };
     } finally {
       clearTimeout(stopTimer);
       if (onAbort) options.signal?.removeEventListener("abort", onAbort);

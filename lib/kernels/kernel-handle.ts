@@ -49,6 +49,8 @@ export class KernelHandle {
       bridge: BridgeMethods;
       interruptGraceMs: number;
       collectorLimits?: CollectorLimits;
+      /** Told when a cell starts (true) and ends (false): the pool holds its refills meanwhile. */
+      onCellRunning?: (running: boolean) => void;
     },
   ) {
     // services reconnects after a server-side auto-restart from a floating
@@ -119,6 +121,7 @@ export class KernelHandle {
       return { execution: collector.result(), executionCount: null, kernelLost: null };
     }
     this.busy = true;
+    this.options.onCellRunning?.(true);
     this.lastUsed = Date.now();
     const bridgeAbort = new AbortController();
     // stop_on_error would make ipykernel skip ("abort") every execute request
@@ -222,6 +225,7 @@ export class KernelHandle {
       bridgeAbort.abort();
       this.onLost = null;
       this.busy = false;
+      this.options.onCellRunning?.(false);
       this.lastUsed = Date.now();
       if (!future.isDisposed) future.dispose();
     }

@@ -8,13 +8,14 @@
  * (bench/cell_floor.py), so transport, model calls and scheduling are not in it.
  * Target: p50 wall ≤ 1.5 × floor + 300 ms.
  *
- * Two servers in one run: Argus as configured by default (ARGUS_KERNEL_PRELOAD=vision), and,
+ * Three servers in one run: Argus as configured by default (ARGUS_KERNEL_PRELOAD=vision), the same
+ * with the pool refilling at once instead of after the run's cells (ARGUS_POOL_REFILL_QUIET_MS=0), and,
  * for comparison, the same with ARGUS_KERNEL_PRELOAD=none (cold imports in the cells). Before
  * each run the bench waits until the pool is full again (GET /api/health `kernels`), as it is
  * when a person's next message comes seconds later; that wait is printed, not counted.
  *
  *   npm run bench:run   (needs a build: `bash scripts/ensure-build.sh`)
- *   BENCH_RUNS=20 BENCH_RUNS_COLD=5
+ *   BENCH_RUNS=20 BENCH_RUNS_AT_ONCE=10 BENCH_RUNS_COLD=5
  */
 import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -29,6 +30,8 @@ import { fmt, percentile, table } from "./lib/stats";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const RUNS_COLD = Number(process.env.BENCH_RUNS_COLD ?? 5);
+/** Runs with the pool refilling at once (ARGUS_POOL_REFILL_QUIET_MS=0), as before the refill schedule: a server of their own, for comparison. */
+const RUNS_AT_ONCE = Number(process.env.BENCH_RUNS_AT_ONCE ?? 10);
 const POOL = 2;
 /** The first run's turns of the count-coins scenario (the rest is the "edit code" follow-up). */
 const RUN_TURNS = 7;
@@ -98,11 +101,11 @@ async function oneRun(server: RunningServer, model: ScriptedModel, png: Buffer):
   }
 }
 
-async function phase(label: string, preload: "vision" | "none", runs: number, model: ScriptedModel, png: Buffer): Promise<PhaseResult> {
+async function phase(label: string, preload: "vision" | "none", runs: number, model: ScriptedModel, png: Buffer, env: Record<string, string> = {}): Promise<PhaseResult> {
   const scratch = tempDir("argus-bench-run-");
   const server = await startArgus({
     dataDir: scratch.dir,
-    env: { ARGUS_JUPYTER: "auto", ARGUS_KERNEL_POOL: String(POOL), ARGUS_KERNEL_PRELOAD: preload, OPENAI_BASE_URL: model.url, OPENAI_API_KEY: "scripted", ...ROLE_MODELS },
+    env: { ARGUS_JUPYTER: "auto", ARGUS_KERNEL_POOL: String(POOL), ARGUS_KERNEL_PRELOAD: preload, OPENAI_BASE_URL: model.url, OPENAI_API_KEY: "scripted", ...ROLE_MODELS, ...env },
   });
   const call = api(server.url);
   try {
@@ -136,6 +139,7 @@ async function main() {
   const results: PhaseResult[] = [];
   try {
     results.push(await phase("Argus (preload vision)", "vision", RUNS, model, png));
+    if (RUNS_AT_ONCE > 0) results.push(await phase("refills at once (ARGUS_POOL_REFILL_QUIET_MS=0)", "vision", RUNS_AT_ONCE, model, png, { ARGUS_POOL_REFILL_QUIET_MS: "0" }));
     if (RUNS_COLD > 0) results.push(await phase("without preload (ARGUS_KERNEL_PRELOAD=none)", "none", RUNS_COLD, model, png));
   } finally {
     await model.close();

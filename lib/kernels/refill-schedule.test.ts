@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { refillDelay, type RefillPolicy } from "./refill-schedule";
+import { refillDelay, refillPolicy, type RefillPolicy } from "./refill-schedule";
 
 const policy: RefillPolicy = { quietMs: 1000, maxWaitMs: 15_000 };
 const at = (now: number, over: { busyCells?: number; lastActivityAt?: number | null; waitingSince?: number | null } = {}) =>
@@ -25,5 +25,12 @@ describe("refillDelay", () => {
     expect(at(25_000, { busyCells: 3, waitingSince: 10_000 })).toBe(0);
     expect(at(24_900, { lastActivityAt: 24_800, waitingSince: 10_000 })).toBe(100);
     expect(at(26_000, { lastActivityAt: 25_900, waitingSince: 10_000 })).toBe(0);
+  });
+});
+
+describe("refillPolicy", () => {
+  it("turns the schedule off at 0 (refill at once, busy or not), and keeps the longest wait otherwise", () => {
+    expect(refillDelay({ busyCells: 2, lastActivityAt: 100, waitingSince: null, now: 100 }, refillPolicy(0))).toBe(0);
+    expect(refillPolicy(250)).toEqual({ quietMs: 250, maxWaitMs: 15_000 });
   });
 });

@@ -24,6 +24,11 @@ export interface RefillPolicy {
 
 export const DEFAULT_REFILL_POLICY: RefillPolicy = { quietMs: 1000, maxWaitMs: 15_000 };
 
+/** The policy for a configured quiet time (ARGUS_POOL_REFILL_QUIET_MS); 0 refills at once, as before this schedule. */
+export function refillPolicy(quietMs: number): RefillPolicy {
+  return quietMs === 0 ? { quietMs: 0, maxWaitMs: 0 } : { ...DEFAULT_REFILL_POLICY, quietMs };
+}
+
 export interface RefillState {
   /** Cells running now, in any kernel. */
   busyCells: number;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
+import { recordedCells } from "@/lib/kernels/cell-record";
+import { eventually, startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
 
 /**
  * A cell that prints megabytes: the kernel itself keeps the head and the tail
@@ -37,6 +38,8 @@ describe("a flood of printed output", () => {
     const kept = r.stdout.length - notes[0]![0].length;
     expect(kept + Number(notes[0]![1])).toBe(total);
     expect(streamed).toBeLessThan(2_100_000);
+    // The notebook export keeps it whole (in a file beside the database, not in the cell's row).
+    await eventually(async () => (await recordedCells({ db: k.core.db, dataDir: k.dir }, s.id)).at(-1)?.execution.stdout === r.stdout);
   });
 
   it("still sends the tail when the cell fails after printing, and the next cell starts afresh", async () => {

@@ -105,6 +105,8 @@ const EnvSchema = z.object({
   // What a kernel imports before it is ready: "vision" (numpy, cv2, scikit-image, scipy, matplotlib)
   // costs ~2 s of CPU per kernel start, paid while it waits in the pool, not in the first cell.
   ARGUS_KERNEL_PRELOAD: z.enum(["vision", "none"]).default("vision"),
+  // Quiet time after a kernel is taken or a cell ends before the pool refills (refill-schedule.ts); 0 refills at once.
+  ARGUS_POOL_REFILL_QUIET_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   ARGUS_MAX_KERNELS: z.coerce.number().int().min(1).max(1000).default(24),
   ARGUS_KERNEL_IDLE_MINUTES: positiveNumber(30),
   ARGUS_CELL_TIMEOUT_SECONDS: positiveNumber(120),
@@ -201,6 +203,8 @@ export interface ArgusConfig {
     poolSize: number;
     /** What kernels import before they are ready: "vision" moves the imports' seconds into the pool. */
     preload: "vision" | "none";
+    /** Quiet time before the pool refills after a take or a cell; 0 refills at once. */
+    refillQuietMs: number;
     /** Live kernels at most, pooled and isolated ones included. */
     maxKernels: number;
     idleMs: number;
@@ -310,6 +314,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     kernels: {
       poolSize: e.ARGUS_KERNEL_POOL,
       preload: e.ARGUS_KERNEL_PRELOAD,
+      refillQuietMs: e.ARGUS_POOL_REFILL_QUIET_MS,
       idleMs: e.ARGUS_KERNEL_IDLE_MINUTES * 60_000,
       cellTimeoutMs: e.ARGUS_CELL_TIMEOUT_SECONDS * 1000,
       memoryMb: e.ARGUS_KERNEL_MEMORY_MB,

@@ -2,6 +2,7 @@ import { KernelMessage, type Kernel } from "@jupyterlab/services";
 import type { Execution } from "@/lib/protocol/contexts";
 import { answerBridge, isBridgePrompt, type AskPerson, type BridgeMethods } from "./bridge";
 import { BridgeMeter } from "./bridge-meter";
+import { resolvePictureRefs } from "./picture-ref-files";
 import { ExecutionCollector, type CollectorLimits, DEFAULT_COLLECTOR_LIMITS } from "./execution-collector";
 
 export interface ExecuteOptions {
@@ -48,6 +49,8 @@ export class KernelHandle {
       bridge: BridgeMethods;
       interruptGraceMs: number;
       collectorLimits?: CollectorLimits;
+      /** Told when a cell starts (true) and ends (false): the pool holds its refills meanwhile. */
+      onCellRunning?: (running: boolean) => void;
     },
   ) {
     // services reconnects after a server-side auto-restart from a floating
@@ -118,6 +121,7 @@ export class KernelHandle {
       return { execution: collector.result(), executionCount: null, kernelLost: null };
     }
     this.busy = true;
+    this.options.onCellRunning?.(true);
     this.lastUsed = Date.now();
     const bridgeAbort = new AbortController();
     // stop_on_error would make ipykernel skip ("abort") every execute request
@@ -212,13 +216,16 @@ export class KernelHandle {
       if (ending.kind === "lost" && this.lostReason && collector.result().error?.name !== "TimeoutError" && collector.result().error?.name !== "Cancelled") {
         collector.fail("KernelDied", `${this.lostReason} while running this cell. A new kernel will be started; earlier variables are gone.`);
       }
-      return { execution: collector.result(), executionCount: collector.executionCount, kernelLost: this.lostReason };
+      // Big pictures came as files in the workspace: read them back (safely) before anyone sees the cell.
+      const execution = await resolvePictureRefs(this.workspace, collector.result());
+      return { execution, executionCount: collector.executionCount, kernelLost: this.lostReason };
     } finally {
       clearTimeout(stopTimer);
       if (onAbort) options.signal?.removeEventListener("abort", onAbort);
       bridgeAbort.abort();
       this.onLost = null;
       this.busy = false;
+      this.options.onCellRunning?.(false);
       this.lastUsed = Date.now();
       if (!future.isDisposed) future.dispose();
     }

@@ -8,6 +8,7 @@ import type { BridgeMethods } from "./bridge";
 import type { JupyterBackend } from "./jupyter-server";
 import { KernelHandle } from "./kernel-handle";
 import { kernelsThatFit, POOL_MEMORY_RESERVE_BYTES, POOLED_KERNEL_BYTES } from "./pool-memory";
+import { DEFAULT_REFILL_POLICY, refillDelay, type RefillPolicy } from "./refill-schedule";
 
 export interface KernelPoolOptions {
   jupyter: JupyterBackend;
@@ -28,6 +29,8 @@ export interface KernelPoolOptions {
   log?: (line: string) => void;
   /** Each time the pool reaches its size (the start-up log says when it first did). */
   onFull?: () => void;
+  /** When refills may start while cells run (refill-schedule.ts). */
+  refillPolicy?: RefillPolicy;
 }
 
 /** Pooled kernels wait in `<sessions>/_pool/<uuid>` until a session adopts one. */
@@ -52,6 +55,11 @@ export class KernelPool {
   private closed = false;
   private generation = 0;
   private memoryShortSaid = false;
+  /** Cells running in any kernel this pool started, and when one last ended or a kernel was taken: refills wait for them. */
+  private busyCells = 0;
+  private lastActivityAt: number | null = null;
+  private refillWaitingSince: number | null = null;
+  private refillTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly o: KernelPoolOptions) {}
 
@@ -95,6 +103,7 @@ export class KernelPool {
     const handle = new KernelHandle(connection, workspace, {
       bridge: this.o.bridge,
       interruptGraceMs: this.o.interruptGraceMs,
+      onCellRunning: (running) => this.cellRunning(running),
     });
     try {
       // Fails at once if the kernel dies while starting (see KernelHandle.ready).
@@ -119,11 +128,48 @@ export class KernelPool {
     );
   }
 
-  /** Starts pooled kernels up to the pool size, the cap on live kernels and what free memory allows. */
+  private cellRunning(running: boolean): void {
+    this.busyCells += running ? 1 : -1;
+    if (running) return;
+    this.lastActivityAt = Date.now();
+    if (this.busyCells === 0 && this.refillWaitingSince !== null) this.fill();
+  }
+
+  private isShort(): boolean {
+    return this.pool.length + this.starting < this.o.poolSize;
+  }
+
+  /**
+   * Refills the pool now, or once the running cells are done (refill-schedule.ts). Nobody waits
+   * on a deferred refill: `take` starts a kernel of its own when none is pooled.
+   */
   fill(): void {
     if (this.closed) return;
+    if (this.refillTimer) clearTimeout(this.refillTimer);
+    this.refillTimer = null;
+    if (!this.isShort()) {
+      this.refillWaitingSince = null;
+      return;
+    }
+    const now = Date.now();
+    const delay = refillDelay(
+      { busyCells: this.busyCells, lastActivityAt: this.lastActivityAt, waitingSince: this.refillWaitingSince, now },
+      this.o.refillPolicy ?? DEFAULT_REFILL_POLICY,
+    );
+    if (delay > 0) {
+      this.refillWaitingSince ??= now;
+      this.refillTimer = setTimeout(() => this.fill(), delay);
+      this.refillTimer.unref();
+      return;
+    }
+    this.refillWaitingSince = null;
+    this.startRefills();
+  }
+
+  /** Starts pooled kernels up to the pool size, the cap on live kernels and what free memory allows. */
+  private startRefills(): void {
     const generation = this.generation;
-    const short = this.pool.length + this.starting < this.o.poolSize;
+    const short = this.isShort();
     let room = short ? this.memoryRoom() : 0;
     // Said once per shortage, not at every take and return while it lasts.
     if (short && room === 0 && this.starting === 0 && !this.memoryShortSaid) {
@@ -154,6 +200,8 @@ export class KernelPool {
    */
   async take(): Promise<{ kernel: KernelHandle; settle: () => void }> {
     const kernel = await this.reserveKernel();
+    // Its first cell is on its way: the refill below waits for it (refill-schedule.ts).
+    this.lastActivityAt = Date.now();
     this.inHand++;
     let settled = false;
     this.fill();
@@ -217,6 +265,7 @@ export class KernelPool {
   /** Stops refilling and hands back the pooled kernels for shutting down. */
   drain(): KernelHandle[] {
     this.closed = true;
+    if (this.refillTimer) clearTimeout(this.refillTimer);
     const pooled = this.pool;
     this.pool = [];
     return pooled;

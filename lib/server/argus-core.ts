@@ -16,6 +16,7 @@ import {
 } from "@/lib/kernels/jupyter-server";
 import { writeKernelspec } from "@/lib/kernels/kernelspec";
 import { KernelRegistry } from "@/lib/kernels/registry";
+import { refillPolicy } from "@/lib/kernels/refill-schedule";
 import { ModelClient } from "@/lib/llm/models";
 import { DraftChannel } from "@/lib/runtime/draft-channel";
 import { DEFAULT_RUN_LIMITS, EventLog } from "@/lib/runtime/event-log";
@@ -175,6 +176,7 @@ export async function createArgusCore(
           kernelName: config.kernels.kernelName,
           poolSize: config.kernels.poolSize,
           preload: config.kernels.preload,
+          refillPolicy: refillPolicy(config.kernels.refillQuietMs),
           // An external server's memory is not this machine's to judge.
           availableMemory: config.jupyter.mode === "external" ? null : undefined,
           maxKernels: config.kernels.maxKernels,

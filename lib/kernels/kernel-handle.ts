@@ -224,6 +224,44 @@ export class KernelHandle {
     }
   }
 
+  /**
+   * Runs server-side housekeeping code (workspace transfer, kernel-files.ts) between cells: silent,
+   * so it takes no execution count, is kept out of history and is never recorded in the notebook.
+   * Waits its turn behind cells like any other request.
+   */
+  runSilent(code: string, timeoutMs: number): Promise<{ stdout: string; error: string | null }> {
+    const run = this.queue.then(async () => {
+      if (this.lostReason) throw new Error(`${this.lostReason}.`);
+      const future = this.connection.requestExecute({ code, silent: true, store_history: false, allow_stdin: false, stop_on_error: false });
+      let stdout = "";
+      let error: string | null = null;
+      future.onIOPub = (msg) => {
+        if (KernelMessage.isStreamMsg(msg) && msg.content.name === "stdout") stdout += msg.content.text;
+        if (KernelMessage.isErrorMsg(msg)) error = `${msg.content.ename}: ${msg.content.evalue}`;
+      };
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const timedOut = new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), timeoutMs)));
+        const lost = new Promise<"lost">((r) => {
+          this.onLost = () => r("lost");
+        });
+        const outcome = await Promise.race([future.done.then(() => "done" as const), timedOut, lost]);
+        if (outcome === "timeout") {
+          await this.connection.interrupt().catch(() => undefined);
+          throw new Error(`the kernel did not finish a file transfer step within ${Math.round(timeoutMs / 1000)} s`);
+        }
+        if (outcome === "lost") throw new Error(`${this.lostReason ?? "The kernel was lost"}.`);
+        return { stdout, error };
+      } finally {
+        clearTimeout(timer);
+        this.onLost = null;
+        if (!future.isDisposed) future.dispose();
+      }
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
   async shutdown(): Promise<void> {
     this.markLost("The kernel was shut down");
     try {

@@ -5,7 +5,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempDir } from "@/tests/helpers/temp-dir";
-import { KernelFiles, KernelTransferError, parseTransferAnswer, sha256Hex, transferCode, TRANSFER_MARKER, type SilentRunner } from "./kernel-files";
+import { KernelFiles, KernelTransferError, parseTransferAnswer, sha256Hex, silentTransfer, transferCode, TRANSFER_MARKER, type SilentRunner } from "./kernel-files";
 
 const scratch = tempDir("argus-kernel-files-");
 afterAll(scratch.cleanup);
@@ -28,7 +28,7 @@ for line in sys.stdin:
         exec(req["code"], {})
     sys.stdout.write(json.dumps({"stdout": out.getvalue()}) + "\\n")
     sys.stdout.flush()
-`], { env: { PYTHONPATH: path.resolve("python") }, stdio: ["pipe", "pipe", "inherit"] });
+`], { env: { PYTHONPATH: path.resolve("python") } as unknown as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "inherit"] });
 afterAll(() => void python.kill());
 const answers = createInterface({ input: python.stdout! })[Symbol.asyncIterator]();
 let queue: Promise<unknown> = Promise.resolve();
@@ -60,7 +60,7 @@ describe("transferCode and parseTransferAnswer", () => {
 describe("KernelFiles against the kernel-side module", () => {
   it("pushes in chunks and pulls back the same bytes", async () => {
     const dir = make("roundtrip");
-    const files = new KernelFiles(pythonIn(dir), 1000);
+    const files = new KernelFiles(silentTransfer(pythonIn(dir)), 1000);
     const bytes = randomBytes(3500);
     await files.push("upload.png", bytes);
     expect(readFileSync(path.join(dir, "upload.png")).equals(bytes)).toBe(true);
@@ -76,7 +76,7 @@ describe("KernelFiles against the kernel-side module", () => {
       if (code.includes(`"read"`)) reads++;
       return pythonIn(dir)(code);
     };
-    await expect(new KernelFiles(counting, 1000).pull("big.png", 4000)).rejects.toThrow(/over the 4000 bytes allowed/);
+    await expect(new KernelFiles(silentTransfer(counting), 1000).pull("big.png", 4000)).rejects.toThrow(/over the 4000 bytes allowed/);
     expect(reads).toBe(0);
   });
 
@@ -93,14 +93,14 @@ describe("KernelFiles against the kernel-side module", () => {
       raw[0] = raw[0]! ^ 0xff;
       return { stdout: `${TRANSFER_MARKER}${JSON.stringify({ result: { data: raw.toString("base64") } })}\n`, error: null };
     };
-    const pulled = new KernelFiles(flipping, 500).pull("out.png", 10_000);
+    const pulled = new KernelFiles(silentTransfer(flipping), 500).pull("out.png", 10_000);
     await expect(pulled).rejects.toBeInstanceOf(KernelTransferError);
     await expect(pulled).rejects.toThrow(/checksum mismatch/);
 
     // ...and one that damages an append on the way in: the kernel side refuses to rename it into place.
     const damagingIn: SilentRunner = (code) =>
       pythonIn(dir)(code.includes(`"append"`) ? code.replace(/\\"data\\":\\"(.)/, (_m, c: string) => `\\"data\\":\\"${c === "A" ? "B" : "A"}`) : code);
-    await expect(new KernelFiles(damagingIn, 1000).push("in.png", randomBytes(1500))).rejects.toThrow(/checksum mismatch for 'in.png'/);
+    await expect(new KernelFiles(silentTransfer(damagingIn), 1000).push("in.png", randomBytes(1500))).rejects.toThrow(/checksum mismatch for 'in.png'/);
     expect(() => readFileSync(path.join(dir, "in.png"))).toThrow(/ENOENT/);
   });
 });

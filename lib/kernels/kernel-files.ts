@@ -12,6 +12,9 @@ import { createHash, randomUUID } from "node:crypto";
 /** Runs one silent cell and returns its stdout (KernelHandle.runSilent). */
 export type SilentRunner = (code: string) => Promise<{ stdout: string; error: string | null }>;
 
+/** One transfer operation on the kernel side, answered with its result (or a KernelTransferError). */
+export type TransferCall = (op: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
 export const TRANSFER_MARKER = "\u001eargus-transfer:";
 /** Raw bytes per cell: 512 KiB travel as ~700 KB of base64 source, well under any message limit. */
 export const DEFAULT_CHUNK_BYTES = 512 * 1024;
@@ -48,15 +51,22 @@ export function sha256Hex(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
+/** Transfer operations as silent cells, between cells (uploads, quota, isolated kernels). */
+export function silentTransfer(run: SilentRunner): TransferCall {
+  return async (op, args) => {
+    const { stdout, error } = await run(transferCode(op, args));
+    return parseTransferAnswer(stdout, error);
+  };
+}
+
 export class KernelFiles {
   constructor(
-    private readonly run: SilentRunner,
+    private readonly transfer: TransferCall,
     private readonly chunkBytes = DEFAULT_CHUNK_BYTES,
   ) {}
 
-  private async call(op: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-    const { stdout, error } = await this.run(transferCode(op, args));
-    return parseTransferAnswer(stdout, error);
+  private call(op: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+    return this.transfer(op, args);
   }
 
   /** Makes the session's workspace on the kernel host the kernel's current directory. */

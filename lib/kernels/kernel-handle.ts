@@ -3,6 +3,10 @@ import type { Execution } from "@/lib/protocol/contexts";
 import { answerBridge, isBridgePrompt, type AskPerson, type BridgeMethods } from "./bridge";
 import { BridgeMeter } from "./bridge-meter";
 import { ExecutionCollector, type CollectorLimits, DEFAULT_COLLECTOR_LIMITS } from "./execution-collector";
+import { KernelFiles, silentTransfer } from "./kernel-files";
+
+/** How long one silent transfer step (a 512 KiB chunk, a hash of a large file) may take. */
+const TRANSFER_STEP_TIMEOUT_MS = 60_000;
 
 export interface ExecuteOptions {
   /** Aborting interrupts the cell (cancel). */
@@ -39,17 +43,25 @@ export class KernelHandle {
   private queue: Promise<unknown> = Promise.resolve();
   private busy = false;
   private onLost: (() => void) | null = null;
+  /**
+   * The workspace through the kernel (ARGUS_WORKSPACE_TRANSPORT=kernel): null when the kernel's
+   * workspace is `workspace` on this machine's disk.
+   */
+  readonly files: KernelFiles | null;
 
   constructor(
     readonly connection: Kernel.IKernelConnection,
-    /** Host path of the directory the kernel sees as /workspace. */
+    /** Host path of the directory the kernel sees as /workspace (never read when `files` is set). */
     public workspace: string,
     private readonly options: {
       bridge: BridgeMethods;
       interruptGraceMs: number;
       collectorLimits?: CollectorLimits;
+      /** The kernel host does not share Argus's disk: files travel through the kernel. */
+      remote?: boolean;
     },
   ) {
+    this.files = options.remote ? new KernelFiles(silentTransfer((code) => this.runSilent(code, TRANSFER_STEP_TIMEOUT_MS))) : null;
     // services reconnects after a server-side auto-restart from a floating
     // promise (`void ...then(() => this.reconnect())`); when we dispose the dead
     // connection that promise rejects with nobody listening, and an unhandled

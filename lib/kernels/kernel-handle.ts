@@ -274,6 +274,12 @@ export class KernelHandle {
     return run;
   }
 
+  /** Lets go of the kernel without stopping it: it stays on the server for whoever reconnects. */
+  detach(): void {
+    this.markLost("Argus disconnected from the kernel");
+    if (!this.connection.isDisposed) this.connection.dispose();
+  }
+
   async shutdown(): Promise<void> {
     this.markLost("The kernel was shut down");
     try {

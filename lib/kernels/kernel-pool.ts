@@ -6,6 +6,7 @@ import { KernelAPI, KernelManager, ServerConnection, type Kernel } from "@jupyte
 import { ArgusError } from "@/lib/errors";
 import type { BridgeMethods } from "./bridge";
 import type { JupyterBackend } from "./jupyter-server";
+import { explainJupyterError } from "./jupyter-errors";
 import { KernelHandle } from "./kernel-handle";
 import { kernelsThatFit, POOL_MEMORY_RESERVE_BYTES, POOLED_KERNEL_BYTES } from "./pool-memory";
 
@@ -96,13 +97,13 @@ export class KernelPool {
     const relative = path.join(dir, randomUUID());
     const workspace = path.join(this.o.sessionsDir, relative);
     let connection: Kernel.IKernelConnection;
-    if (remote) {
-      connection = await manager.startNew({ name: this.o.kernelName });
-    } else {
-      await mkdir(workspace, { recursive: true, mode: 0o700 });
-      // jupyter-server's POST /api/kernels takes `path` (the kernel's cwd), which
-      // services' typings omit.
-      connection = await manager.startNew({ name: this.o.kernelName, path: relative } as never);
+    if (!remote) await mkdir(workspace, { recursive: true, mode: 0o700 });
+    try {
+      // jupyter-server's POST /api/kernels takes `path` (the kernel's cwd), which services'
+      // typings omit; a remote kernel starts in the server's root and moves to its workspace.
+      connection = await manager.startNew((remote ? { name: this.o.kernelName } : { name: this.o.kernelName, path: relative }) as never);
+    } catch (error) {
+      throw explainJupyterError(error, this.settings?.baseUrl ?? "");
     }
     const handle = this.handleFor(connection, workspace);
     try {
@@ -131,7 +132,9 @@ export class KernelPool {
   async reconnect(kernelId: string, workspace: string): Promise<KernelHandle | null> {
     const manager = this.manager;
     if (!manager || !this.settings) throw new Error("the kernel registry is not started");
-    const model = await KernelAPI.getKernelModel(kernelId, this.settings);
+    const model = await KernelAPI.getKernelModel(kernelId, this.settings).catch((error: unknown) => {
+      throw explainJupyterError(error, this.settings?.baseUrl ?? "");
+    });
     if (!model || model.execution_state === "dead") return null;
     const handle = this.handleFor(manager.connectTo({ model }), workspace);
     try {

@@ -43,6 +43,11 @@ export interface RegistryOptions extends Omit<KernelPoolOptions, "sessionKernels
   onCell?: (sessionId: string, cell: RecordedCell) => void;
   /** The database's record of session kernels; without it a kernel is found only in this process. */
   kernelIds?: SessionKernelIds;
+  /**
+   * On close, leave session kernels running on the server (only disconnect): with a shared
+   * Jupyter another instance, or this one restarted, picks them up from `kernelIds`.
+   */
+  keepSessionKernelsOnClose?: boolean;
   /** The session's uploads (transport `kernel`: they reach the kernel host through the kernel). */
   uploads?: (sessionId: string) => Promise<SessionUpload[]>;
 }
@@ -109,6 +114,8 @@ export class KernelRegistry {
         return { kernel: current, fresh: false, resetReason: null };
       }
       if (current) {
+        // It died between cells (a cell that killed it says so itself, and is gone from the map).
+        if (!this.resetReasons.has(sessionId)) this.resetReasons.set(sessionId, `its kernel stopped (${(current.lost ?? "").replace(/\.$/, "").toLowerCase()})`);
         this.sessions.delete(sessionId);
         void current.shutdown();
         await this.forgetKernel(sessionId, current.id);
@@ -307,9 +314,13 @@ export class KernelRegistry {
   async close(): Promise<void> {
     this.closed = true;
     if (this.reaper) clearInterval(this.reaper);
-    const all = [...this.kernels.drain(), ...this.sessions.values()];
+    const pooled = this.kernels.drain();
+    const held = [...this.sessions.values()];
     this.sessions.clear();
-    await Promise.all([...all.map((k) => k.shutdown()), ...this.retiring]);
+    const kept = this.o.keepSessionKernelsOnClose ? held : [];
+    for (const k of kept) k.detach();
+    const stopped = [...pooled, ...(this.o.keepSessionKernelsOnClose ? [] : held)];
+    await Promise.all([...stopped.map((k) => k.shutdown()), ...this.retiring]);
     this.kernels.dispose();
   }
 }

@@ -183,6 +183,8 @@ export async function createArgusCore(
             log(`[argus] kernel pool full (${config.kernels.poolSize} ready): ${sinceStart()}`);
           },
           transport: config.kernels.workspaceTransport,
+          // A shared Jupyter outlives this process: its notebooks are left for the next instance.
+          keepSessionKernelsOnClose: config.jupyter.mode === "external",
           kernelIds: {
             get: (sessionId) => sessionKernelId(db, sessionId),
             set: (sessionId, kernelId) => setSessionKernelId(db, sessionId, kernelId),

@@ -73,6 +73,10 @@ export class KernelPool {
       appendToken: true,
     });
     this.manager = new KernelManager({ serverSettings: this.settings });
+    // The manager's first listing never succeeds when the server refuses the token (or is down);
+    // disposing it then rejects `ready` with nobody listening, which would take the process down.
+    // Kernel starts report those failures themselves (jupyter-errors.ts).
+    this.manager.ready.catch(() => undefined);
     this.generation++;
   }
 

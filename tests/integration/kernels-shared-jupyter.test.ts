@@ -1,0 +1,138 @@
+/**
+ * Kernels on a Jupyter server Argus does not run (JUPYTER_URL), with the workspace moved through
+ * the kernel (ARGUS_WORKSPACE_TRANSPORT=kernel): the session's kernel id is in the database, so a
+ * restarted Argus reconnects to the same live notebook; a kernel gone from the server is replaced
+ * with a note; budgets still hold; transfers are checked; a bad token is explained.
+ */
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "@/lib/config";
+import { sessionKernelId } from "@/lib/db/session-kernels";
+import { checkJupyter } from "@/lib/doctor/jupyter-check";
+import { KernelFiles, silentTransfer } from "@/lib/kernels/kernel-files";
+import type { ManagedJupyterServer } from "@/lib/kernels/jupyter-server";
+import type { ArgusEvent } from "@/lib/protocol/events";
+import { createArgusCore, type ArgusCore } from "@/lib/server/argus-core";
+import { createSession } from "@/lib/sessions/service";
+import { startExternalJupyter } from "@/tests/helpers/external-jupyter";
+import { tempDir } from "@/tests/helpers/temp-dir";
+
+const scratch = tempDir("argus-shared-jupyter-");
+let theirs: { server: ManagedJupyterServer; rootDir: string; url: string; token: string };
+const dataDir = path.join(scratch.dir, "argus-data");
+const open: ArgusCore[] = [];
+
+const env = (extra: Record<string, string> = {}) => ({
+  ARGUS_DATA_DIR: dataDir,
+  JUPYTER_URL: theirs.url,
+  JUPYTER_TOKEN: theirs.token,
+  ARGUS_KERNEL_NAME: "argus-python",
+  ARGUS_KERNEL_POOL: "0",
+  ARGUS_KERNEL_PRELOAD: "none",
+  ARGUS_WORKSPACE_TRANSPORT: "kernel",
+  ...extra,
+});
+
+/** An Argus instance on the shared Jupyter, started and ready. */
+async function instance(extra: Record<string, string> = {}): Promise<ArgusCore> {
+  const core = await createArgusCore(loadConfig(env(extra), process.cwd()));
+  open.push(core);
+  await core.start();
+  return core;
+}
+
+async function stop(core: ArgusCore): Promise<void> {
+  await core.close();
+  open.splice(open.indexOf(core), 1);
+}
+
+const notes = (core: ArgusCore, sessionId: string) =>
+  core.events
+    .eventsAfter(sessionId, 0)
+    .filter((e: ArgusEvent) => "observation" in e && e.observation === "error")
+    .map((e) => ("content" in e ? e.content : ""));
+
+beforeAll(async () => {
+  theirs = await startExternalJupyter(scratch.dir);
+});
+afterAll(async () => {
+  for (const core of open.splice(0)) await core.close();
+  await theirs?.server.stop();
+  scratch.cleanup();
+});
+
+describe("a session's notebook on a shared Jupyter", () => {
+  it("survives a restart of Argus: the same kernel, its variables intact; a kernel gone meanwhile is replaced with a note", async () => {
+    const first = await instance();
+    const session = createSession(first, null);
+    expect((await first.kernels!.execute(session.id, "kept = 41\nimport os\nprint(os.getcwd())")).stdout).toMatch(/argus-workspaces/);
+    const kernelId = await sessionKernelId(first.db, session.id);
+    expect(kernelId).not.toBeNull();
+    // Its workspace is on the kernel host, under the Jupyter root, not in Argus's data directory.
+    expect(existsSync(path.join(theirs.rootDir, "argus-workspaces", session.id))).toBe(true);
+    await stop(first);
+
+    const second = await instance();
+    const again = await second.kernels!.execute(session.id, "print(kept + 1)");
+    expect(again.error).toBeNull();
+    expect(again.stdout).toBe("42\n");
+    expect(await sessionKernelId(second.db, session.id)).toBe(kernelId);
+    expect(notes(second, session.id)).toEqual([]);
+    await stop(second);
+
+    // Someone shuts the kernel down on the server while no Argus holds it.
+    const res = await fetch(`${theirs.url}/api/kernels/${kernelId}`, { method: "DELETE", headers: { authorization: `token ${theirs.token}` } });
+    expect(res.status).toBe(204);
+    const third = await instance();
+    const fresh = await third.kernels!.execute(session.id, "print('kept' in globals())");
+    expect(fresh.stdout).toBe("False\n");
+    expect(await sessionKernelId(third.db, session.id)).not.toBe(kernelId);
+    expect(notes(third, session.id).join("\n")).toMatch(/notebook was reset because its kernel is no longer running on the Jupyter server/);
+    await stop(third);
+  });
+
+  it("interrupts a cell past its timeout on the external server, keeping the notebook", async () => {
+    const core = await instance();
+    const session = createSession(core, null);
+    const stopped = await core.kernels!.execute(session.id, "import time\nstarted = 'yes'\ntime.sleep(600)", { timeoutMs: 1500 });
+    expect(stopped.error?.name).toBe("TimeoutError");
+    expect(stopped.error?.value).toMatch(/Variables defined before it are still there/);
+    expect((await core.kernels!.execute(session.id, "print(started)")).stdout).toBe("yes\n");
+    await stop(core);
+  });
+
+  it("refuses oversize and damaged transfers through a real kernel", async () => {
+    const core = await instance();
+    const session = createSession(core, null);
+    await core.kernels!.execute(session.id, "open('big.bin', 'wb').write(b'x' * 5000)");
+    const { kernel } = await core.kernels!.acquire(session.id);
+    await expect(kernel.files!.pull("big.bin", 1000)).rejects.toThrow(/over the 1000 bytes allowed/);
+    expect((await kernel.files!.pull("big.bin", 10_000)).length).toBe(5000);
+    // A channel that damages the chunks on the way in: the kernel side refuses to put the file in place.
+    const damaging = new KernelFiles(
+      silentTransfer((code) => kernel.runSilent(code.includes(`"append"`) ? code.replace(/\\"data\\":\\"(.)/, (_m, c: string) => `\\"data\\":\\"${c === "A" ? "B" : "A"}`) : code, 60_000)),
+    );
+    await expect(damaging.push("photo.png", Buffer.alloc(3000, 7))).rejects.toThrow(/checksum mismatch for 'photo.png'/);
+    expect((await core.kernels!.execute(session.id, "import os\nprint(os.path.exists('photo.png'))")).stdout).toBe("False\n");
+    await stop(core);
+  });
+
+  it("explains a wrong token, in the doctor and when a notebook is needed", async () => {
+    const wrong = await createArgusCore(loadConfig(env({ JUPYTER_TOKEN: "wrong", ARGUS_DATA_DIR: path.join(scratch.dir, "wrong") }), process.cwd()));
+    open.push(wrong);
+    expect((await wrong.health()).jupyter).toBe("down");
+    const doctor = await checkJupyter(wrong.config);
+    expect(doctor?.ok).toBe(false);
+    expect(doctor?.lines[0]).toMatch(/refused JUPYTER_TOKEN \(HTTP 403\)/);
+    expect(doctor?.lines.join("\n")).toMatch(/cannot put them in its bubblewrap sandbox/);
+    await wrong.start();
+    const session = createSession(wrong, null);
+    await expect(wrong.kernels!.execute(session.id, "1")).rejects.toThrow(/refused Argus's token \(HTTP 403\).*Set JUPYTER_TOKEN/);
+    await stop(wrong);
+    expect((await checkJupyter(loadConfig(env(), process.cwd())))?.ok).toBe(true);
+    // Nothing of any session was written under Argus's data directory's workspaces.
+    const local = path.join(dataDir, "sessions");
+    for (const entry of existsSync(local) ? readdirSync(local) : []) expect(readdirSync(path.join(local, entry))).toEqual([]);
+  });
+});

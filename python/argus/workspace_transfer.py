@@ -246,18 +246,29 @@ OPERATIONS: Dict[str, Callable[[Dict[str, Any]], Dict[str, Any]]] = {
 }
 
 
+# What the server may ask for in the middle of a bridge call (reading what the cell handed over).
+READ_ONLY = ("stat", "read")
+
+
+def answer(op: Any, args: Any, allowed: "tuple[str, ...] | None" = None) -> Dict[str, Any]:
+    """{"result": ...} or {"error": "..."} for one operation; never raises for a refused one."""
+    try:
+        operation = OPERATIONS.get(op) if isinstance(op, str) and (allowed is None or op in allowed) else None
+        if operation is None:
+            raise TransferError(f"operation {op!r} is not available here")
+        if not isinstance(args, dict):
+            raise TransferError("arguments must be a JSON object")
+        return {"result": operation(args)}
+    except TransferError as error:
+        return {"error": str(error)}
+    except (OSError, ValueError) as error:
+        return {"error": f"{type(error).__name__}: {error}"}
+
+
 def run(op: str, args_json: str) -> None:
     """Run one operation and print its answer as MARKER + JSON ({"result": ...} or {"error": ...})."""
     try:
-        operation = OPERATIONS.get(op)
-        if operation is None:
-            raise TransferError(f"unknown operation {op!r}")
         args = json.loads(args_json)
-        if not isinstance(args, dict):
-            raise TransferError("arguments must be a JSON object")
-        answer: Dict[str, Any] = {"result": operation(args)}
-    except TransferError as error:
-        answer = {"error": str(error)}
-    except (OSError, ValueError) as error:
-        answer = {"error": f"{type(error).__name__}: {error}"}
-    print(MARKER + json.dumps(answer), flush=True)
+    except ValueError:
+        args = None
+    print(MARKER + json.dumps(answer(op, args)), flush=True)

@@ -4,12 +4,14 @@
  * restarted Argus reconnects to the same live notebook; a kernel gone from the server is replaced
  * with a note; budgets still hold; transfers are checked; a bad token is explained.
  */
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/lib/config";
 import { sessionKernelId } from "@/lib/db/session-kernels";
 import { checkJupyter } from "@/lib/doctor/jupyter-check";
+import { registerBridgeMethods } from "@/lib/kernels/bridge";
 import { KernelFiles, silentTransfer } from "@/lib/kernels/kernel-files";
 import type { ManagedJupyterServer } from "@/lib/kernels/jupyter-server";
 import type { ArgusEvent } from "@/lib/protocol/events";
@@ -115,6 +117,33 @@ describe("a session's notebook on a shared Jupyter", () => {
     );
     await expect(damaging.push("photo.png", Buffer.alloc(3000, 7))).rejects.toThrow(/checksum mismatch for 'photo.png'/);
     expect((await core.kernels!.execute(session.id, "import os\nprint(os.path.exists('photo.png'))")).stdout).toBe("False\n");
+    await stop(core);
+  });
+
+  it("lets bridge methods read what a cell handed over, through the kernel, capped and checked", async () => {
+    const core = await instance();
+    registerBridgeMethods(core.bridge, {
+      async peek(params, ctx) {
+        const bytes = await ctx.readFile(String(params.path), Number(params.max));
+        return { size: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") };
+      },
+    });
+    const session = createSession(core, null);
+    const cell = [
+      "import hashlib, numpy as np",
+      "from argus.bridge import call, image_ref, BridgeError",
+      "ref = image_ref(np.random.default_rng(1).integers(0, 255, (700, 900, 3), dtype=np.uint8))",
+      "data = open(ref, 'rb').read()",
+      "seen = call('peek', {'path': ref, 'max': 10_000_000})",
+      "print(seen['size'] == len(data) and len(data) > 1_000_000, seen['sha256'] == hashlib.sha256(data).hexdigest())",
+      "try:",
+      "    call('peek', {'path': ref, 'max': 1000})",
+      "except BridgeError as error:",
+      "    print('refused:', error)",
+    ].join("\n");
+    const r = await core.kernels!.execute(session.id, cell);
+    expect(r.error).toBeNull();
+    expect(r.stdout).toMatch(/^True True\nrefused: .*over the 1000 bytes allowed/);
     await stop(core);
   });
 

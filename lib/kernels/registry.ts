@@ -56,6 +56,10 @@ export interface RegistryOptions extends Omit<KernelPoolOptions, "sessionKernels
 /** Entries the quota walk on the kernel host counts at most (workspace-tree.ts bounds its walk likewise). */
 const QUOTA_MAX_ENTRIES = 100_000;
 
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -115,7 +119,7 @@ export class KernelRegistry {
       }
       if (current) {
         // It died between cells (a cell that killed it says so itself, and is gone from the map).
-        if (!this.resetReasons.has(sessionId)) this.resetReasons.set(sessionId, `its kernel stopped (${(current.lost ?? "").replace(/\.$/, "").toLowerCase()})`);
+        if (!this.resetReasons.has(sessionId)) this.resetReasons.set(sessionId, `its kernel stopped (${lowerFirst((current.lost ?? "").replace(/\.$/, ""))})`);
         this.sessions.delete(sessionId);
         void current.shutdown();
         await this.forgetKernel(sessionId, current.id);

@@ -62,7 +62,7 @@ export class KernelHandle {
       remote?: boolean;
     },
   ) {
-    this.files = options.remote ? new KernelFiles(silentTransfer((code) => this.runSilent(code, TRANSFER_STEP_TIMEOUT_MS))) : null;
+    this.files = options.remote ? new KernelFiles(silentTransfer((code, metadata) => this.runSilent(code, TRANSFER_STEP_TIMEOUT_MS, metadata), { chunksInMetadata: true })) : null;
     // services reconnects after a server-side auto-restart from a floating
     // promise (`void ...then(() => this.reconnect())`); when we dispose the dead
     // connection that promise rejects with nobody listening, and an unhandled
@@ -272,10 +272,10 @@ export class KernelHandle {
    * so it takes no execution count, is kept out of history and is never recorded in the notebook.
    * Waits its turn behind cells like any other request.
    */
-  runSilent(code: string, timeoutMs: number): Promise<{ stdout: string; error: string | null }> {
+  runSilent(code: string, timeoutMs: number, metadata?: Record<string, string>): Promise<{ stdout: string; error: string | null }> {
     const run = this.queue.then(async () => {
       if (this.lostReason) throw new Error(`${this.lostReason}.`);
-      const future = this.connection.requestExecute({ code, silent: true, store_history: false, allow_stdin: false, stop_on_error: false });
+      const future = this.connection.requestExecute({ code, silent: true, store_history: false, allow_stdin: false, stop_on_error: false }, true, metadata);
       let stdout = "";
       let error: string | null = null;
       future.onIOPub = (msg) => {

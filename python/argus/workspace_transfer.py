@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List
 
 MARKER = "\x1eargus-transfer:"
+# Where the server puts a chunk's data in the execute request's metadata.
+METADATA_KEY = "argus_transfer_data"
 STAGING = Path(".argus") / "incoming"
 MANIFEST = Path(".argus") / "received.json"
 # Session ids and staging tokens are server-made; anything else is refused.
@@ -112,10 +114,25 @@ def begin(args: Dict[str, Any]) -> Dict[str, Any]:
     return {"size": 0}
 
 
+def _incoming_chunk(args: Dict[str, Any]) -> str:
+    """The chunk's base64: in the arguments, or (from the server) in the execute request's metadata,
+    which skips IPython's source transforms and compilation: ~10x faster for a 700 KB chunk."""
+    if "data" in args:
+        return str(args["data"])
+    from IPython import get_ipython  # only reached inside a kernel
+
+    shell = get_ipython()
+    parent = shell.kernel.get_parent() if shell is not None and hasattr(shell, "kernel") else {}
+    data = (parent.get("metadata") or {}).get(METADATA_KEY)
+    if not isinstance(data, str):
+        raise TransferError("the chunk's data is missing")
+    return data
+
+
 def append(args: Dict[str, Any]) -> Dict[str, Any]:
     """Add one base64 chunk to a staging file, refusing to grow past `max_bytes`."""
     path = _staged(args.get("token"))
-    chunk = base64.b64decode(str(args.get("data", "")), validate=True)
+    chunk = base64.b64decode(_incoming_chunk(args), validate=True)
     limit = int(args.get("max_bytes", 0))
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
     try:

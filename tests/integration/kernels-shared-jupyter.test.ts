@@ -12,7 +12,7 @@ import { loadConfig } from "@/lib/config";
 import { sessionKernelId } from "@/lib/db/session-kernels";
 import { checkJupyter } from "@/lib/doctor/jupyter-check";
 import { registerBridgeMethods } from "@/lib/kernels/bridge";
-import { KernelFiles, silentTransfer } from "@/lib/kernels/kernel-files";
+import { CHUNK_METADATA_KEY, KernelFiles, silentTransfer } from "@/lib/kernels/kernel-files";
 import type { ManagedJupyterServer } from "@/lib/kernels/jupyter-server";
 import type { ArgusEvent } from "@/lib/protocol/events";
 import { createArgusCore, type ArgusCore } from "@/lib/server/argus-core";
@@ -113,7 +113,13 @@ describe("a session's notebook on a shared Jupyter", () => {
     expect((await kernel.files!.pull("big.bin", 10_000)).length).toBe(5000);
     // A channel that damages the chunks on the way in: the kernel side refuses to put the file in place.
     const damaging = new KernelFiles(
-      silentTransfer((code) => kernel.runSilent(code.includes(`"append"`) ? code.replace(/\\"data\\":\\"(.)/, (_m, c: string) => `\\"data\\":\\"${c === "A" ? "B" : "A"}`) : code, 60_000)),
+      silentTransfer(
+        (code, metadata) => {
+          const data = metadata?.[CHUNK_METADATA_KEY];
+          return kernel.runSilent(code, 60_000, data === undefined ? metadata : { [CHUNK_METADATA_KEY]: (data[0] === "A" ? "B" : "A") + data.slice(1) });
+        },
+        { chunksInMetadata: true },
+      ),
     );
     await expect(damaging.push("photo.png", Buffer.alloc(3000, 7))).rejects.toThrow(/checksum mismatch for 'photo.png'/);
     expect((await core.kernels!.execute(session.id, "import os\nprint(os.path.exists('photo.png'))")).stdout).toBe("False\n");

@@ -114,6 +114,8 @@ describe("loadConfig", () => {
     expect(loadConfig({}).kernels.workspaceTransport).toBe("shared");
     expect(loadConfig({ JUPYTER_URL: "http://g:8888", JUPYTER_TOKEN: "t", ARGUS_WORKSPACE_TRANSPORT: "kernel" }).kernels.workspaceTransport).toBe("kernel");
     expect(() => loadConfig({ ARGUS_WORKSPACE_TRANSPORT: "nfs" })).toThrow(/ARGUS_WORKSPACE_TRANSPORT: use "shared"/);
+    // Argus's own server shares its disk; kernel transport there would put every workspace in every sandbox.
+    expect(() => loadConfig({ ARGUS_WORKSPACE_TRANSPORT: "kernel" })).toThrow(/ARGUS_WORKSPACE_TRANSPORT: "kernel" is for a Jupyter server on another host/);
   });
 });
 

@@ -247,6 +247,17 @@ function kernelName(configured: string | undefined, mode: ArgusConfig["jupyter"]
   return configured ?? "python3";
 }
 
+/**
+ * `kernel` only with an external Jupyter: Argus's own server starts remote-style kernels in its
+ * root, the sessions directory, which its sandbox would then bind whole into every kernel.
+ */
+function workspaceTransport(configured: WorkspaceTransport | undefined, mode: ArgusConfig["jupyter"]["mode"]): WorkspaceTransport {
+  if (configured === "kernel" && mode !== "external") {
+    throw new Error("Invalid configuration: ARGUS_WORKSPACE_TRANSPORT: \"kernel\" is for a Jupyter server on another host (set JUPYTER_URL); Argus's own jupyter-server shares its data directory, so use \"shared\"");
+  }
+  return configured ?? "shared";
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env, root = process.cwd()): ArgusConfig {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
@@ -313,7 +324,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxProcesses: e.ARGUS_KERNEL_MAX_PROCESSES,
       workspaceMaxBytes: e.ARGUS_WORKSPACE_MAX_MB * 1024 * 1024,
       sandbox: e.ARGUS_SANDBOX,
-      workspaceTransport: e.ARGUS_WORKSPACE_TRANSPORT ?? "shared",
+      workspaceTransport: workspaceTransport(e.ARGUS_WORKSPACE_TRANSPORT, jupyter.mode),
       maxKernels: e.ARGUS_MAX_KERNELS,
       kernelName: kernelName(e.ARGUS_KERNEL_NAME, jupyter.mode),
       bridgeCallsPerCell: e.ARGUS_BRIDGE_CALLS_PER_CELL,

@@ -7,7 +7,9 @@ import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ManagedJupyterServer } from "@/lib/kernels/jupyter-server";
-import { coinsPng, scenarioPath, startAgentWorld, uploadFile, watchSession, type AgentWorld } from "@/tests/helpers/agent-run";
+import { startScriptedModel } from "@/scripted-model/server";
+import { coinsPng, ROLE_MODELS, scenarioPath, startAgentWorld, uploadFile, watchSession, type AgentWorld } from "@/tests/helpers/agent-run";
+import { api, startArgus } from "@/tests/helpers/argus-server";
 import { startExternalJupyter } from "@/tests/helpers/external-jupyter";
 import { tempDir } from "@/tests/helpers/temp-dir";
 
@@ -63,5 +65,63 @@ describe("count coins on a shared Jupyter, files through the kernel", () => {
     expect(existsSync(path.join(theirs.rootDir, "argus-workspaces", session.id, "coins.png"))).toBe(true);
     expect(readdirSync(path.join(world.server.dataDir, "sessions", session.id))).toEqual([]);
     watch.socket.disconnect();
+  });
+});
+
+/** One planner run that executes `code` and, when `expect` is given, requires the next planner request to contain it. */
+function plannerRun(code: string, expect?: string) {
+  return [
+    { model: "conversation", toolCalls: [{ name: "reply", args: { response: "On it.", action: "generate_or_edit_vision_code" } }] },
+    { model: "planner", toolCalls: [{ name: "execute_python", args: { thinking: "Run it.", code } }] },
+    { model: "planner", ...(expect ? { expect: { contains: expect } } : {}), toolCalls: [{ name: "finalize_plan", args: { thinking: "Done." } }] },
+    { model: "planner", toolCalls: [{ name: "submit_plan", args: { plan: "p", instructions: ["i"], code: "def f(p):\n    return 1" } }] },
+    { model: "coder", toolCalls: [{ name: "write_code", args: { code: "def f(p):\n    return 1" } }] },
+    { model: "coder", toolCalls: [{ name: "write_test", args: { test: "print(f('x'))" } }] },
+    { model: "conversation", toolCalls: [{ name: "reply", args: { response: "Done." } }] },
+  ];
+}
+
+describe("kill -9 of Argus on a shared Jupyter", () => {
+  it("the restarted server's next message runs in the same notebook, variables intact, with no reset note", { timeout: 240_000 }, async () => {
+    const model = await startScriptedModel({
+      name: "notebook across a restart",
+      turns: [...plannerRun("kept = 41\nprint('set')"), ...plannerRun("print('kept', kept + 1)", "kept 42")],
+    });
+    const dataDir = path.join(scratch.dir, "restart-data");
+    const env = {
+      JUPYTER_URL: theirs.url,
+      JUPYTER_TOKEN: theirs.token,
+      ARGUS_KERNEL_NAME: "argus-python",
+      ARGUS_WORKSPACE_TRANSPORT: "kernel",
+      ARGUS_KERNEL_POOL: "0",
+      OPENAI_BASE_URL: model.url,
+      OPENAI_API_KEY: "scripted",
+      ...ROLE_MODELS,
+    };
+    try {
+      const first = await startArgus({ dataDir, env });
+      const session = (await api(first.url)("POST", "/api/sessions")).json as { id: string; token: string };
+      const watch = await watchSession(first.url, session);
+      const one = await api(first.url)("POST", `/api/sessions/${session.id}/messages`, { token: session.token, body: { role: "user", content: "remember 41" } });
+      expect((await watch.until(["finished", "error", "stopped"], 150_000, one.json.runId)).agentState).toBe("finished");
+      watch.socket.disconnect();
+      await first.kill("SIGKILL");
+
+      const second = await startArgus({ dataDir, env });
+      try {
+        const watch2 = await watchSession(second.url, session);
+        const two = await api(second.url)("POST", `/api/sessions/${session.id}/messages`, { token: session.token, body: { role: "user", content: "what was it?" } });
+        const end = await watch2.until(["finished", "error", "stopped"], 150_000, two.json.runId);
+        expect(end.agentState, JSON.stringify(watch2.messages.filter((m) => m.role === "error_observation"))).toBe("finished");
+        expect(watch2.messages.some((m) => m.runId === two.json.runId && m.role === "observation" && /kept 42/.test(m.content))).toBe(true);
+        const view = await api(second.url)("GET", `/api/sessions/${session.id}`, { token: session.token });
+        expect(view.json.messages.map((m: { content: string }) => m.content).join("\n")).not.toMatch(/notebook was reset/);
+        watch2.socket.disconnect();
+      } finally {
+        await second.kill();
+      }
+    } finally {
+      await model.close();
+    }
   });
 });

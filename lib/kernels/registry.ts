@@ -52,7 +52,6 @@ export interface RegistryOptions extends Omit<KernelPoolOptions, "sessionKernels
   uploads?: (sessionId: string) => Promise<SessionUpload[]>;
 }
 
-/** Said in the chat when a session's stored kernel is gone from the Jupyter server. */
 /** Entries the quota walk on the kernel host counts at most (workspace-tree.ts bounds its walk likewise). */
 const QUOTA_MAX_ENTRIES = 100_000;
 
@@ -64,6 +63,7 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** Said in the chat when a session's stored kernel is gone from the Jupyter server. */
 const KERNEL_GONE = "its kernel is no longer running on the Jupyter server (it was shut down, or Argus or Jupyter restarted since it was last used)";
 
 /**
@@ -268,9 +268,17 @@ export class KernelRegistry {
 
   /** Shuts a session's kernel down (the session was deleted). */
   async release(sessionId: string): Promise<void> {
-    const kernel = this.sessions.get(sessionId);
+    let kernel = this.sessions.get(sessionId) ?? null;
     this.sessions.delete(sessionId);
     this.resetReasons.delete(sessionId);
+    if (!kernel) {
+      // Started by another instance, or by this one before a restart: it is still this session's.
+      const stored = (await this.o.kernelIds?.get(sessionId)) ?? null;
+      if (stored !== null) {
+        kernel = await this.kernels.reconnect(stored, this.sessionDir(sessionId)).catch(() => null);
+        if (!kernel) await this.forgetKernel(sessionId, stored);
+      }
+    }
     if (kernel?.files && !kernel.lost) await kernel.files.discard().catch(() => undefined);
     await kernel?.shutdown();
     if (kernel) await this.forgetKernel(sessionId, kernel.id);

@@ -16,7 +16,8 @@ import { CHUNK_METADATA_KEY, KernelFiles, silentTransfer } from "@/lib/kernels/k
 import type { ManagedJupyterServer } from "@/lib/kernels/jupyter-server";
 import type { ArgusEvent } from "@/lib/protocol/events";
 import { createArgusCore, type ArgusCore } from "@/lib/server/argus-core";
-import { createSession } from "@/lib/sessions/service";
+import { getSession } from "@/lib/db/sessions";
+import { createSession, removeSession } from "@/lib/sessions/service";
 import { startExternalJupyter } from "@/tests/helpers/external-jupyter";
 import { tempDir } from "@/tests/helpers/temp-dir";
 
@@ -92,6 +93,23 @@ describe("a session's notebook on a shared Jupyter", () => {
     expect(await sessionKernelId(third.db, session.id)).not.toBe(kernelId);
     expect(notes(third, session.id).join("\n")).toMatch(/notebook was reset because its kernel is no longer running on the Jupyter server/);
     await stop(third);
+  });
+
+  it("deleting a session stops its kernel and its workspace on the server, even one an earlier instance started", async () => {
+    const first = await instance();
+    const session = createSession(first, null);
+    await first.kernels!.execute(session.id, "open('made-here.txt', 'w').write('x')");
+    const kernelId = await sessionKernelId(first.db, session.id);
+    await stop(first);
+    const remote = path.join(theirs.rootDir, "argus-workspaces", session.id);
+    expect(existsSync(path.join(remote, "made-here.txt"))).toBe(true);
+
+    const second = await instance();
+    await removeSession(second, getSession(second.db, session.id)!);
+    const res = await fetch(`${theirs.url}/api/kernels/${kernelId}`, { headers: { authorization: `token ${theirs.token}` } });
+    expect(res.status).toBe(404);
+    expect(existsSync(remote)).toBe(false);
+    await stop(second);
   });
 
   it("interrupts a cell past its timeout on the external server, keeping the notebook", async () => {

@@ -8,7 +8,7 @@ describe("explainJupyterError", () => {
     const refused = explainJupyterError(new ServerConnection.ResponseError(new Response("Forbidden", { status: 403 })), "http://j:8888");
     expect(refused).toBeInstanceOf(ArgusError);
     expect((refused as Error).message).toMatch(/http:\/\/j:8888 refused Argus's token \(HTTP 403\).*Set JUPYTER_TOKEN/);
-    const unreachable = explainJupyterError(new ServerConnection.NetworkError(new TypeError("fetch failed")), "http://j:8888");
+    const unreachable = explainJupyterError(new ServerConnection.NetworkError(new TypeError("fetch failed")), "http://j:8888/");
     expect((unreachable as Error).message).toMatch(/cannot reach the Jupyter server at http:\/\/j:8888 \(fetch failed\).*JUPYTER_URL/);
   });
 

@@ -6,7 +6,9 @@ import { ArgusError } from "@/lib/errors";
  * and an unreachable server are the two mistakes of a hand-configured JUPYTER_URL. Anything else
  * passes through unchanged.
  */
-export function explainJupyterError(error: unknown, baseUrl: string): unknown {
+export function explainJupyterError(error: unknown, serverUrl: string): unknown {
+  // services' settings end the address with a slash; people wrote it without one.
+  const baseUrl = serverUrl.replace(/\/+$/, "");
   if (error instanceof ServerConnection.ResponseError) {
     const status = error.response.status;
     if (status === 401 || status === 403) {

@@ -10,13 +10,14 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/lib/config";
 import { sessionKernelId } from "@/lib/db/session-kernels";
+import { getSession } from "@/lib/db/sessions";
 import { checkJupyter } from "@/lib/doctor/jupyter-check";
 import { registerBridgeMethods } from "@/lib/kernels/bridge";
+import { freePort } from "@/lib/kernels/free-port";
 import { CHUNK_METADATA_KEY, KernelFiles, silentTransfer } from "@/lib/kernels/kernel-files";
 import type { ManagedJupyterServer } from "@/lib/kernels/jupyter-server";
 import type { ArgusEvent } from "@/lib/protocol/events";
 import { createArgusCore, type ArgusCore } from "@/lib/server/argus-core";
-import { getSession } from "@/lib/db/sessions";
 import { createSession, removeSession } from "@/lib/sessions/service";
 import { startExternalJupyter } from "@/tests/helpers/external-jupyter";
 import { tempDir } from "@/tests/helpers/temp-dir";
@@ -187,5 +188,17 @@ describe("a session's notebook on a shared Jupyter", () => {
     // Nothing of any session was written under Argus's data directory's workspaces.
     const local = path.join(dataDir, "sessions");
     for (const entry of existsSync(local) ? readdirSync(local) : []) expect(readdirSync(path.join(local, entry))).toEqual([]);
+  });
+
+  it("says plainly when the Jupyter server is down", async () => {
+    const down = `http://127.0.0.1:${await freePort()}`;
+    const core = await createArgusCore(loadConfig(env({ JUPYTER_URL: down, ARGUS_DATA_DIR: path.join(scratch.dir, "down") }), process.cwd()));
+    open.push(core);
+    expect((await core.health()).jupyter).toBe("down");
+    expect((await checkJupyter(core.config))?.lines[0]).toMatch(/cannot reach it \(connection refused\)/);
+    await core.start();
+    const session = createSession(core, null);
+    await expect(core.kernels!.execute(session.id, "1")).rejects.toThrow(/cannot reach the Jupyter server at http:\/\/127\.0\.0\.1:\d+ .*JUPYTER_URL/);
+    await stop(core);
   });
 });

@@ -1,10 +1,11 @@
 import { KernelMessage, type Kernel } from "@jupyterlab/services";
 import type { Execution } from "@/lib/protocol/contexts";
 import { readWorkspaceFile } from "@/lib/files/workspace-fs";
-import { answerBridge, bridgeRequestId, isBridgePrompt, transferAnswerOf, type AskPerson, type BridgeMethods } from "./bridge";
+import { answerBridge, isBridgePrompt, type AskPerson, type BridgeMethods } from "./bridge";
+import { BridgeFileRequests } from "./bridge-file-requests";
 import { BridgeMeter } from "./bridge-meter";
 import { ExecutionCollector, type CollectorLimits, DEFAULT_COLLECTOR_LIMITS } from "./execution-collector";
-import { KernelFiles, KernelTransferError, silentTransfer, type TransferCall } from "./kernel-files";
+import { KernelFiles, silentTransfer } from "./kernel-files";
 
 /** How long one silent transfer step (a 512 KiB chunk, a hash of a large file) may take. */
 const TRANSFER_STEP_TIMEOUT_MS = 60_000;
@@ -165,8 +166,12 @@ export class KernelHandle {
       }
     };
     const meter = options.bridgeMeter ?? new BridgeMeter();
-    /** Bridge calls waiting for the kernel's answer to a file request, by request id. */
-    const fileRequests = new Map<string, (answer: { result?: Record<string, unknown>; error?: string }, header: unknown) => void>();
+    /** Bridge calls waiting for the kernel's answer to a file request (transport `kernel`). */
+    const fileRequests = new BridgeFileRequests(
+      (value, header) => this.connection.sendInputReply({ status: "ok", value }, header as never),
+      () => !this.lostReason && !future.isDisposed,
+      bridgeAbort.signal,
+    );
     future.onStdin = (msg) => {
       if (!KernelMessage.isInputRequestMsg(msg)) return;
       const prompt = msg.content.prompt;
@@ -178,35 +183,13 @@ export class KernelHandle {
         return;
       }
       // The kernel answering a file request made in the middle of a bridge call (transport `kernel`).
-      const transferAnswer = transferAnswerOf(prompt);
-      if (transferAnswer) {
-        fileRequests.get(transferAnswer.id)?.(transferAnswer.answer, msg.header);
-        return;
-      }
-      // Each input request is answered once: a file request answers the latest one, and the
-      // kernel's answer to it is the request the next reply goes to.
-      let replyTo: unknown = msg.header;
-      const requestId = bridgeRequestId(prompt);
-      const askKernel: TransferCall = (op, args) =>
-        new Promise((resolve, reject) => {
-          if (requestId === null || this.lostReason || future.isDisposed) return reject(new KernelTransferError("The cell ended before its file could be read."));
-          const onAbort = () => reject(new KernelTransferError("The cell ended before its file could be read."));
-          bridgeAbort.signal.addEventListener("abort", onAbort, { once: true });
-          fileRequests.set(requestId, (answer, header) => {
-            fileRequests.delete(requestId);
-            bridgeAbort.signal.removeEventListener("abort", onAbort);
-            replyTo = header;
-            if (typeof answer.error === "string") reject(new KernelTransferError(`The kernel refused the file transfer: ${answer.error}`));
-            else if (answer.result && typeof answer.result === "object") resolve(answer.result);
-            else reject(new KernelTransferError("The kernel's answer to a file transfer had no result."));
-          });
-          this.connection.sendInputReply({ status: "ok", value: JSON.stringify({ id: requestId, transfer: { op, args } }) }, replyTo as never);
-        });
+      if (fileRequests.route(prompt, msg.header)) return;
+      const exchange = fileRequests.forCall(prompt, msg.header);
       const readFile = this.files
-        ? (relative: string, maxBytes: number) => new KernelFiles(askKernel).pull(relative, maxBytes)
+        ? (relative: string, maxBytes: number) => new KernelFiles(exchange.transfer).pull(relative, maxBytes)
         : (relative: string, maxBytes: number) => readWorkspaceFile(this.workspace, relative, { maxBytes });
       void answerBridge(prompt, this.options.bridge, { workspace: this.workspace, signal: bridgeAbort.signal, holdClock, ask: options.ask, readFile }, meter).then((value) => {
-        if (!this.lostReason && !future.isDisposed) this.connection.sendInputReply({ status: "ok", value }, replyTo as never);
+        if (!this.lostReason && !future.isDisposed) this.connection.sendInputReply({ status: "ok", value }, exchange.replyTo() as never);
       });
     };
 

@@ -113,13 +113,19 @@ describe("a session's notebook on a shared Jupyter", () => {
     await stop(second);
   });
 
-  it("interrupts a cell past its timeout on the external server, keeping the notebook", async () => {
+  it("holds the server-side budgets on the external server: a cell past its timeout is interrupted (notebook kept), bridge calls are counted", async () => {
     const core = await instance();
     const session = createSession(core, null);
     const stopped = await core.kernels!.execute(session.id, "import time\nstarted = 'yes'\ntime.sleep(600)", { timeoutMs: 1500 });
     expect(stopped.error?.name).toBe("TimeoutError");
     expect(stopped.error?.value).toMatch(/Variables defined before it are still there/);
     expect((await core.kernels!.execute(session.id, "print(started)")).stdout).toBe("yes\n");
+    // The per-cell bridge budget is the server's too: call 51 of a cell is refused.
+    const calls = await core.kernels!.execute(
+      session.id,
+      "from argus.bridge import ping, BridgeError\nok = 0\ntry:\n    for i in range(60):\n        ping('x'); ok += 1\nexcept BridgeError as error:\n    print(ok, error)",
+    );
+    expect(calls.stdout).toMatch(/^50 This cell already made 50 calls to model-backed tools/);
     await stop(core);
   });
 

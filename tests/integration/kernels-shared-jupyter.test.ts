@@ -20,6 +20,7 @@ import type { ArgusEvent } from "@/lib/protocol/events";
 import { createArgusCore, type ArgusCore } from "@/lib/server/argus-core";
 import { createSession, removeSession } from "@/lib/sessions/service";
 import { startExternalJupyter } from "@/tests/helpers/external-jupyter";
+import { eventually } from "@/tests/helpers/kernel-core";
 import { tempDir } from "@/tests/helpers/temp-dir";
 
 const scratch = tempDir("argus-shared-jupyter-");
@@ -94,6 +95,21 @@ describe("a session's notebook on a shared Jupyter", () => {
     expect(await sessionKernelId(third.db, session.id)).not.toBe(kernelId);
     expect(notes(third, session.id).join("\n")).toMatch(/notebook was reset because its kernel is no longer running on the Jupyter server/);
     await stop(third);
+  });
+
+  it("a kernel shut down on the server while an instance holds it: the next cell gets a new one, and the chat is told", async () => {
+    const core = await instance();
+    const session = createSession(core, null);
+    await core.kernels!.execute(session.id, "kept = 1");
+    const { kernel } = await core.kernels!.acquire(session.id);
+    const res = await fetch(`${theirs.url}/api/kernels/${kernel.id}`, { method: "DELETE", headers: { authorization: `token ${theirs.token}` } });
+    expect(res.status).toBe(204);
+    // services retries the closed websocket a few times (with backoff) before it reports the
+    // connection lost; the bound is far above that, it is not what the test measures.
+    await eventually(() => kernel.lost !== null, 90_000);
+    expect((await core.kernels!.execute(session.id, "print('kept' in globals())")).stdout).toBe("False\n");
+    expect(notes(core, session.id).join("\n")).toMatch(/notebook was reset because its kernel stopped/);
+    await stop(core);
   });
 
   it("deleting a session stops its kernel and its workspace on the server, even one an earlier instance started", async () => {

@@ -97,7 +97,7 @@ describe("a session's notebook on a shared Jupyter", () => {
     await stop(third);
   });
 
-  it("a kernel shut down on the server while an instance holds it: the next cell gets a new one, and the chat is told", async () => {
+  it("a kernel shut down on the server while an instance holds it: the next cell gets a new one, and the chat is told", { timeout: 150_000 }, async () => {
     const core = await instance();
     const session = createSession(core, null);
     await core.kernels!.execute(session.id, "kept = 1");

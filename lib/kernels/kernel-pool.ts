@@ -150,6 +150,15 @@ export class KernelPool {
     return handle;
   }
 
+  /** Whether the server still runs this kernel (false: it was shut down or culled there). */
+  async stillRunning(kernelId: string): Promise<boolean> {
+    if (!this.settings) return false;
+    const model = await KernelAPI.getKernelModel(kernelId, this.settings).catch((error: unknown) => {
+      throw explainJupyterError(error, this.settings?.baseUrl ?? "");
+    });
+    return model !== undefined && model.execution_state !== "dead";
+  }
+
   /** Kernels the machine's free memory allows the pool to start now (pool-memory.ts). */
   private memoryRoom(): number {
     if (this.o.availableMemory === null) return this.o.poolSize;

@@ -52,6 +52,9 @@ export interface RegistryOptions extends Omit<KernelPoolOptions, "sessionKernels
   uploads?: (sessionId: string) => Promise<SessionUpload[]>;
 }
 
+/** A held kernel idle longer than this is checked on the server before use (servers cull idle kernels). */
+const RECHECK_IDLE_MS = 60_000;
+
 /** Entries the quota walk on the kernel host counts at most (workspace-tree.ts bounds its walk likewise). */
 const QUOTA_MAX_ENTRIES = 100_000;
 
@@ -113,6 +116,13 @@ export class KernelRegistry {
   acquire(sessionId: string): Promise<{ kernel: KernelHandle; fresh: boolean; resetReason: string | null }> {
     return this.o.locks.run(workspaceLock(sessionId), async () => {
       const current = this.sessions.get(sessionId);
+      // A kernel idle for a while may have been culled on the server, and a socket that is not
+      // connected may belong to one shut down there; services notices either only at its next
+      // poll of the server's kernels (~10 s). Ask the server rather than send a cell into it.
+      const doubtful = current && !current.lost && (current.connection.connectionStatus !== "connected" || Date.now() - current.lastUsed > RECHECK_IDLE_MS);
+      if (current && doubtful && !(await this.kernels.stillRunning(current.id))) {
+        current.markLost("It is no longer running on the Jupyter server");
+      }
       if (current && !current.lost) {
         current.lastUsed = Date.now();
         return { kernel: current, fresh: false, resetReason: null };

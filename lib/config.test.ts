@@ -113,7 +113,23 @@ describe("loadConfig", () => {
   it("starts only the sandboxed kernelspec on its own jupyter-server", () => {
     expect(loadConfig({}).kernels.kernelName).toBe("argus-python");
     expect(() => loadConfig({ ARGUS_KERNEL_NAME: "python3" })).toThrow(/ARGUS_KERNEL_NAME/);
-    expect(loadConfig({ JUPYTER_URL: "http://gateway:8888", ARGUS_KERNEL_NAME: "python3" }).kernels.kernelName).toBe("python3");
+    expect(loadConfig({ JUPYTER_URL: "http://gateway:8888", JUPYTER_TOKEN: "t", ARGUS_KERNEL_NAME: "python3" }).kernels.kernelName).toBe("python3");
+  });
+
+  it("says what is wrong with JUPYTER_URL and JUPYTER_TOKEN", () => {
+    expect(() => loadConfig({ JUPYTER_URL: "gateway:8888", JUPYTER_TOKEN: "t" })).toThrow(/JUPYTER_URL: give the http\(s\) address/);
+    expect(() => loadConfig({ JUPYTER_URL: "ftp://gateway", JUPYTER_TOKEN: "t" })).toThrow(/JUPYTER_URL: give the http\(s\) address/);
+    expect(() => loadConfig({ JUPYTER_URL: "http://gateway:8888" })).toThrow(/JUPYTER_TOKEN: JUPYTER_URL is set but JUPYTER_TOKEN is not/);
+    // A server with authentication off takes an explicitly empty token; a trailing slash is dropped.
+    expect(loadConfig({ JUPYTER_URL: "https://j.example/base/", JUPYTER_TOKEN: "" }).jupyter).toEqual({ mode: "external", url: "https://j.example/base", token: "" });
+  });
+
+  it("moves workspace files through the shared directory unless told to use the kernel", () => {
+    expect(loadConfig({}).kernels.workspaceTransport).toBe("shared");
+    expect(loadConfig({ JUPYTER_URL: "http://g:8888", JUPYTER_TOKEN: "t", ARGUS_WORKSPACE_TRANSPORT: "kernel" }).kernels.workspaceTransport).toBe("kernel");
+    expect(() => loadConfig({ ARGUS_WORKSPACE_TRANSPORT: "nfs" })).toThrow(/ARGUS_WORKSPACE_TRANSPORT: use "shared"/);
+    // Argus's own server shares its disk; kernel transport there would put every workspace in every sandbox.
+    expect(() => loadConfig({ ARGUS_WORKSPACE_TRANSPORT: "kernel" })).toThrow(/ARGUS_WORKSPACE_TRANSPORT: "kernel" is for a Jupyter server on another host/);
   });
 });
 

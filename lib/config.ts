@@ -44,6 +44,14 @@ export function chooseBrowserApi(setting: BrowserApiSetting, modelName: string |
   return modelName !== null && /computer-use/i.test(modelName) ? "responses" : "chat";
 }
 
+/**
+ * `shared`: the kernel's workspace is a directory under ARGUS_DATA_DIR that the server reads and
+ * writes (the embedded jupyter-server). `kernel`: the kernel host has its own disk, so files go
+ * through the kernel channel in checksummed chunks (lib/kernels/kernel-files.ts).
+ */
+export const WORKSPACE_TRANSPORTS = ["shared", "kernel"] as const;
+export type WorkspaceTransport = (typeof WORKSPACE_TRANSPORTS)[number];
+
 const positiveNumber = (fallback: number) =>
   z.coerce.number().positive().default(fallback);
 
@@ -76,8 +84,13 @@ const EnvSchema = z.object({
   ARGUS_MAX_VIDEO_SECONDS: positiveNumber(120),
   ARGUS_PYTHON: z.string().min(1).optional(),
   ARGUS_JUPYTER: z.enum(["auto", "off"]).default("auto"),
-  JUPYTER_URL: z.url().optional(),
-  JUPYTER_TOKEN: z.string().optional(),
+  // A Jupyter Server or Kernel/Enterprise Gateway someone else runs: see the README's "Kernels on a shared Jupyter".
+  JUPYTER_URL: z
+    .url({ protocol: /^https?$/, error: "give the http(s) address of a Jupyter Server or Kernel Gateway, like http://jupyter:8888 (a base path is allowed)" })
+    .optional(),
+  JUPYTER_TOKEN: z.string().max(4096).optional(),
+  // How uploads reach a kernel's workspace and its files come back: the same directory (shared) or through the kernel.
+  ARGUS_WORKSPACE_TRANSPORT: z.enum(WORKSPACE_TRANSPORTS, { error: 'use "shared" (the kernels see Argus\'s data directory) or "kernel" (files travel through the kernel)' }).optional(),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.url().optional(),
   ARGUS_MODEL: z.string().min(1).optional(),
@@ -216,6 +229,8 @@ export interface ArgusConfig {
     /** Disk one workspace may hold; past it each cell ends with an error until files are deleted. */
     workspaceMaxBytes: number;
     sandbox: "auto" | "bubblewrap" | "none";
+    /** How files reach the kernel's workspace and come back (WORKSPACE_TRANSPORTS). */
+    workspaceTransport: WorkspaceTransport;
     /** Kernelspec to start: Argus's sandboxed one for a managed server, python3 on a gateway. */
     kernelName: string;
     /** Calls to model-backed tools (vqa, describe…) one cell may make. */
@@ -261,6 +276,17 @@ function kernelName(configured: string | undefined, mode: ArgusConfig["jupyter"]
   return configured ?? "python3";
 }
 
+/**
+ * `kernel` only with an external Jupyter: Argus's own server starts remote-style kernels in its
+ * root, the sessions directory, which its sandbox would then bind whole into every kernel.
+ */
+function workspaceTransport(configured: WorkspaceTransport | undefined, mode: ArgusConfig["jupyter"]["mode"]): WorkspaceTransport {
+  if (configured === "kernel" && mode !== "external") {
+    throw new Error("Invalid configuration: ARGUS_WORKSPACE_TRANSPORT: \"kernel\" is for a Jupyter server on another host (set JUPYTER_URL); Argus's own jupyter-server shares its data directory, so use \"shared\"");
+  }
+  return configured ?? "shared";
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env, root = process.cwd()): ArgusConfig {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
@@ -278,7 +304,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   ) as Record<ModelRole, ToolProtocolSetting>;
 
   let jupyter: ArgusConfig["jupyter"];
-  if (e.JUPYTER_URL) jupyter = { mode: "external", url: e.JUPYTER_URL, token: e.JUPYTER_TOKEN ?? "" };
+  if (e.JUPYTER_URL) {
+    if (e.JUPYTER_TOKEN === undefined) {
+      throw new Error(
+        "Invalid configuration: JUPYTER_TOKEN: JUPYTER_URL is set but JUPYTER_TOKEN is not; set the server's token (JUPYTER_TOKEN= empty only if that server has authentication turned off)",
+      );
+    }
+    jupyter = { mode: "external", url: e.JUPYTER_URL.replace(/\/+$/, ""), token: e.JUPYTER_TOKEN };
+  }
   else if (e.ARGUS_JUPYTER === "off") jupyter = { mode: "off" };
   else jupyter = { mode: "managed" };
 
@@ -322,6 +355,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxProcesses: e.ARGUS_KERNEL_MAX_PROCESSES,
       workspaceMaxBytes: e.ARGUS_WORKSPACE_MAX_MB * 1024 * 1024,
       sandbox: e.ARGUS_SANDBOX,
+      workspaceTransport: workspaceTransport(e.ARGUS_WORKSPACE_TRANSPORT, jupyter.mode),
       maxKernels: e.ARGUS_MAX_KERNELS,
       kernelName: kernelName(e.ARGUS_KERNEL_NAME, jupyter.mode),
       bridgeCallsPerCell: e.ARGUS_BRIDGE_CALLS_PER_CELL,

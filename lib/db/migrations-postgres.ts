@@ -96,4 +96,16 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX run_leases_by_expiry ON run_leases(expires_at);
     `,
   },
+  {
+    version: 4,
+    name: "session kernels",
+    sql: `
+      -- See migrations.ts: the Jupyter kernel that holds a session's notebook.
+      CREATE TABLE session_kernels (
+        session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+        kernel_id TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+    `,
+  },
 ];

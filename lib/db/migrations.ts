@@ -102,4 +102,17 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX run_leases_by_expiry ON run_leases(expires_at);
     `,
   },
+  {
+    version: 4,
+    name: "session kernels",
+    sql: `
+      -- The Jupyter kernel that holds a session's notebook, so that any Argus instance (or this
+      -- one after a restart) reconnects to it while it is alive on the Jupyter server.
+      CREATE TABLE session_kernels (
+        session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+        kernel_id TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

@@ -4,6 +4,8 @@ import { modelStatus, type ArgusConfig } from "@/lib/config";
 import { BlobStore } from "@/lib/db/blobs";
 import { openDatabase, pingDatabase, type Db } from "@/lib/db/database";
 import { DiskSpace } from "@/lib/db/disk-space";
+import { filesOfSession } from "@/lib/db/files";
+import { clearSessionKernelId, sessionKernelId, setSessionKernelId } from "@/lib/db/session-kernels";
 import { builtinBridgeMethods, registerBridgeMethods, type BridgeMethods } from "@/lib/kernels/bridge";
 import { detectIsolation } from "@/lib/kernels/isolation";
 import { detectKernelLimits, type KernelLimitsKind } from "@/lib/kernels/kernel-limits";
@@ -192,6 +194,18 @@ export async function createArgusCore(
             poolFilledOnce = true;
             log(`[argus] kernel pool full (${config.kernels.poolSize} ready): ${sinceStart()}`);
           },
+          transport: config.kernels.workspaceTransport,
+          // A shared Jupyter outlives this process: its notebooks are left for the next instance.
+          keepSessionKernelsOnClose: config.jupyter.mode === "external",
+          kernelIds: {
+            get: (sessionId) => sessionKernelId(db, sessionId),
+            set: (sessionId, kernelId) => setSessionKernelId(db, sessionId, kernelId),
+            clear: (sessionId, kernelId) => clearSessionKernelId(db, sessionId, kernelId),
+          },
+          uploads: async (sessionId) =>
+            (await filesOfSession(db, sessionId))
+              .filter((f) => f.origin === "upload")
+              .map((f) => ({ name: f.name, sha256: f.sha256, bytes: () => blobs.read(f.sha256) })),
           onCell: (sessionId, cell) => recordCell({ db, dataDir: config.dataDir, log }, sessionId, cell),
           onNotice: (sessionId, text) => {
             events

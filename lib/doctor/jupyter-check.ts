@@ -4,6 +4,7 @@
  * each answer's wording is unit-tested; `checkJupyter` only does the two requests.
  */
 import type { ArgusConfig } from "@/lib/config";
+import { networkReason } from "./network-reason";
 
 export interface JupyterCheck {
   ok: boolean;
@@ -67,14 +68,6 @@ function kernelspecNames(body: string): string[] | null {
   } catch {
     return null;
   }
-}
-
-function networkReason(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  if (cause?.code === "ECONNREFUSED") return "connection refused";
-  if (cause?.code === "ENOTFOUND" || cause?.code === "EAI_AGAIN") return "the host name does not resolve";
-  if ((error as { name?: string }).name === "TimeoutError") return "no answer in time";
-  return cause?.message ?? (error instanceof Error ? error.message : String(error));
 }
 
 /** Asks the configured external Jupyter for its kernelspecs with the token, and judges the answer. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useArgusServer } from "@/tests/helpers/argus-server";
+import { TEST_REDIS } from "@/tests/helpers/test-engines";
 
 const argus = useArgusServer();
 
@@ -177,6 +178,8 @@ describe("sessions over HTTP", () => {
       isolation: "none",
       limits: "none",
       models: { conversation: down, planner: down, coder: down, vqa: down, judge: down },
+      // With REDIS_URL (the suite's second pass) health also names the instance and Redis.
+      ...(TEST_REDIS ? { redis: "up", instance: expect.any(String) } : {}),
     });
   });
 });

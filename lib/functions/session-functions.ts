@@ -1,7 +1,8 @@
 import { getFile } from "@/lib/db/files";
-import { functionsOfSession, functionVersion, functionVersions, type FunctionSummaryRow, type FunctionVersionRow } from "@/lib/db/functions";
+import { functionsOfSession, functionVersion, functionVersions, type FunctionVersionRow } from "@/lib/db/functions";
 import { ArgusError } from "@/lib/errors";
 import { processUpload } from "@/lib/files/process-upload";
+import type { FunctionSummaryView, FunctionVersionView } from "@/lib/protocol/functions";
 import type { SessionDeps } from "@/lib/sessions/service";
 import { runFunction, type FunctionInput, type FunctionRunResult } from "./run-function";
 
@@ -13,16 +14,6 @@ import { runFunction, type FunctionInput, type FunctionRunResult } from "./run-f
  */
 export type FunctionDeps = Pick<SessionDeps, "db" | "blobs" | "config" | "kernels">;
 
-export interface FunctionVersionView {
-  name: string;
-  version: number;
-  code: string;
-  test: string;
-  runId: string | null;
-  testOutput: string;
-  success: boolean;
-  createdAt: string;
-}
 
 export const versionView = (v: FunctionVersionRow): FunctionVersionView => ({
   name: v.name,
@@ -35,7 +26,7 @@ export const versionView = (v: FunctionVersionRow): FunctionVersionView => ({
   createdAt: v.createdAt,
 });
 
-export function listFunctions(deps: FunctionDeps, sessionId: string): Promise<FunctionSummaryRow[]> {
+export function listFunctions(deps: FunctionDeps, sessionId: string): Promise<FunctionSummaryView[]> {
   return functionsOfSession(deps.db, sessionId);
 }
 

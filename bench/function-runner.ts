@@ -4,6 +4,7 @@
  *  - baseline: a plain Python loop calling the function in one kernel (one cell);
  *  - openFunctionRunner: one call per image in one reused isolated kernel
  *    (what a batch worker does), the image written into the workspace per call;
+ *  - two such runners side by side (a batch's parallelism);
  *  - runFunction: one call per image, each in a fresh isolated kernel from the pool.
  *
  *   npm run bench:functions            (N=60 images by default; BENCH_N to change)
@@ -77,6 +78,21 @@ async function main() {
     const reused = (Date.now() - started) / 1000;
     await runner.close();
 
+    // Two runners side by side (a batch's parallelism on 2 cores), each warmed first.
+    const pair = [openFunctionRunner(deps, fn), openFunctionRunner(deps, fn)];
+    await Promise.all(pair.map((r) => r.call({ name: "warm.png", bytes: images[0]! })));
+    started = Date.now();
+    await Promise.all(
+      pair.map(async (r, w) => {
+        for (let i = w; i < N; i += pair.length) {
+          const out = await r.call({ name: `c${i}.png`, bytes: images[i]! });
+          if (out.error) throw new Error(out.error.message);
+        }
+      }),
+    );
+    const parallel = (Date.now() - started) / 1000;
+    await Promise.all(pair.map((r) => r.close()));
+
     started = Date.now();
     for (let i = 0; i < FRESH; i++) {
       const r = await runFunction(deps, fn, { name: `c${i}.png`, bytes: images[i]! });
@@ -89,6 +105,7 @@ async function main() {
         ["way", "images", "seconds", "images/s", "vs loop"],
         ["plain loop, one kernel (baseline)", String(N), fmt(loop), fmt(N / loop), "1.00×"],
         ["openFunctionRunner, one reused kernel", String(N), fmt(reused), fmt(N / reused), `${fmt(loop / reused)}×`],
+        ["2 runners in parallel", String(N), fmt(parallel), fmt(N / parallel), `${fmt(loop / parallel)}×`],
         ["runFunction, fresh kernel per image", String(FRESH), fmt(fresh), fmt(FRESH / fresh), `${fmt(loop / N / (fresh / FRESH))}×`],
       ]),
     );

@@ -18,7 +18,7 @@ export function CurlLine({ sessionId, name }: { sessionId: string; name: string 
       </div>
       <pre data-testid="curl-line" className="overflow-x-auto rounded-md border bg-muted/40 p-2 font-mono text-xs">{line}</pre>
       <p className="text-xs text-muted-foreground">
-        Replace <code>{TOKEN_PLACEHOLDER}</code> with this session&apos;s token (given when the session was created over the API).
+        Replace <code>{TOKEN_PLACEHOLDER}</code> with this session&apos;s token: the one <code>POST /api/sessions</code> answered when the session was created over the API.
       </p>
     </section>
   );

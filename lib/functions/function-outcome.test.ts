@@ -36,8 +36,8 @@ describe("readOutcome", () => {
 
 describe("callCell", () => {
   it("passes code, name and path as Python string literals", () => {
-    const cell = callCell('def f(p):\n    return "a\\"b"\n', "f", "it's.png", 100.7);
+    const cell = callCell('def f(p):\n    return "a\\"b"\n', "f", "it's.png", { maxOutputChars: 100.7, maxResultChars: 5000 });
     expect(cell).toContain(JSON.stringify('def f(p):\n    return "a\\"b"\n'));
-    expect(cell).toContain('"it\'s.png", 100);');
+    expect(cell).toContain('"it\'s.png", 100, 5000);');
   });
 });

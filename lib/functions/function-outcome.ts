@@ -85,9 +85,10 @@ export function pyString(text: string): string {
 }
 
 /** The one cell that runs `name` from `code` on `path` in the kernel. */
-export function callCell(code: string, name: string, path: string, maxOutputChars: number): string {
+export function callCell(code: string, name: string, path: string, caps: { maxOutputChars: number; maxResultChars: number }): string {
+  const int = (n: number) => Math.max(1, Math.floor(n));
   return [
     "from argus.function_call import call_function as __argus_call_function",
-    `__argus_call_function(${pyString(code)}, ${pyString(name)}, ${pyString(path)}, ${Math.max(1, Math.floor(maxOutputChars))});`,
+    `__argus_call_function(${pyString(code)}, ${pyString(name)}, ${pyString(path)}, ${int(caps.maxOutputChars)}, ${int(caps.maxResultChars)});`,
   ].join("\n");
 }

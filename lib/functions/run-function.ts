@@ -48,6 +48,8 @@ export interface FunctionLimits {
   timeoutMs: number;
   /** Characters the function may print (stdout and stderr together); past it the call fails with output_too_large. */
   maxOutputChars: number;
+  /** Characters the result may take as JSON; past it the call fails with output_too_large (checked in the kernel). */
+  maxResultChars: number;
   /** Images the function saved that are kept (the rest are ignored). */
   maxImages: number;
   /** Bytes of one saved image that are read back. */
@@ -57,6 +59,7 @@ export interface FunctionLimits {
 export const DEFAULT_FUNCTION_LIMITS: FunctionLimits = {
   timeoutMs: 60_000,
   maxOutputChars: 1_000_000,
+  maxResultChars: 10_000_000,
   maxImages: 8,
   maxImageBytes: 50 * 1024 * 1024,
 };
@@ -192,7 +195,7 @@ async function callInKernel(
   } catch (error) {
     return { result: null, stdout: "", images: [], seconds: 0, error: { kind: "bad_input", message: `The file could not be given to the function: ${(error as Error).message}` } };
   }
-  const cell = callCell(fn.code, fn.name, input.name, limits.maxOutputChars);
+  const cell = callCell(fn.code, fn.name, input.name, limits);
   const { execution } = await kernel.execute(cell, { timeoutMs: limits.timeoutMs, signal });
   const outcome = readOutcome(execution, (Date.now() - started) / 1000);
   const after = await topFiles(kernel.workspace);

@@ -124,12 +124,14 @@ def _error(kind: str, message: str) -> dict[str, str]:
     return {"kind": kind, "message": message}
 
 
-def call_function(code: str, name: str, path: str, max_output_chars: int) -> dict[str, Any]:
+def call_function(code: str, name: str, path: str, max_output_chars: int, max_result_chars: int = 10_000_000) -> dict[str, Any]:
     """Defines `code`, calls `name(path)` and publishes the outcome.
 
     The outcome is {result, stdout, seconds, error}; error is None or
     {kind, message} with kind one of: bad_function (the code does not define
-    `name`), raised (the function raised), output_too_large.
+    `name`), raised (the function raised), output_too_large (it printed more
+    than `max_output_chars`, or its result is longer than `max_result_chars`
+    as JSON: a 5000x5000 array must not cross the kernel's socket).
     """
     out = CappedStream(max_output_chars)
     outcome: dict[str, Any] = {"result": None, "stdout": "", "seconds": 0.0, "error": None}
@@ -153,10 +155,16 @@ def call_function(code: str, name: str, path: str, max_output_chars: int) -> dic
     outcome["seconds"] = round(time.monotonic() - started, 4)
     outcome["stdout"] = out.getvalue()
     try:
-        json.dumps(outcome, allow_nan=False)
+        size = len(json.dumps(outcome["result"], allow_nan=False))
     except (TypeError, ValueError) as error:  # defensive: to_json_safe should make this impossible
         outcome["result"] = repr(outcome["result"])
-        outcome["error"] = None if outcome["error"] is None else outcome["error"]
+        size = len(outcome["result"])
         outcome["stdout"] += f"\n[argus: result converted to text: {error}]"
+    if size > max_result_chars:
+        outcome["result"] = None
+        outcome["error"] = _error(
+            "output_too_large",
+            f"The result is {size} characters as JSON, over the limit of {max_result_chars}. Return a summary (counts, boxes) instead of whole arrays.",
+        )
     _publish(outcome)
     return outcome

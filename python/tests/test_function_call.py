@@ -99,6 +99,14 @@ class CallFunctionTest(unittest.TestCase):
         self.assertEqual(out["error"]["kind"], "output_too_large")
         self.assertEqual(len(out["stdout"]), 5000)
 
+    def test_a_huge_result_fails_instead_of_crossing_the_socket(self) -> None:
+        published: List[Any] = []
+        with mock.patch.object(function_call, "_publish", published.append):
+            out = call_function("import numpy as np\ndef f(p):\n    return np.zeros((300, 300))\n", "f", "x.png", 1000, 10_000)
+        self.assertEqual(out["error"]["kind"], "output_too_large")
+        self.assertIsNone(out["result"])
+        self.assertIn("over the limit of 10000", out["error"]["message"])
+
     def test_non_serialisable_result_is_repr(self) -> None:
         out = self.call("class C:\n    def __repr__(self):\n        return 'C()'\ndef f(p):\n    return {'c': C()}\n")
         self.assertEqual(out["result"], {"c": "C()"})

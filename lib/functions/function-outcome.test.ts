@@ -7,8 +7,8 @@ const published = (outcome: unknown): Execution["results"][number] => ({ data: {
 
 describe("readOutcome", () => {
   it("reads the published result", () => {
-    const out = readOutcome(execution({ results: [published({ result: { count: 7 }, stdout: "hi\n", seconds: 0.25, error: null })] }), 3);
-    expect(out).toEqual({ result: { count: 7 }, stdout: "hi\n", seconds: 0.25, error: null });
+    const out = readOutcome(execution({ results: [published({ result: { count: 7 }, stdout: "hi\n", seconds: 0.25, error: null, saved: ["overlay.png", 3] })] }), 3);
+    expect(out).toEqual({ result: { count: 7 }, stdout: "hi\n", seconds: 0.25, error: null, saved: ["overlay.png"] });
   });
 
   it("keeps the kernel's error kinds and maps unknown ones to raised", () => {
@@ -20,7 +20,7 @@ describe("readOutcome", () => {
 
   it("turns a timed-out cell into a timeout with the wall time", () => {
     const out = readOutcome(execution({ stdout: "partial", error: { name: "TimeoutError", value: "The cell ran longer than 2 s and was stopped.", traceback: "" } }), 2.1);
-    expect(out).toEqual({ result: null, stdout: "partial", seconds: 2.1, error: { kind: "timeout", message: "The cell ran longer than 2 s and was stopped." } });
+    expect(out).toEqual({ result: null, stdout: "partial", seconds: 2.1, saved: [], error: { kind: "timeout", message: "The cell ran longer than 2 s and was stopped." } });
   });
 
   it("turns a dead kernel into crashed, and a cancel into cancelled", () => {

@@ -24,6 +24,8 @@ export const POST = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();
   const p = await params;
   const session = await authorizeSession(core, p.id, credentialsOf(req));
+  // The pictures a function saves are stored: refused (507) like uploads when the disk is almost full.
+  core.disk.assertRoom("function");
   const name = parseWith(FunctionNameSchema, p.name);
   const versionParam = new URL(req.url).searchParams.get("version");
   const version = versionParam === null ? null : parseWith(VersionSchema, versionParam);

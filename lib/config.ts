@@ -123,6 +123,9 @@ const EnvSchema = z.object({
   ARGUS_MAX_KERNELS: z.coerce.number().int().min(1).max(1000).default(24),
   ARGUS_KERNEL_IDLE_MINUTES: positiveNumber(30),
   ARGUS_CELL_TIMEOUT_SECONDS: positiveNumber(120),
+  // One call of a kept session function (HTTP run endpoint, batch item): its time and what it may print.
+  ARGUS_FUNCTION_TIMEOUT_SECONDS: positiveNumber(60),
+  ARGUS_FUNCTION_MAX_OUTPUT_CHARS: z.coerce.number().int().min(1000).default(1_000_000),
   ARGUS_PLANNER_MAX_TURNS: z.coerce.number().int().min(1).max(50).default(10),
   ARGUS_RUN_MAX_MINUTES: positiveNumber(15),
   ARGUS_RUN_MAX_TOKENS: z.coerce.number().int().min(1000).default(400_000),
@@ -212,6 +215,8 @@ export interface ArgusConfig {
     /** Tokens one run may spend, its model-backed tool calls included. */
     runMaxTokens: number;
   };
+  /** One call of a kept session function (lib/functions). */
+  functions: { timeoutMs: number; maxOutputChars: number };
   kernels: {
     poolSize: number;
     /** What kernels import before they are ready: "vision" moves the imports' seconds into the pool. */
@@ -344,6 +349,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     minFreeBytes: e.ARGUS_MIN_FREE_MB * 1024 * 1024,
     sessionRatePerMinute: e.ARGUS_SESSION_RATE_PER_MINUTE,
     agents: { plannerMaxTurns: e.ARGUS_PLANNER_MAX_TURNS, runMaxMs: e.ARGUS_RUN_MAX_MINUTES * 60_000, runMaxTokens: e.ARGUS_RUN_MAX_TOKENS },
+    functions: { timeoutMs: e.ARGUS_FUNCTION_TIMEOUT_SECONDS * 1000, maxOutputChars: e.ARGUS_FUNCTION_MAX_OUTPUT_CHARS },
     kernels: {
       poolSize: e.ARGUS_KERNEL_POOL,
       preload: e.ARGUS_KERNEL_PRELOAD,

@@ -82,7 +82,7 @@ export function PreviewSection(props: PreviewSectionProps) {
         policyDisabled={!sessionId || !props.onBrowserPolicyChange}
       />
     ),
-    code: <CodeTab final={code} />,
+    code: <CodeTab final={code} sessionId={sessionId} active={active === "code"} />,
     result: <ResultTab result={result} />,
     notebook: <NotebookTab sessionId={sessionId} notebookVersion={notebookVersion} active={active === "notebook"} />,
   };

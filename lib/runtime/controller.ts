@@ -35,6 +35,8 @@ export interface RunServices {
   bridgeCallsPerCell: number;
   /** Carries out browsing steps; null when no browser model is configured (or Chromium is missing). */
   browser: BrowserPort | null;
+  /** Told each time an agent finishes, with its outputs (the coder's result is kept as a session function). */
+  onAgentFinished?(r: { sessionId: string; runId: string; agent: AgentName; outputs: Record<string, unknown> }): Promise<void>;
 }
 
 export interface ControllerOptions {
@@ -104,6 +106,10 @@ export class Controller {
         await this.checkBudgets();
         const frame = this.stack.at(-1)!;
         const result = await this.step(frame);
+        // Before the finish is logged: whoever sees it (the Code tab) finds the kept function already there.
+        if (result.action.action === "finish") {
+          await this.services.onAgentFinished?.({ sessionId: this.o.sessionId, runId: this.o.runId, agent: frame.agent.name, outputs: result.action.args.outputs });
+        }
         const action = await this.append({
           source: "agent",
           agent: frame.agent.name,

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import type { Execution } from "@/lib/protocol/contexts";
+import { callCell, readOutcome, RESULT_MIME } from "./function-outcome";
+
+const execution = (over: Partial<Execution>): Execution => ({ results: [], stdout: "", stderr: "", error: null, ...over });
+const published = (outcome: unknown): Execution["results"][number] => ({ data: { [RESULT_MIME]: JSON.stringify(outcome), "text/plain": "<argus function result>" }, isMain: false, viewed: false });
+
+describe("readOutcome", () => {
+  it("reads the published result", () => {
+    const out = readOutcome(execution({ results: [published({ result: { count: 7 }, stdout: "hi\n", seconds: 0.25, error: null, saved: ["overlay.png", 3] })] }), 3);
+    expect(out).toEqual({ result: { count: 7 }, stdout: "hi\n", seconds: 0.25, error: null, saved: ["overlay.png"] });
+  });
+
+  it("keeps the kernel's error kinds and maps unknown ones to raised", () => {
+    const big = readOutcome(execution({ results: [published({ result: null, stdout: "x", seconds: 1, error: { kind: "output_too_large", message: "too much" } })] }), 1);
+    expect(big.error).toEqual({ kind: "output_too_large", message: "too much" });
+    const odd = readOutcome(execution({ results: [published({ result: null, stdout: "", seconds: 1, error: { kind: "weird", message: "m" } })] }), 1);
+    expect(odd.error?.kind).toBe("raised");
+  });
+
+  it("turns a timed-out cell into a timeout with the wall time", () => {
+    const out = readOutcome(execution({ stdout: "partial", error: { name: "TimeoutError", value: "The cell ran longer than 2 s and was stopped.", traceback: "" } }), 2.1);
+    expect(out).toEqual({ result: null, stdout: "partial", seconds: 2.1, saved: [], error: { kind: "timeout", message: "The cell ran longer than 2 s and was stopped." } });
+  });
+
+  it("turns a dead kernel into crashed, and a cancel into cancelled", () => {
+    expect(readOutcome(execution({ error: { name: "KernelDied", value: "The kernel died", traceback: "" } }), 1).error?.kind).toBe("crashed");
+    expect(readOutcome(execution({ error: { name: "Cancelled", value: "cancelled", traceback: "" } }), 1).error?.kind).toBe("cancelled");
+  });
+
+  it("never reports success without a published result", () => {
+    expect(readOutcome(execution({}), 1).error?.kind).toBe("crashed");
+    expect(readOutcome(execution({ results: [{ data: { [RESULT_MIME]: "{not json" }, isMain: false, viewed: false }] }), 1).error?.kind).toBe("crashed");
+  });
+});
+
+describe("callCell", () => {
+  it("passes code, name and path as Python string literals", () => {
+    const cell = callCell('def f(p):\n    return "a\\"b"\n', "f", "it's.png", { maxOutputChars: 100.7, maxResultChars: 5000 });
+    expect(cell).toContain(JSON.stringify('def f(p):\n    return "a\\"b"\n'));
+    expect(cell).toContain('"it\'s.png", 100, 5000);');
+  });
+});

@@ -1,0 +1,94 @@
+import type { Execution } from "@/lib/protocol/contexts";
+
+/** The mime type python/argus/function_call.py publishes its outcome under. */
+export const RESULT_MIME = "application/vnd.argus.function-result+json";
+
+/**
+ * Why one function call failed. Only that call fails; the caller (HTTP route,
+ * batch row) shows `message` to the person.
+ * - timeout: ran past its time limit and was stopped.
+ * - crashed: the kernel died under it (memory limit, os._exit, segfault).
+ * - output_too_large: printed more than the output cap.
+ * - raised: the function raised an exception (message has the last lines of the traceback).
+ * - bad_function: the stored code does not define the named function.
+ * - bad_input: the input file could not be given to the function.
+ * - cancelled: the caller aborted the call.
+ * A return value that is not JSON is NOT an error: it becomes its repr.
+ */
+export type FunctionErrorKind = "timeout" | "crashed" | "output_too_large" | "raised" | "bad_function" | "bad_input" | "cancelled";
+
+export interface FunctionError {
+  kind: FunctionErrorKind;
+  message: string;
+}
+
+/** What the kernel side reported, before saved images are stored. */
+export interface KernelOutcome {
+  result: unknown;
+  stdout: string;
+  /** Seconds the function itself ran (measured in the kernel), or wall time when it never reported. */
+  seconds: number;
+  error: FunctionError | null;
+  /** Images the call wrote at the top of its working directory (names, reported by the kernel). */
+  saved: string[];
+}
+
+const KERNEL_KINDS = new Set<FunctionErrorKind>(["raised", "bad_function", "output_too_large"]);
+
+/**
+ * Reads one call's outcome from the cell's Execution: the published result
+ * when there is one, else the cell's own error mapped to a kind (a timeout,
+ * a dead kernel). Pure, so every way a call can end is unit-tested.
+ */
+export function readOutcome(execution: Execution, wallSeconds: number): KernelOutcome {
+  for (const r of execution.results) {
+    const raw = r.data[RESULT_MIME];
+    if (raw === undefined) continue;
+    try {
+      const parsed = JSON.parse(raw) as { result?: unknown; stdout?: unknown; seconds?: unknown; saved?: unknown; error?: { kind?: unknown; message?: unknown } | null };
+      const kind = parsed.error?.kind;
+      const error =
+        parsed.error && typeof kind === "string"
+          ? { kind: KERNEL_KINDS.has(kind as FunctionErrorKind) ? (kind as FunctionErrorKind) : "raised", message: String(parsed.error.message ?? "") }
+          : null;
+      return {
+        result: parsed.result ?? null,
+        stdout: typeof parsed.stdout === "string" ? parsed.stdout : "",
+        seconds: typeof parsed.seconds === "number" ? parsed.seconds : wallSeconds,
+        error,
+        saved: Array.isArray(parsed.saved) ? parsed.saved.filter((n): n is string => typeof n === "string") : [],
+      };
+    } catch {
+      break;
+    }
+  }
+  const stdout = execution.stdout;
+  const cellError = execution.error;
+  const failed = { result: null, stdout, seconds: wallSeconds, saved: [] as string[] };
+  if (cellError?.name === "TimeoutError") return { ...failed, error: { kind: "timeout", message: cellError.value } };
+  if (cellError?.name === "Cancelled") return { ...failed, error: { kind: "cancelled", message: cellError.value } };
+  if (cellError?.name === "KernelDied") {
+    return {
+      ...failed,
+      error: { kind: "crashed", message: `The function stopped its kernel (it may have used too much memory or exited): ${cellError.value}` },
+    };
+  }
+  return {
+    ...failed,
+    error: { kind: "crashed", message: cellError ? `${cellError.name}: ${cellError.value}` : "The function ended without reporting a result." },
+  };
+}
+
+/** A Python string literal for `text` (a JSON string is one). */
+export function pyString(text: string): string {
+  return JSON.stringify(text);
+}
+
+/** The one cell that runs `name` from `code` on `path` in the kernel. */
+export function callCell(code: string, name: string, path: string, caps: { maxOutputChars: number; maxResultChars: number }): string {
+  const int = (n: number) => Math.max(1, Math.floor(n));
+  return [
+    "from argus.function_call import call_function as __argus_call_function",
+    `__argus_call_function(${pyString(code)}, ${pyString(name)}, ${pyString(path)}, ${int(caps.maxOutputChars)}, ${int(caps.maxResultChars)});`,
+  ].join("\n");
+}

@@ -82,6 +82,25 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 5,
+    name: "session functions",
+    sql: `
+      -- Each coder result, kept as a version of a named session function (issue #15).
+      CREATE TABLE session_functions (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        code TEXT NOT NULL,
+        test TEXT NOT NULL,
+        run_id TEXT,
+        test_output TEXT NOT NULL,
+        success INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (session_id, name, version)
+      );
+    `,
+  },
+  {
     version: 6,
     name: "batch runs",
     sql: `

@@ -35,6 +35,8 @@ export interface RunServices {
   bridgeCallsPerCell: number;
   /** Carries out browsing steps; null when no browser model is configured (or Chromium is missing). */
   browser: BrowserPort | null;
+  /** Told each time an agent finishes, with its outputs (the coder's result is kept as a session function). */
+  onAgentFinished?(r: { sessionId: string; runId: string; agent: AgentName; outputs: Record<string, unknown> }): Promise<void>;
 }
 
 export interface ControllerOptions {
@@ -174,6 +176,7 @@ export class Controller {
         return;
       case "finish":
       case "reject": {
+        if (a.action === "finish") await this.services.onAgentFinished?.({ sessionId: this.o.sessionId, runId: this.o.runId, agent: frame.agent.name, outputs: a.args.outputs });
         this.stack.pop();
         const parent = this.stack.at(-1);
         if (!parent) return;

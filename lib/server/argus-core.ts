@@ -29,6 +29,7 @@ import { errorNote } from "@/lib/protocol/event-builders";
 import { modelBridgeMethods } from "@/lib/bridge/model-tools";
 import { toolChoiceMethods } from "@/lib/bridge/tool-choice";
 import { storeExecutionImages } from "@/lib/files/generated";
+import { keepCoderResult } from "@/lib/functions/keep-function";
 import { imagePreparer } from "@/lib/files/prepare-image";
 import { SessionCreationLimit } from "@/lib/sessions/creation-rate";
 import type { SessionDeps } from "@/lib/sessions/service";
@@ -209,6 +210,13 @@ export async function createArgusCore(
       disk,
       kernels,
       storeCellImages: (sessionId, execution, label) => storeExecutionImages({ db, blobs }, sessionId, execution, label),
+      onAgentFinished: async ({ sessionId, runId, agent, outputs }) => {
+        if (agent !== "coder") return;
+        // Keeping the function must never end the run that made it: the code is in the chat either way.
+        await keepCoderResult(db, { sessionId, runId, outputs, now: new Date().toISOString() }).catch((error: unknown) =>
+          log(`[functions] could not keep the coder's function: ${String(error)}`),
+        );
+      },
       cellTimeoutMs: config.kernels.cellTimeoutMs,
       bridgeCallsPerCell: config.kernels.bridgeCallsPerCell,
       browser: browser?.steps ?? null,

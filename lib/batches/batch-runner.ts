@@ -21,7 +21,7 @@ import { getFile } from "@/lib/db/files";
 import { ArgusError, isArgusError } from "@/lib/errors";
 import { openFunctionRunner, type FunctionRunner } from "@/lib/functions/run-function";
 import type { KernelRegistry } from "@/lib/kernels/registry";
-import type { BatchEvent, BatchProgress, BatchView } from "@/lib/protocol/batches";
+import type { BatchCounts, BatchEvent, BatchItemStatus, BatchProgress, BatchView } from "@/lib/protocol/batches";
 import type { BatchChannel } from "./batch-channel";
 import { batchProgress } from "./progress";
 import { Semaphore } from "./semaphore";
@@ -50,6 +50,11 @@ interface ActiveBatch {
   /** When this server started (or resumed) the batch, and how many items it has finished since: the speed. */
   startedAtMs: number;
   finishedSince: number;
+  /**
+   * The batch's counts, kept here while it runs: every transition goes through
+   * this runner, so progress events need no query (they are two per item).
+   */
+  counts: BatchCounts | null;
   done: Promise<void>;
 }
 
@@ -138,21 +143,24 @@ export class BatchRunner {
   }
 
   private start(row: BatchRow): void {
-    const active: ActiveBatch = { abort: new AbortController(), cancelled: false, startedAtMs: Date.now(), finishedSince: 0, done: Promise.resolve() };
+    const active: ActiveBatch = { abort: new AbortController(), cancelled: false, startedAtMs: Date.now(), finishedSince: 0, counts: null, done: Promise.resolve() };
     this.active.set(row.id, active);
     active.done = this.run(row, active)
       .catch((error: unknown) => this.deps.log?.(`[batches] batch ${row.id} stopped on an error: ${String(error).slice(0, 300)}`))
       .finally(() => this.active.delete(row.id));
   }
 
-  private async run(row: BatchRow, active: ActiveBatch): Promise<void> {
-    await markBatchStarted(this.deps.db, row.id, new Date().toISOString());
+  private async run(created: BatchRow, active: ActiveBatch): Promise<void> {
+    await markBatchStarted(this.deps.db, created.id, new Date().toISOString());
+    const row = (await getBatch(this.deps.db, created.id)) ?? created;
     const queue = await pendingItems(this.deps.db, row.id);
+    active.counts = await batchCounts(this.deps.db, row.id);
     const workers = Math.max(1, Math.min(this.deps.parallel, queue.length));
     await Promise.all(Array.from({ length: workers }, () => this.worker(row, queue, active)));
     if (this.closing) return;
     const now = new Date().toISOString();
     if (active.cancelled) await cancelPendingItems(this.deps.db, row.id, now);
+    active.counts = null; // the final event reads the settled counts from the database
     if (await finishBatch(this.deps.db, row.id, active.cancelled ? "cancelled" : "done", now)) {
       await this.publish(row, (batch, progress) => ({ type: "batch_finished", batch, progress }), active);
     }
@@ -187,6 +195,7 @@ export class BatchRunner {
   private async runItem(row: BatchRow, item: BatchItemRow, runner: FunctionRunner, active: ActiveBatch): Promise<boolean> {
     const { db } = this.deps;
     if (!(await markItemRunning(db, row.id, item.idx))) return false;
+    move(active, "pending", "running");
     await this.publish(row, (batch, progress) => ({ type: "item_started", batch, progress, idx: item.idx }), active);
     const bytes = await this.bytesOf(item);
     if (typeof bytes === "string") {
@@ -200,6 +209,7 @@ export class BatchRunner {
       if (isArgusError(error) && error.code === "unavailable:jupyter" && !active.abort.signal.aborted) {
         // Every kernel is taken (other sessions, other batches): wait, then try this item again.
         await db.run("UPDATE batch_items SET status = 'pending' WHERE batch_id = ? AND idx = ?", [row.id, item.idx]);
+        move(active, "running", "pending");
         await new Promise((r) => setTimeout(r, NO_KERNEL_RETRY_MS));
         return true;
       }
@@ -226,6 +236,7 @@ export class BatchRunner {
   private async finish(row: BatchRow, item: BatchItemRow, active: ActiveBatch, outcome: Parameters<typeof finishItem>[3]): Promise<void> {
     const at = new Date().toISOString();
     await finishItem(this.deps.db, row.id, item.idx, outcome, at);
+    move(active, "running", outcome.status);
     active.finishedSince += 1;
     const view = { ...item, ...outcome, result: outcome.result ?? null, finishedAt: at };
     const { blobSha256: _blob, ...shown } = view;
@@ -247,6 +258,12 @@ export class BatchRunner {
   }
 
   private async viewOf(row: BatchRow, active = this.active.get(row.id)): Promise<{ batch: BatchView; progress: BatchProgress }> {
+    if (active?.counts) {
+      // Running here: the row's fields do not change until it finishes, and the counts are live.
+      const { code: _c, ...running } = row;
+      const counts = { ...active.counts };
+      return { batch: { ...running, counts }, progress: batchProgress({ counts, finishedSince: active.finishedSince, elapsedSeconds: (Date.now() - active.startedAtMs) / 1000 }) };
+    }
     const counts = await batchCounts(this.deps.db, row.id);
     const fresh = (await getBatch(this.deps.db, row.id)) ?? row;
     const { code: _code, ...rest } = fresh;
@@ -262,4 +279,10 @@ export class BatchRunner {
     const { batch, progress } = await this.viewOf(row, active);
     this.deps.channel.publish(row.sessionId, make(batch, progress));
   }
+}
+
+function move(active: ActiveBatch, from: BatchItemStatus, to: BatchItemStatus): void {
+  if (!active.counts) return;
+  active.counts[from] -= 1;
+  active.counts[to] += 1;
 }

@@ -38,6 +38,7 @@ import { createBrowserServices } from "./browser-services";
 import { KeyedMutex } from "./keyed-mutex";
 import { BatchChannel } from "@/lib/batches/batch-channel";
 import { BatchRunner } from "@/lib/batches/batch-runner";
+import { batchStarter } from "@/lib/batches/agent-port";
 
 import type { IsolationKind, ServerHealth } from "@/lib/protocol/health";
 import { notConfiguredMessage } from "@/lib/llm/endpoint";
@@ -243,6 +244,7 @@ export async function createArgusCore(
             prepareImage,
             plannerMaxTurns: config.agents.plannerMaxTurns,
             catalogue: catalogueSection,
+            startBatch: kernels ? batchStarter({ db, blobs, config, batches }) : null,
             browser: browser && {
               maxSteps: config.browser.maxSteps,
               viewport: browser.computers.dimensions,

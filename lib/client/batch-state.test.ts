@@ -32,4 +32,12 @@ describe("batch state", () => {
     expect(s.batch.id).toBe("b2");
     expect(s.items).toEqual([]);
   });
+
+  it("a row never goes back: an event before the page, then a stale page", () => {
+    let s = applyBatchEvent({ batch: batch(), progress, items: [] }, { type: "item_started", batch: batch(), progress, idx: 1 });
+    s = withPage(s, [row(0), row(1)]);
+    expect(s.items.map((r) => [r.fileName, r.status])).toEqual([["0.png", "pending"], ["1.png", "running"]]);
+    s = withPage(s, [row(1, { status: "cancelled" })]);
+    expect(s.items[1]!.status).toBe("cancelled");
+  });
 });

@@ -27,9 +27,10 @@ vitest_rc=$?
 # whole integration suite twice would push `npm test` past 30 minutes on 2 cores.
 # Redis, when it joins, is chosen by the same flag in tests/helpers/test-engines.ts.
 POSTGRES_PASS=(
-  lib/db/database.test.ts lib/runtime/event-log.test.ts
+  lib/db/database.test.ts lib/db/batches.test.ts lib/runtime/event-log.test.ts
   tests/integration/socket.test.ts tests/integration/restart.test.ts
   tests/integration/http-sessions.test.ts tests/integration/http-uploads.test.ts tests/integration/http-notebook.test.ts
+  tests/integration/batches-runner.test.ts
   tests/integration/agents-count-coins.test.ts tests/integration/agents-hitl.test.ts
   tests/integration/agents-restart.test.ts tests/integration/agents-update-callback.test.ts
 )

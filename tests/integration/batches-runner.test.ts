@@ -90,7 +90,7 @@ describe("batch runs", () => {
     expect(seen.at(-1)).toMatchObject({ type: "batch_finished", batch: { status: "done" } });
   });
 
-  it("a function that hangs, floods its output or returns oddities fails only that item", async () => {
+  it("a function that hangs, floods its output, hogs memory or returns oddities fails only that item", async () => {
     const core = await startCore(`${scratch.dir}/bad`, { ARGUS_BATCH_ITEM_TIMEOUT_SECONDS: "3" });
     const session = await createSession(core, null);
     const code = [
@@ -106,11 +106,14 @@ describe("batch runs", () => {
       "    if name.startswith('flood'):",
       "        while True:",
       "            print('x' * 100000)",
+      "    if name.startswith('leak'):",
+      "        import numpy as np",
+      "        return float(np.ones(6 * 1024**3 // 8).sum())",
       "    if name.startswith('odd'):",
       "        return {'odd': Odd(), 'pair': (1, 2)}",
       "    return name",
     ].join("\n");
-    const names = ["hang.png", "a.png", "flood.png", "odd.png", "b.png"];
+    const names = ["hang.png", "a.png", "flood.png", "leak.png", "odd.png", "b.png"];
     const items = names.map((n) => ({ fileName: n, uploadId: null, blobSha256: null as string | null }));
     for (const it of items) it.blobSha256 = (await core.blobs.put(new Uint8Array([1, 2, 3]))).sha256;
     const batch = await core.batches.create(session.id, { name: "f", version: 1, code }, items);
@@ -120,6 +123,7 @@ describe("batch runs", () => {
     expect(by["hang.png"]).toMatchObject({ status: "failed", error: expect.stringMatching(/stopped|time/i) });
     expect(by["flood.png"]).toMatchObject({ status: "failed", error: expect.stringMatching(/output|print/i) });
     expect(by["flood.png"]!.stdout!.length).toBeLessThanOrEqual(2000);
+    expect(by["leak.png"]).toMatchObject({ status: "failed", error: expect.stringMatching(/memory/i) });
     expect(by["odd.png"]).toMatchObject({ status: "done", result: { odd: "Odd()", pair: [1, 2] } });
     expect(by["a.png"]).toMatchObject({ status: "done", result: "a.png" });
     expect(by["b.png"]).toMatchObject({ status: "done", result: "b.png" });

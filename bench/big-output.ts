@@ -6,7 +6,7 @@
  * the main thread's time goes (recording the cell for the notebook export, decoding the PNG).
  * Target: p99 during the big outputs ≤ 50 ms.
  *
- *   npm run bench:bigout   BENCH_BIG_CELLS=3
+ *   npm run bench:bigout   BENCH_BIG_CELLS=3 BENCH_BIG_PARTS=both|picture|stdout
  */
 import os from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -18,16 +18,17 @@ import { fmt, percentile, table } from "./lib/stats";
 const BIG_CELLS = Number(process.env.BENCH_BIG_CELLS ?? 3);
 const loadavg = () => os.loadavg().map((n) => n.toFixed(2)).join(" ");
 
+/** Which big outputs the heavy cell makes: both (the target's scenario), or one, to see which costs what. */
+const PARTS = process.env.BENCH_BIG_PARTS ?? "both";
 const BIG_CELL = [
   "import sys, numpy as np",
   "from PIL import Image",
-  "line = 'y' * 1023 + '\\n'",
-  "for _ in range(10 * 1024): sys.stdout.write(line)",
-  "Image.fromarray(np.random.default_rng(0).integers(0, 255, (1944, 2592, 3), dtype=np.uint8))",
+  ...(PARTS === "picture" ? [] : ["line = 'y' * 1023 + '\\n'", "for _ in range(10 * 1024): sys.stdout.write(line)"]),
+  PARTS === "stdout" ? "None" : "Image.fromarray(np.random.default_rng(0).integers(0, 255, (1944, 2592, 3), dtype=np.uint8))",
 ].join("\n");
 
 async function main() {
-  console.log(`bench:bigout on ${os.cpus().length} cores; load average ${loadavg()}`);
+  console.log(`bench:bigout (${PARTS}) on ${os.cpus().length} cores; load average ${loadavg()}`);
   const k = await startKernelCore({ ARGUS_KERNEL_POOL: "2" });
   const quiet = (await createSession(k.core, null)).id;
   const heavy = (await createSession(k.core, null)).id;
@@ -72,7 +73,7 @@ async function main() {
   await k.close();
 
   const row = (label: string, xs: number[]) => [label, xs.length, fmt(percentile(xs, 50), 1), fmt(percentile(xs, 99), 1), fmt(Math.max(...xs), 1)];
-  console.log(`\n${BIG_CELLS} big cells (10 MB stdout + a 5 MP PNG, ${(pngChars / 1e6).toFixed(1)} MB base64), ${fmt(bigMs / BIG_CELLS, 0)} ms each; another session's x=1:`);
+  console.log(`\n${BIG_CELLS} big cells (${PARTS === "both" ? "10 MB stdout + a 5 MP PNG" : PARTS === "picture" ? "a 5 MP PNG" : "10 MB stdout"}, ${(pngChars / 1e6).toFixed(1)} MB base64), ${fmt(bigMs / BIG_CELLS, 0)} ms each; another session's x=1:`);
   console.log(table([["condition", "cells", "p50 ms", "p99 ms", "max ms"], row("quiet (baseline)", quietLat), row("during the big outputs", busyLat)]));
   console.log(`server event-loop delay during the big outputs: p50 ${fmt(loop.percentile(50) / 1e6, 1)} ms, p99 ${fmt(loop.percentile(99) / 1e6, 1)} ms, max ${fmt(loop.max / 1e6, 1)} ms`);
   console.log(`recording one big cell for the notebook export (its synchronous part): ${fmt(recordMs / BIG_CELLS, 1)} ms`);

@@ -8,13 +8,14 @@
  * (bench/cell_floor.py), so transport, model calls and scheduling are not in it.
  * Target: p50 wall ≤ 1.5 × floor + 300 ms.
  *
- * Two servers in one run: Argus as configured by default (ARGUS_KERNEL_PRELOAD=vision), and,
+ * Three servers in one run: Argus as configured by default (ARGUS_KERNEL_PRELOAD=vision), the same
+ * with the pool refilling at once instead of after the run's cells (ARGUS_POOL_REFILL_QUIET_MS=0), and,
  * for comparison, the same with ARGUS_KERNEL_PRELOAD=none (cold imports in the cells). Before
  * each run the bench waits until the pool is full again (GET /api/health `kernels`), as it is
  * when a person's next message comes seconds later; that wait is printed, not counted.
  *
  *   npm run bench:run   (needs a build: `bash scripts/ensure-build.sh`)
- *   BENCH_RUNS=20 BENCH_RUNS_COLD=5
+ *   BENCH_RUNS=20 BENCH_RUNS_AT_ONCE=20 BENCH_RUNS_COLD=5
  */
 import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -29,6 +30,8 @@ import { fmt, percentile, table } from "./lib/stats";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const RUNS_COLD = Number(process.env.BENCH_RUNS_COLD ?? 5);
+/** Runs with the pool refilling at once (ARGUS_POOL_REFILL_QUIET_MS=0), as before the refill schedule: a server of their own, alternating with the default's runs. */
+const RUNS_AT_ONCE = Number(process.env.BENCH_RUNS_AT_ONCE ?? RUNS);
 const POOL = 2;
 /** The first run's turns of the count-coins scenario (the rest is the "edit code" follow-up). */
 const RUN_TURNS = 7;
@@ -98,28 +101,43 @@ async function oneRun(server: RunningServer, model: ScriptedModel, png: Buffer):
   }
 }
 
-async function phase(label: string, preload: "vision" | "none", runs: number, model: ScriptedModel, png: Buffer): Promise<PhaseResult> {
+interface OpenPhase extends PhaseResult {
+  server: RunningServer;
+  call: ReturnType<typeof api>;
+  close: () => Promise<void>;
+}
+
+/** A server of its own for one configuration, started, its pool full, one warm-up run done. */
+async function openPhase(label: string, preload: "vision" | "none", model: ScriptedModel, png: Buffer, env: Record<string, string> = {}): Promise<OpenPhase> {
   const scratch = tempDir("argus-bench-run-");
   const server = await startArgus({
     dataDir: scratch.dir,
-    env: { ARGUS_JUPYTER: "auto", ARGUS_KERNEL_POOL: String(POOL), ARGUS_KERNEL_PRELOAD: preload, OPENAI_BASE_URL: model.url, OPENAI_API_KEY: "scripted", ...ROLE_MODELS },
+    env: { ARGUS_JUPYTER: "auto", ARGUS_KERNEL_POOL: String(POOL), ARGUS_KERNEL_PRELOAD: preload, OPENAI_BASE_URL: model.url, OPENAI_API_KEY: "scripted", ...ROLE_MODELS, ...env },
   });
   const call = api(server.url);
-  try {
-    await poolFull(call);
-    const warmup = await oneRun(server, model, png);
-    const walls: number[] = [];
-    const waits: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      waits.push(await poolFull(call));
-      walls.push(await oneRun(server, model, png));
-      console.log(`  ${label} run ${i + 1}/${runs}: ${fmt(walls.at(-1)!, 0)} ms (load ${loadavg()})`);
-    }
-    return { label, walls, waits, warmup };
-  } finally {
-    await server.kill();
-    scratch.cleanup();
-  }
+  await poolFull(call);
+  const warmup = await oneRun(server, model, png);
+  return {
+    label,
+    server,
+    call,
+    walls: [],
+    waits: [],
+    warmup,
+    close: async () => {
+      await server.kill();
+      scratch.cleanup();
+    },
+  };
+}
+
+/** One run on `phase`, once every open server's pool is full (so no server's refill competes with it). */
+async function runOn(phase: OpenPhase, all: OpenPhase[], model: ScriptedModel, png: Buffer, n: number, of: number): Promise<void> {
+  const t0 = performance.now();
+  for (const p of all) await poolFull(p.call);
+  phase.waits.push(performance.now() - t0);
+  phase.walls.push(await oneRun(phase.server, model, png));
+  console.log(`  ${phase.label} run ${n}/${of}: ${fmt(phase.walls.at(-1)!, 0)} ms (load ${loadavg()})`);
 }
 
 async function main() {
@@ -135,8 +153,28 @@ async function main() {
   const model = await startScriptedModel(scenario);
   const results: PhaseResult[] = [];
   try {
-    results.push(await phase("Argus (preload vision)", "vision", RUNS, model, png));
-    if (RUNS_COLD > 0) results.push(await phase("without preload (ARGUS_KERNEL_PRELOAD=none)", "none", RUNS_COLD, model, png));
+    // The default and refilling-at-once run alternately, so the machine's load changes hit both alike.
+    const byDefault = await openPhase("Argus (preload vision)", "vision", model, png);
+    const atOnce = RUNS_AT_ONCE > 0 ? await openPhase("refills at once (ARGUS_POOL_REFILL_QUIET_MS=0)", "vision", model, png, { ARGUS_POOL_REFILL_QUIET_MS: "0" }) : null;
+    const open = atOnce ? [byDefault, atOnce] : [byDefault];
+    try {
+      for (let i = 0; i < Math.max(RUNS, RUNS_AT_ONCE); i++) {
+        if (i < RUNS) await runOn(byDefault, open, model, png, i + 1, RUNS);
+        if (atOnce && i < RUNS_AT_ONCE) await runOn(atOnce, open, model, png, i + 1, RUNS_AT_ONCE);
+      }
+    } finally {
+      for (const p of open) await p.close();
+    }
+    results.push(...open);
+    if (RUNS_COLD > 0) {
+      const cold = await openPhase("without preload (ARGUS_KERNEL_PRELOAD=none)", "none", model, png);
+      try {
+        for (let i = 0; i < RUNS_COLD; i++) await runOn(cold, [cold], model, png, i + 1, RUNS_COLD);
+      } finally {
+        await cold.close();
+      }
+      results.push(cold);
+    }
   } finally {
     await model.close();
     scratch.cleanup();

@@ -104,10 +104,39 @@ describe("loadConfig", () => {
     }
   });
 
+  it("scales out only with REDIS_URL, names the instance, and keeps a dead owner's lease short", () => {
+    const lone = loadConfig({}, "/x").scale;
+    expect(lone.redisUrl).toBeNull();
+    expect(lone.leaseMs).toBe(10_000);
+    expect(lone.instanceId).toMatch(/^[A-Za-z0-9._-]+-[0-9a-f]{8}$/);
+    expect(loadConfig({}, "/x").scale.instanceId).not.toBe(lone.instanceId);
+    const shared = loadConfig({ REDIS_URL: "redis://redis:6379/0", ARGUS_INSTANCE_ID: "argus-1", ARGUS_RUN_LEASE_SECONDS: "5" }, "/x").scale;
+    expect(shared).toEqual({ redisUrl: "redis://redis:6379/0", instanceId: "argus-1", leaseMs: 5000 });
+    expect(() => loadConfig({ REDIS_URL: "http://redis:6379" })).toThrow(/REDIS_URL/);
+    expect(() => loadConfig({ ARGUS_INSTANCE_ID: "a b" })).toThrow(/ARGUS_INSTANCE_ID/);
+    expect(() => loadConfig({ ARGUS_RUN_LEASE_SECONDS: "0" })).toThrow(/ARGUS_RUN_LEASE_SECONDS/);
+  });
+
   it("starts only the sandboxed kernelspec on its own jupyter-server", () => {
     expect(loadConfig({}).kernels.kernelName).toBe("argus-python");
     expect(() => loadConfig({ ARGUS_KERNEL_NAME: "python3" })).toThrow(/ARGUS_KERNEL_NAME/);
-    expect(loadConfig({ JUPYTER_URL: "http://gateway:8888", ARGUS_KERNEL_NAME: "python3" }).kernels.kernelName).toBe("python3");
+    expect(loadConfig({ JUPYTER_URL: "http://gateway:8888", JUPYTER_TOKEN: "t", ARGUS_KERNEL_NAME: "python3" }).kernels.kernelName).toBe("python3");
+  });
+
+  it("says what is wrong with JUPYTER_URL and JUPYTER_TOKEN", () => {
+    expect(() => loadConfig({ JUPYTER_URL: "gateway:8888", JUPYTER_TOKEN: "t" })).toThrow(/JUPYTER_URL: give the http\(s\) address/);
+    expect(() => loadConfig({ JUPYTER_URL: "ftp://gateway", JUPYTER_TOKEN: "t" })).toThrow(/JUPYTER_URL: give the http\(s\) address/);
+    expect(() => loadConfig({ JUPYTER_URL: "http://gateway:8888" })).toThrow(/JUPYTER_TOKEN: JUPYTER_URL is set but JUPYTER_TOKEN is not/);
+    // A server with authentication off takes an explicitly empty token; a trailing slash is dropped.
+    expect(loadConfig({ JUPYTER_URL: "https://j.example/base/", JUPYTER_TOKEN: "" }).jupyter).toEqual({ mode: "external", url: "https://j.example/base", token: "" });
+  });
+
+  it("moves workspace files through the shared directory unless told to use the kernel", () => {
+    expect(loadConfig({}).kernels.workspaceTransport).toBe("shared");
+    expect(loadConfig({ JUPYTER_URL: "http://g:8888", JUPYTER_TOKEN: "t", ARGUS_WORKSPACE_TRANSPORT: "kernel" }).kernels.workspaceTransport).toBe("kernel");
+    expect(() => loadConfig({ ARGUS_WORKSPACE_TRANSPORT: "nfs" })).toThrow(/ARGUS_WORKSPACE_TRANSPORT: use "shared"/);
+    // Argus's own server shares its disk; kernel transport there would put every workspace in every sandbox.
+    expect(() => loadConfig({ ARGUS_WORKSPACE_TRANSPORT: "kernel" })).toThrow(/ARGUS_WORKSPACE_TRANSPORT: "kernel" is for a Jupyter server on another host/);
   });
 });
 

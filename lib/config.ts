@@ -1,4 +1,6 @@
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
+import { hostname } from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { parseAllowList, parseBlockList, type UrlPolicy } from "./computer/url-policy";
@@ -42,6 +44,14 @@ export function chooseBrowserApi(setting: BrowserApiSetting, modelName: string |
   return modelName !== null && /computer-use/i.test(modelName) ? "responses" : "chat";
 }
 
+/**
+ * `shared`: the kernel's workspace is a directory under ARGUS_DATA_DIR that the server reads and
+ * writes (the embedded jupyter-server). `kernel`: the kernel host has its own disk, so files go
+ * through the kernel channel in checksummed chunks (lib/kernels/kernel-files.ts).
+ */
+export const WORKSPACE_TRANSPORTS = ["shared", "kernel"] as const;
+export type WorkspaceTransport = (typeof WORKSPACE_TRANSPORTS)[number];
+
 const positiveNumber = (fallback: number) =>
   z.coerce.number().positive().default(fallback);
 
@@ -74,8 +84,13 @@ const EnvSchema = z.object({
   ARGUS_MAX_VIDEO_SECONDS: positiveNumber(120),
   ARGUS_PYTHON: z.string().min(1).optional(),
   ARGUS_JUPYTER: z.enum(["auto", "off"]).default("auto"),
-  JUPYTER_URL: z.url().optional(),
-  JUPYTER_TOKEN: z.string().optional(),
+  // A Jupyter Server or Kernel/Enterprise Gateway someone else runs: see the README's "Kernels on a shared Jupyter".
+  JUPYTER_URL: z
+    .url({ protocol: /^https?$/, error: "give the http(s) address of a Jupyter Server or Kernel Gateway, like http://jupyter:8888 (a base path is allowed)" })
+    .optional(),
+  JUPYTER_TOKEN: z.string().max(4096).optional(),
+  // How uploads reach a kernel's workspace and its files come back: the same directory (shared) or through the kernel.
+  ARGUS_WORKSPACE_TRANSPORT: z.enum(WORKSPACE_TRANSPORTS, { error: 'use "shared" (the kernels see Argus\'s data directory) or "kernel" (files travel through the kernel)' }).optional(),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.url().optional(),
   ARGUS_MODEL: z.string().min(1).optional(),
@@ -108,9 +123,14 @@ const EnvSchema = z.object({
   // What a kernel imports before it is ready: "vision" (numpy, cv2, scikit-image, scipy, matplotlib)
   // costs ~2 s of CPU per kernel start, paid while it waits in the pool, not in the first cell.
   ARGUS_KERNEL_PRELOAD: z.enum(["vision", "none"]).default("vision"),
+  // Quiet time after a kernel is taken or a cell ends before the pool refills (refill-schedule.ts); 0 refills at once.
+  ARGUS_POOL_REFILL_QUIET_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   ARGUS_MAX_KERNELS: z.coerce.number().int().min(1).max(1000).default(24),
   ARGUS_KERNEL_IDLE_MINUTES: positiveNumber(30),
   ARGUS_CELL_TIMEOUT_SECONDS: positiveNumber(120),
+  // One call of a kept session function (HTTP run endpoint, batch item): its time and what it may print.
+  ARGUS_FUNCTION_TIMEOUT_SECONDS: positiveNumber(60),
+  ARGUS_FUNCTION_MAX_OUTPUT_CHARS: z.coerce.number().int().min(1000).default(1_000_000),
   ARGUS_PLANNER_MAX_TURNS: z.coerce.number().int().min(1).max(50).default(10),
   ARGUS_RUN_MAX_MINUTES: positiveNumber(15),
   ARGUS_RUN_MAX_TOKENS: z.coerce.number().int().min(1000).default(400_000),
@@ -147,6 +167,15 @@ const EnvSchema = z.object({
   // Device pixels per CSS pixel of the browser's screen (2 renders like a HiDPI display).
   ARGUS_BROWSER_DEVICE_SCALE: z.coerce.number().min(1).max(3).default(1),
   ARGUS_BROWSER_API: z.enum(BROWSER_APIS).default("auto"),
+  // Scale-out: Socket.io events and run commands travel between instances through Redis.
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, { message: "use redis://host:port (or rediss:// for TLS)" })
+    .optional(),
+  // Names this instance in run leases and logs; generated at start when unset.
+  ARGUS_INSTANCE_ID: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, { message: "letters, digits, '.', '_' or '-' (at most 100)" }).optional(),
+  // How long a run's lease lasts without renewal: another instance notices a dead owner within this plus a sweep (≤ 2 s).
+  ARGUS_RUN_LEASE_SECONDS: z.coerce.number().min(1).max(60).default(10),
 });
 
 export interface ArgusConfig {
@@ -193,10 +222,14 @@ export interface ArgusConfig {
     /** Tokens one run may spend, its model-backed tool calls included. */
     runMaxTokens: number;
   };
+  /** One call of a kept session function (lib/functions). */
+  functions: { timeoutMs: number; maxOutputChars: number };
   kernels: {
     poolSize: number;
     /** What kernels import before they are ready: "vision" moves the imports' seconds into the pool. */
     preload: "vision" | "none";
+    /** Quiet time before the pool refills after a take or a cell; 0 refills at once. */
+    refillQuietMs: number;
     /** Live kernels at most, pooled and isolated ones included. */
     maxKernels: number;
     idleMs: number;
@@ -208,6 +241,8 @@ export interface ArgusConfig {
     /** Disk one workspace may hold; past it each cell ends with an error until files are deleted. */
     workspaceMaxBytes: number;
     sandbox: "auto" | "bubblewrap" | "none";
+    /** How files reach the kernel's workspace and come back (WORKSPACE_TRANSPORTS). */
+    workspaceTransport: WorkspaceTransport;
     /** Kernelspec to start: Argus's sandboxed one for a managed server, python3 on a gateway. */
     kernelName: string;
     /** Calls to model-backed tools (vqa, describe…) one cell may make. */
@@ -224,6 +259,13 @@ export interface ArgusConfig {
     deviceScale: number;
     /** ARGUS_BROWSER_API resolved for the browser model: which protocol the browsing agent speaks. */
     api: BrowserApi;
+  };
+  scale: {
+    /** REDIS_URL: null keeps Socket.io in-process and runs unreachable from other instances. */
+    redisUrl: string | null;
+    /** ARGUS_INSTANCE_ID, or `<host>-<random>` made at start. */
+    instanceId: string;
+    leaseMs: number;
   };
 }
 
@@ -246,6 +288,17 @@ function kernelName(configured: string | undefined, mode: ArgusConfig["jupyter"]
   return configured ?? "python3";
 }
 
+/**
+ * `kernel` only with an external Jupyter: Argus's own server starts remote-style kernels in its
+ * root, the sessions directory, which its sandbox would then bind whole into every kernel.
+ */
+function workspaceTransport(configured: WorkspaceTransport | undefined, mode: ArgusConfig["jupyter"]["mode"]): WorkspaceTransport {
+  if (configured === "kernel" && mode !== "external") {
+    throw new Error("Invalid configuration: ARGUS_WORKSPACE_TRANSPORT: \"kernel\" is for a Jupyter server on another host (set JUPYTER_URL); Argus's own jupyter-server shares its data directory, so use \"shared\"");
+  }
+  return configured ?? "shared";
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env, root = process.cwd()): ArgusConfig {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
@@ -263,7 +316,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   ) as Record<ModelRole, ToolProtocolSetting>;
 
   let jupyter: ArgusConfig["jupyter"];
-  if (e.JUPYTER_URL) jupyter = { mode: "external", url: e.JUPYTER_URL, token: e.JUPYTER_TOKEN ?? "" };
+  if (e.JUPYTER_URL) {
+    if (e.JUPYTER_TOKEN === undefined) {
+      throw new Error(
+        "Invalid configuration: JUPYTER_TOKEN: JUPYTER_URL is set but JUPYTER_TOKEN is not; set the server's token (JUPYTER_TOKEN= empty only if that server has authentication turned off)",
+      );
+    }
+    jupyter = { mode: "external", url: e.JUPYTER_URL.replace(/\/+$/, ""), token: e.JUPYTER_TOKEN };
+  }
   else if (e.ARGUS_JUPYTER === "off") jupyter = { mode: "off" };
   else jupyter = { mode: "managed" };
 
@@ -297,9 +357,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     minFreeBytes: e.ARGUS_MIN_FREE_MB * 1024 * 1024,
     sessionRatePerMinute: e.ARGUS_SESSION_RATE_PER_MINUTE,
     agents: { plannerMaxTurns: e.ARGUS_PLANNER_MAX_TURNS, runMaxMs: e.ARGUS_RUN_MAX_MINUTES * 60_000, runMaxTokens: e.ARGUS_RUN_MAX_TOKENS },
+    functions: { timeoutMs: e.ARGUS_FUNCTION_TIMEOUT_SECONDS * 1000, maxOutputChars: e.ARGUS_FUNCTION_MAX_OUTPUT_CHARS },
     kernels: {
       poolSize: e.ARGUS_KERNEL_POOL,
       preload: e.ARGUS_KERNEL_PRELOAD,
+      refillQuietMs: e.ARGUS_POOL_REFILL_QUIET_MS,
       idleMs: e.ARGUS_KERNEL_IDLE_MINUTES * 60_000,
       cellTimeoutMs: e.ARGUS_CELL_TIMEOUT_SECONDS * 1000,
       memoryMb: e.ARGUS_KERNEL_MEMORY_MB,
@@ -307,6 +369,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxProcesses: e.ARGUS_KERNEL_MAX_PROCESSES,
       workspaceMaxBytes: e.ARGUS_WORKSPACE_MAX_MB * 1024 * 1024,
       sandbox: e.ARGUS_SANDBOX,
+      workspaceTransport: workspaceTransport(e.ARGUS_WORKSPACE_TRANSPORT, jupyter.mode),
       maxKernels: e.ARGUS_MAX_KERNELS,
       kernelName: kernelName(e.ARGUS_KERNEL_NAME, jupyter.mode),
       bridgeCallsPerCell: e.ARGUS_BRIDGE_CALLS_PER_CELL,
@@ -320,6 +383,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       screenEdge: e.ARGUS_BROWSER_SCREEN_EDGE,
       deviceScale: e.ARGUS_BROWSER_DEVICE_SCALE,
       api: chooseBrowserApi(e.ARGUS_BROWSER_API, byRole.browser),
+    },
+    scale: {
+      redisUrl: e.REDIS_URL ?? null,
+      instanceId: e.ARGUS_INSTANCE_ID ?? `${hostname().replace(/[^A-Za-z0-9._-]/g, "").slice(0, 60) || "argus"}-${randomBytes(4).toString("hex")}`,
+      leaseMs: Math.round(e.ARGUS_RUN_LEASE_SECONDS * 1000),
     },
   };
 }

@@ -12,6 +12,7 @@ export type ErrorType =
   | "conflict"
   | "payload_too_large"
   | "unsupported_media"
+  | "unprocessable"
   | "rate_limited"
   | "unavailable"
   | "insufficient_storage"
@@ -28,7 +29,8 @@ export type ErrorSurface =
   | "jupyter"
   | "event"
   | "model"
-  | "browser";
+  | "browser"
+  | "function";
 
 export type ErrorCode = `${ErrorType}:${ErrorSurface}`;
 
@@ -40,6 +42,7 @@ const STATUS: Record<ErrorType, number> = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media: 415,
+  unprocessable: 422,
   rate_limited: 429,
   unavailable: 503,
   insufficient_storage: 507,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs whatever Argus is missing, and nothing that is already there.
 #   bash scripts/setup.sh          # what `npm start` needs
-#   bash scripts/setup.sh --test   # plus Chromium for the browser tests
+#   bash scripts/setup.sh --test   # plus Chromium for the browser tests and redis-server for the scale-out tests
 # npm packages: `npm install` (pinned by package-lock.json) when node_modules is missing or stale.
 # Python for the kernels: Debian/Ubuntu packages through apt when running as root,
 # otherwise a virtualenv in .argus/venv installed with pip.
@@ -13,7 +13,7 @@ want_test=0
 
 say() { printf '[setup] %s\n' "$*"; }
 # Numbered step lines, so a first run that takes minutes never looks stuck.
-total_steps=$(( 3 + 2 * want_test ))
+total_steps=$(( 3 + 3 * want_test ))
 step_no=0
 step() { step_no=$(( step_no + 1 )); say "step ${step_no}/${total_steps}: $*"; }
 is_root() { [[ "$(id -u)" == "0" ]]; }
@@ -128,6 +128,18 @@ if (( want_test )); then
     apt_install postgresql
   else
     say "the Postgres test pass needs Debian's postgresql package (sudo apt-get install postgresql)"; exit 1
+  fi
+fi
+# --- Redis for the scale-out tests (two instances sharing one Socket.io stream) ---
+if (( want_test )); then
+  step "checking redis-server (scale-out tests)"
+  if command -v redis-server >/dev/null 2>&1; then
+    say "redis-server: $(command -v redis-server)"
+  elif is_root && have_apt; then
+    # The tests start their own redis-server on a free loopback port; Debian's service is not used.
+    apt_install redis-server
+  else
+    say "warning: redis-server is not installed (sudo apt-get install redis-server); the scale-out tests will be skipped"
   fi
 fi
 say "ready"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: the whole suite. Type check, unit and integration tests (vitest,
 # real SQLite / Socket.io / jupyter-server), a second vitest pass on a real
-# Postgres (ARGUS_TEST_DB=postgres), then browser tests (Playwright in
+# Postgres and Redis (ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1), then browser tests (Playwright in
 # Debian's Chromium against the production build).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -20,12 +20,12 @@ echo "[test] vitest"
 node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
 vitest_rc=$?
 
-# The same suites once more on Postgres (tests/helpers/test-engines.ts reads the
-# flag; one throwaway Postgres for the pass). Not every file: this subset calls
+# The same suites once more on the scale-out engines: Postgres and Redis
+# (tests/helpers/test-engines.ts reads the flags; one throwaway Postgres and one
+# Redis for the pass, so every Argus in it runs with DATABASE_URL and REDIS_URL). Not every file: this subset calls
 # every repository function in lib/db (sessions, events, runs, files, cells,
 # through HTTP, the socket, restarts and agent runs) in about 4 minutes; the
 # whole integration suite twice would push `npm test` past 30 minutes on 2 cores.
-# Redis, when it joins, is chosen by the same flag in tests/helpers/test-engines.ts.
 POSTGRES_PASS=(
   lib/db/database.test.ts lib/db/batches.test.ts lib/runtime/event-log.test.ts
   tests/integration/socket.test.ts tests/integration/restart.test.ts
@@ -34,8 +34,8 @@ POSTGRES_PASS=(
   tests/integration/agents-count-coins.test.ts tests/integration/agents-hitl.test.ts
   tests/integration/agents-restart.test.ts tests/integration/agents-update-callback.test.ts
 )
-echo "[test] vitest again on Postgres (ARGUS_TEST_DB=postgres): ${#POSTGRES_PASS[@]} files"
-ARGUS_TEST_DB=postgres node_modules/.bin/vitest run --reporter=default --reporter=json \
+echo "[test] vitest again on Postgres + Redis (ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1): ${#POSTGRES_PASS[@]} files"
+ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1 node_modules/.bin/vitest run --reporter=default --reporter=json \
   --outputFile.json=test-results/vitest-postgres.json "${POSTGRES_PASS[@]}"
 postgres_rc=$?
 

@@ -7,10 +7,18 @@ import { CopyButton } from "@/components/chat/copy-button";
 import { DownloadPyButton } from "./download-py-button";
 import { EmptyState } from "./empty-state";
 import { HighlightedCode } from "./highlighted-code";
+import { CurlLine } from "./curl-line";
+import { FunctionVersions } from "./function-versions";
+import { useFunctionVersions } from "./use-function-versions";
 
-/** The coder's deliverable: the function and its test, to copy or download. */
-export function CodeTab({ final }: { final: FinalCode | null }) {
+/**
+ * The coder's deliverable: the function and its test, to copy or download;
+ * its kept versions with a diff between two, and the curl line that runs it
+ * over HTTP.
+ */
+export function CodeTab({ final, sessionId, active }: { final: FinalCode | null; sessionId: string | null; active: boolean }) {
   const id = useId();
+  const kept = useFunctionVersions(sessionId, final?.code ?? "", active && final !== null);
   if (!final) return <EmptyState>No code yet — ask a vision question.</EmptyState>;
   return (
     <div className="flex flex-col gap-4">
@@ -41,6 +49,11 @@ export function CodeTab({ final }: { final: FinalCode | null }) {
           <HighlightedCode code={final.test} label="Test code" className="max-h-[30vh]" />
         </section>
       )}
+      {kept.error && <p className="text-xs text-destructive">The function's versions could not be loaded: {kept.error}</p>}
+      {kept.current && kept.versions.length > 0 && (
+        <FunctionVersions key={`${sessionId}:${kept.current.name}`} name={kept.current.name} versions={kept.versions} />
+      )}
+      {sessionId && kept.current && <CurlLine sessionId={sessionId} name={kept.current.name} />}
     </div>
   );
 }

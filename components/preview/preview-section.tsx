@@ -86,7 +86,7 @@ export function PreviewSection(props: PreviewSectionProps) {
     ),
     code: (
       <div className="flex flex-col gap-4">
-        <CodeTab final={code} />
+        <CodeTab final={code} sessionId={sessionId} active={active === "code"} />
         {sessionId && <BatchPanel sessionId={sessionId} functionName={code ? functionName(code.code, code.test ?? "") : null} uploads={uploads} />}
       </div>
     ),

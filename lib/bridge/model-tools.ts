@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { readWorkspaceFile } from "@/lib/files/workspace-fs";
 import type { BridgeCallContext, BridgeMethods } from "@/lib/kernels/bridge";
 import { imagePart, MAX_EDGE } from "@/lib/llm/images";
 import type { ModelClient } from "@/lib/llm/models";
@@ -13,13 +12,12 @@ const Params = z.object({
 const MAX_IMAGE_BYTES = 50 * 1024 * 1024;
 
 /**
- * A picture the kernel hands over by path: read through workspace-fs, which
- * resolves it inside that kernel's own workspace without following any link
- * and reads what it opened, so no swap between a check and the read can make
- * the server send a host file to the model.
+ * A picture the kernel hands over by path: read through the call's `readFile`, which resolves
+ * it inside that kernel's own workspace without following any link (workspace-fs on a shared
+ * disk, the kernel's checked chunks otherwise), so the server never sends a host file to the model.
  */
-function readWorkspaceImage(workspace: string, relative: string): Promise<Buffer> {
-  return readWorkspaceFile(workspace, relative, { maxBytes: MAX_IMAGE_BYTES });
+function readWorkspaceImage(ctx: BridgeCallContext, relative: string): Promise<Buffer> {
+  return ctx.readFile(relative, MAX_IMAGE_BYTES);
 }
 
 const VQA_SYSTEM = "You answer questions about images precisely and briefly. If you cannot tell, say so; never guess counts.";
@@ -33,8 +31,8 @@ const ClassifyParams = z.object({
   multi_label: z.boolean().default(false),
 });
 
-async function imageFrom(workspace: string, relative: string) {
-  const { type, image, mediaType } = await imagePart(await readWorkspaceImage(workspace, relative), { maxEdge: MAX_EDGE });
+async function imageFrom(ctx: BridgeCallContext, relative: string) {
+  const { type, image, mediaType } = await imagePart(await readWorkspaceImage(ctx, relative), { maxEdge: MAX_EDGE });
   return { type, image, mediaType };
 }
 
@@ -44,7 +42,7 @@ export function modelBridgeMethods(model: ModelClient): BridgeMethods {
     const { prompt, images } = Params.parse(raw);
     const parts = await Promise.all(
       images.map(async (p) => {
-        const { type, image, mediaType } = await imagePart(await readWorkspaceImage(ctx.workspace, p), { maxEdge: MAX_EDGE });
+        const { type, image, mediaType } = await imagePart(await readWorkspaceImage(ctx, p), { maxEdge: MAX_EDGE });
         return { type, image, mediaType };
       }),
     );
@@ -64,7 +62,7 @@ export function modelBridgeMethods(model: ModelClient): BridgeMethods {
       const { image, focus } = DescribeParams.parse(raw);
       const res = await model.text("vqa", {
         system: VQA_SYSTEM,
-        messages: [{ role: "user", content: [{ type: "text", text: focus ? `Describe this image, focusing on: ${focus}` : "Describe this image in a few sentences." }, await imageFrom(ctx.workspace, image)] }],
+        messages: [{ role: "user", content: [{ type: "text", text: focus ? `Describe this image, focusing on: ${focus}` : "Describe this image in a few sentences." }, await imageFrom(ctx, image)] }],
         signal: ctx.signal,
       });
       ctx.charge(res.usage);
@@ -80,7 +78,7 @@ export function modelBridgeMethods(model: ModelClient): BridgeMethods {
             role: "user",
             content: [
               { type: "text", text: `Score how well each label fits this image, from 0 to 1${multi_label ? " (several may fit)" : " (exactly one fits best; scores should sum to about 1)"}. Labels: ${labels.join(", ")}. Call give_scores.` },
-              await imageFrom(ctx.workspace, image),
+              await imageFrom(ctx, image),
             ],
           },
         ],

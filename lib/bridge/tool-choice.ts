@@ -4,7 +4,7 @@ import type { BlobStore } from "@/lib/db/blobs";
 import type { Db } from "@/lib/db/database";
 import { getSession } from "@/lib/db/sessions";
 import { storeExecutionImages } from "@/lib/files/generated";
-import { readWorkspaceFile, writeWorkspaceFile } from "@/lib/files/workspace-fs";
+import { writeWorkspaceFile } from "@/lib/files/workspace-fs";
 import type { BridgeMethods } from "@/lib/kernels/bridge";
 import type { KernelRegistry } from "@/lib/kernels/registry";
 import { imagePart, MAX_EDGE } from "@/lib/llm/images";
@@ -80,11 +80,14 @@ export function toolChoiceMethods(deps: ToolChoiceDeps): BridgeMethods {
       // The pictures the kernel handed over (under .argus/bridge/) are read
       // once, through workspace-fs: no link is followed, and every later use
       // (the candidates, the judge, the review card) gets these same bytes.
-      const pictures = await Promise.all(images.map((ref) => readWorkspaceFile(ctx.workspace, ref, { maxBytes: MAX_IMAGE_BYTES })));
+      const pictures = await Promise.all(images.map((ref) => ctx.readFile(ref, MAX_IMAGE_BYTES)));
       const results = await kernels.isolated(sessionId, async (kernel) => {
         // Flat names chosen here, so nothing the calling kernel wrote shapes a path.
         const names = pictures.map((_, i) => `task-image-${i}${imageExtension(images[i]!)}`);
-        for (const [i, bytes] of pictures.entries()) await writeWorkspaceFile(kernel.workspace, names[i]!, bytes);
+        for (const [i, bytes] of pictures.entries()) {
+          if (kernel.files) await kernel.files.push(names[i]!, bytes);
+          else await writeWorkspaceFile(kernel.workspace, names[i]!, bytes);
+        }
         const code = buildCandidateRunner(candidates, names[0]!, REVIEW_THRESHOLD, PER_TOOL_SECONDS);
         // The candidates' own model-backed calls count against the calling cell's budgets.
         const { execution } = await kernel.execute(code, { timeoutMs: (PER_TOOL_SECONDS * candidates.length + 30) * 1000, signal: ctx.signal, bridgeMeter: ctx.meter });

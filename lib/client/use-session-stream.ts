@@ -55,8 +55,8 @@ export function useSessionStream(sessionId: string | null): SessionStream {
     if (!sessionId) return;
     // The browser cookie authenticates the socket; the session id picks the room.
     const socket: Socket = io({ auth: { sessionId }, transports: ["websocket", "polling"] });
-    const catchUp = () => {
-      socket.emit("sync", { afterSeq: lastSeq(held.current) }, (ack: SyncAck) => {
+    const catchUp = (afterSeq = lastSeq(held.current)) => {
+      socket.emit("sync", { afterSeq }, (ack: SyncAck) => {
         if (!ack.ok) return;
         absorb(ack.messages);
         if (ack.state) setState(ack.state);
@@ -75,6 +75,8 @@ export function useSessionStream(sessionId: string | null): SessionStream {
       }
     });
     socket.on("message", (m: StreamedMessage) => absorb([m]));
+    // Another instance's events may have been lost while Redis was away: all of them again, merged by seq.
+    socket.on("resync", () => catchUp(0));
     socket.on("state", (s: RunStateWire) => setState(s));
     socket.on("draft", (d: unknown) => {
       if (isDraftWire(d)) drafts.set(d);

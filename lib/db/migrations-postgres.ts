@@ -82,6 +82,33 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 3,
+    name: "run leases",
+    sql: `
+      -- See migrations.ts: one row per session, the lock and lease of its active run.
+      CREATE TABLE run_leases (
+        session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+        run_id TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        expires_at BIGINT NOT NULL
+      );
+      CREATE INDEX run_leases_by_owner ON run_leases(owner);
+      CREATE INDEX run_leases_by_expiry ON run_leases(expires_at);
+    `,
+  },
+  {
+    version: 4,
+    name: "session kernels",
+    sql: `
+      -- See migrations.ts: the Jupyter kernel that holds a session's notebook.
+      CREATE TABLE session_kernels (
+        session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+        kernel_id TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+    `,
+  },
+  {
     version: 5,
     name: "session functions",
     sql: `

@@ -85,6 +85,37 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 3,
+    name: "run leases",
+    sql: `
+      -- Which Argus instance runs a session's active run, until when (ms since the epoch). One row
+      -- per session: it is also the lock that keeps two instances from starting runs in one chat.
+      -- The owner renews expires_at every few seconds; another instance's sweeper takes over a
+      -- row whose lease ran out (the owner died) and marks the run interrupted.
+      CREATE TABLE run_leases (
+        session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+        run_id TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+      CREATE INDEX run_leases_by_owner ON run_leases(owner);
+      CREATE INDEX run_leases_by_expiry ON run_leases(expires_at);
+    `,
+  },
+  {
+    version: 4,
+    name: "session kernels",
+    sql: `
+      -- The Jupyter kernel that holds a session's notebook, so that any Argus instance (or this
+      -- one after a restart) reconnects to it while it is alive on the Jupyter server.
+      CREATE TABLE session_kernels (
+        session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+        kernel_id TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
+  {
     version: 5,
     name: "session functions",
     sql: `

@@ -9,6 +9,7 @@ import { textProtocolInstructions } from "@/lib/llm/tagged-calls";
 import { parseTaggedReply } from "@/lib/llm/text-protocol";
 import type { Check, ModelProbe } from "@/lib/protocol/doctor";
 import type { RoleNeeds } from "./role-needs";
+import { networkReason } from "./network-reason";
 
 export interface ProbeTarget {
   baseUrl: string;
@@ -31,15 +32,6 @@ interface Answer {
   status: number;
   body: string;
   type: string;
-}
-
-/** A network failure in words: what a person would look into first. */
-function networkReason(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  if (cause?.code === "ECONNREFUSED") return "connection refused";
-  if (cause?.code === "ENOTFOUND" || cause?.code === "EAI_AGAIN") return "the host name does not resolve";
-  if ((error as { name?: string }).name === "TimeoutError") return "no answer in time";
-  return cause?.message ?? (error instanceof Error ? error.message : String(error));
 }
 
 async function send(target: ProbeTarget, path: string, body?: unknown): Promise<Answer> {

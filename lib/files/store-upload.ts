@@ -60,16 +60,19 @@ export async function storeUpload(
     }
     const original = await deps.blobs.put(input.bytes);
     const thumb = await deps.blobs.put(processed.thumbnail);
-    await mkdir(workspace, { recursive: true, mode: 0o700 });
+    // Transport `kernel`: the workspace is on the kernel host, never read or written here; the
+    // registry copies the upload in through the kernel before the session's next cell.
+    const shared = deps.config.kernels.workspaceTransport === "shared";
+    if (shared) await mkdir(workspace, { recursive: true, mode: 0o700 });
     const taken = new Set<string>([
       ...(await filesOfSession(deps.db, session.id)).map((f) => f.name),
-      ...(await readdir(workspace).catch(() => [] as string[])),
+      ...(shared ? await readdir(workspace).catch(() => [] as string[]) : []),
     ]);
     const chosen = uniqueName(processed.name, taken);
     // The kernel may have planted a link under this very name (even after the
     // listing above): the write replaces whatever is there, never follows it.
     try {
-      await writeWorkspaceFile(workspace, chosen, input.bytes);
+      if (shared) await writeWorkspaceFile(workspace, chosen, input.bytes);
     } catch (error) {
       if (error instanceof WorkspacePathError) throw new ArgusError("bad_request:upload", "The file name is not allowed.", { field: "file" });
       throw error;

@@ -3,7 +3,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSyn
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempDir } from "@/tests/helpers/temp-dir";
-import { copyWorkspaceFiles, readWorkspaceFile, writeWorkspaceFile } from "./workspace-fs";
+import { copyWorkspaceFiles, readWorkspaceFile, removeWorkspaceFile, writeWorkspaceFile } from "./workspace-fs";
 import { workspaceParts, WorkspacePathError } from "./workspace-path";
 import { removeWorkspaceTree, workspaceUsage } from "./workspace-tree";
 
@@ -154,5 +154,22 @@ describe("workspaceUsage", () => {
     expect((await workspaceUsage(ws)).bytes).toBeLessThan(1024 * 1024);
     expect(await workspaceUsage(ws, { maxEntries: 5 })).toMatchObject({ entries: 5, partial: true });
     expect(await workspaceUsage(path.join(base, "nope"))).toEqual({ bytes: 0, entries: 0, partial: false });
+  });
+});
+
+describe("removeWorkspaceFile", () => {
+  it("removes a file, and only the link when the name is a link (its target and a linked folder's content stay)", async () => {
+    const { base, ws, secret } = layout();
+    mkdirSync(path.join(ws, "sub"));
+    writeFileSync(path.join(ws, "sub", "a.png"), "x");
+    symlinkSync(secret, path.join(ws, "sub", "link.png"));
+    symlinkSync(base, path.join(ws, "out"));
+    await removeWorkspaceFile(ws, "sub/a.png");
+    await removeWorkspaceFile(ws, "sub/link.png");
+    await removeWorkspaceFile(ws, "sub/gone.png");
+    await expect(removeWorkspaceFile(ws, "out/secret.txt")).rejects.toThrow(WorkspacePathError);
+    await expect(removeWorkspaceFile(ws, "../secret.txt")).rejects.toThrow(WorkspacePathError);
+    expect(readdirSync(path.join(ws, "sub"))).toEqual([]);
+    expect(readFileSync(secret, "utf8")).toBe("HOST-SECRET");
   });
 });

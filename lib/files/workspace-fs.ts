@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { open, readdir, rename, unlink, type FileHandle } from "node:fs/promises";
-import { at, explain, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY, openRegular, openRoot } from "./workspace-handles";
+import { at, codeOf, explain, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY, openContainingDir, openRegular, openRoot } from "./workspace-handles";
 import { workspaceName, WorkspacePathError } from "./workspace-path";
 
 /**
@@ -39,6 +39,22 @@ export async function readWorkspaceFile(root: string, relative: string, options:
     return buffer.subarray(0, filled);
   } finally {
     await file.close();
+  }
+}
+
+/**
+ * Removes a kernel-named file from its workspace, if it is there. Only the
+ * name is removed (unlink never follows a link), and the directories on the
+ * way are opened without following links, so nothing outside is touched.
+ */
+export async function removeWorkspaceFile(root: string, relative: string): Promise<void> {
+  const { dir, name } = await openContainingDir(root, relative);
+  try {
+    await unlink(at(dir, name));
+  } catch (error) {
+    if (codeOf(error) !== "ENOENT") throw explain(error, JSON.stringify(relative.slice(0, 120)));
+  } finally {
+    await dir.close();
   }
 }
 

@@ -57,6 +57,13 @@ async function openParent(root: string, parts: string[], shown: string): Promise
   return dir;
 }
 
+/** The directory holding a kernel-named path, opened without following links, and the last component's name. */
+export async function openContainingDir(root: string, relative: string): Promise<{ dir: FileHandle; name: string }> {
+  const parts = workspaceParts(relative);
+  const dir = await openParent(root, parts, JSON.stringify(relative.slice(0, 120)));
+  return { dir, name: parts[parts.length - 1]! };
+}
+
 /**
  * Opens a regular file for reading, relative to the workspace, following no
  * link on the way. O_NONBLOCK so that a FIFO planted under the name cannot

@@ -7,8 +7,8 @@ const published = (outcome: unknown): Execution["results"][number] => ({ data: {
 
 describe("readOutcome", () => {
   it("reads the published result", () => {
-    const out = readOutcome(execution({ results: [published({ result: { count: 7 }, stdout: "hi\n", seconds: 0.25, error: null })] }), 3);
-    expect(out).toEqual({ result: { count: 7 }, stdout: "hi\n", seconds: 0.25, error: null });
+    const out = readOutcome(execution({ results: [published({ result: { count: 7 }, stdout: "hi\n", seconds: 0.25, error: null, saved: ["overlay.png", 3] })] }), 3);
+    expect(out).toEqual({ result: { count: 7 }, stdout: "hi\n", seconds: 0.25, error: null, saved: ["overlay.png"] });
   });
 
   it("keeps the kernel's error kinds and maps unknown ones to raised", () => {
@@ -20,7 +20,7 @@ describe("readOutcome", () => {
 
   it("turns a timed-out cell into a timeout with the wall time", () => {
     const out = readOutcome(execution({ stdout: "partial", error: { name: "TimeoutError", value: "The cell ran longer than 2 s and was stopped.", traceback: "" } }), 2.1);
-    expect(out).toEqual({ result: null, stdout: "partial", seconds: 2.1, error: { kind: "timeout", message: "The cell ran longer than 2 s and was stopped." } });
+    expect(out).toEqual({ result: null, stdout: "partial", seconds: 2.1, saved: [], error: { kind: "timeout", message: "The cell ran longer than 2 s and was stopped." } });
   });
 
   it("turns a dead kernel into crashed, and a cancel into cancelled", () => {
@@ -36,8 +36,8 @@ describe("readOutcome", () => {
 
 describe("callCell", () => {
   it("passes code, name and path as Python string literals", () => {
-    const cell = callCell('def f(p):\n    return "a\\"b"\n', "f", "it's.png", 100.7);
+    const cell = callCell('def f(p):\n    return "a\\"b"\n', "f", "it's.png", { maxOutputChars: 100.7, maxResultChars: 5000 });
     expect(cell).toContain(JSON.stringify('def f(p):\n    return "a\\"b"\n'));
-    expect(cell).toContain('"it\'s.png", 100);');
+    expect(cell).toContain('"it\'s.png", 100, 5000);');
   });
 });

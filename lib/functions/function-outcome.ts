@@ -29,6 +29,8 @@ export interface KernelOutcome {
   /** Seconds the function itself ran (measured in the kernel), or wall time when it never reported. */
   seconds: number;
   error: FunctionError | null;
+  /** Images the call wrote at the top of its working directory (names, reported by the kernel). */
+  saved: string[];
 }
 
 const KERNEL_KINDS = new Set<FunctionErrorKind>(["raised", "bad_function", "output_too_large"]);
@@ -43,7 +45,7 @@ export function readOutcome(execution: Execution, wallSeconds: number): KernelOu
     const raw = r.data[RESULT_MIME];
     if (raw === undefined) continue;
     try {
-      const parsed = JSON.parse(raw) as { result?: unknown; stdout?: unknown; seconds?: unknown; error?: { kind?: unknown; message?: unknown } | null };
+      const parsed = JSON.parse(raw) as { result?: unknown; stdout?: unknown; seconds?: unknown; saved?: unknown; error?: { kind?: unknown; message?: unknown } | null };
       const kind = parsed.error?.kind;
       const error =
         parsed.error && typeof kind === "string"
@@ -54,6 +56,7 @@ export function readOutcome(execution: Execution, wallSeconds: number): KernelOu
         stdout: typeof parsed.stdout === "string" ? parsed.stdout : "",
         seconds: typeof parsed.seconds === "number" ? parsed.seconds : wallSeconds,
         error,
+        saved: Array.isArray(parsed.saved) ? parsed.saved.filter((n): n is string => typeof n === "string") : [],
       };
     } catch {
       break;
@@ -61,20 +64,17 @@ export function readOutcome(execution: Execution, wallSeconds: number): KernelOu
   }
   const stdout = execution.stdout;
   const cellError = execution.error;
-  if (cellError?.name === "TimeoutError") return { result: null, stdout, seconds: wallSeconds, error: { kind: "timeout", message: cellError.value } };
-  if (cellError?.name === "Cancelled") return { result: null, stdout, seconds: wallSeconds, error: { kind: "cancelled", message: cellError.value } };
+  const failed = { result: null, stdout, seconds: wallSeconds, saved: [] as string[] };
+  if (cellError?.name === "TimeoutError") return { ...failed, error: { kind: "timeout", message: cellError.value } };
+  if (cellError?.name === "Cancelled") return { ...failed, error: { kind: "cancelled", message: cellError.value } };
   if (cellError?.name === "KernelDied") {
     return {
-      result: null,
-      stdout,
-      seconds: wallSeconds,
+      ...failed,
       error: { kind: "crashed", message: `The function stopped its kernel (it may have used too much memory or exited): ${cellError.value}` },
     };
   }
   return {
-    result: null,
-    stdout,
-    seconds: wallSeconds,
+    ...failed,
     error: { kind: "crashed", message: cellError ? `${cellError.name}: ${cellError.value}` : "The function ended without reporting a result." },
   };
 }
@@ -85,9 +85,10 @@ export function pyString(text: string): string {
 }
 
 /** The one cell that runs `name` from `code` on `path` in the kernel. */
-export function callCell(code: string, name: string, path: string, maxOutputChars: number): string {
+export function callCell(code: string, name: string, path: string, caps: { maxOutputChars: number; maxResultChars: number }): string {
+  const int = (n: number) => Math.max(1, Math.floor(n));
   return [
     "from argus.function_call import call_function as __argus_call_function",
-    `__argus_call_function(${pyString(code)}, ${pyString(name)}, ${pyString(path)}, ${Math.max(1, Math.floor(maxOutputChars))});`,
+    `__argus_call_function(${pyString(code)}, ${pyString(name)}, ${pyString(path)}, ${int(caps.maxOutputChars)}, ${int(caps.maxResultChars)});`,
   ].join("\n");
 }

@@ -1,4 +1,3 @@
-import { readdir, unlink } from "node:fs/promises";
 import path from "node:path";
 import type { BlobStore } from "@/lib/db/blobs";
 import type { Db } from "@/lib/db/database";
@@ -48,6 +47,8 @@ export interface FunctionLimits {
   timeoutMs: number;
   /** Characters the function may print (stdout and stderr together); past it the call fails with output_too_large. */
   maxOutputChars: number;
+  /** Characters the result may take as JSON; past it the call fails with output_too_large (checked in the kernel). */
+  maxResultChars: number;
   /** Images the function saved that are kept (the rest are ignored). */
   maxImages: number;
   /** Bytes of one saved image that are read back. */
@@ -57,6 +58,7 @@ export interface FunctionLimits {
 export const DEFAULT_FUNCTION_LIMITS: FunctionLimits = {
   timeoutMs: 60_000,
   maxOutputChars: 1_000_000,
+  maxResultChars: 10_000_000,
   maxImages: 8,
   maxImageBytes: 50 * 1024 * 1024,
 };
@@ -172,11 +174,6 @@ class KernelLease {
   }
 }
 
-async function topFiles(dir: string): Promise<Set<string>> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  return new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
-}
-
 async function callInKernel(
   deps: FunctionRunnerDeps,
   fn: FunctionSource,
@@ -186,20 +183,18 @@ async function callInKernel(
   signal: AbortSignal | undefined,
 ): Promise<FunctionRunResult> {
   const started = Date.now();
-  const before = await topFiles(kernel.workspace);
   try {
-    await writeWorkspaceFile(kernel.workspace, input.name, input.bytes);
+    // Through the kernel when its host does not share Argus's disk (ARGUS_WORKSPACE_TRANSPORT=kernel).
+    if (kernel.files) await kernel.files.push(input.name, input.bytes);
+    else await writeWorkspaceFile(kernel.workspace, input.name, input.bytes);
   } catch (error) {
     return { result: null, stdout: "", images: [], seconds: 0, error: { kind: "bad_input", message: `The file could not be given to the function: ${(error as Error).message}` } };
   }
-  const cell = callCell(fn.code, fn.name, input.name, limits.maxOutputChars);
+  // The kernel side removes the previous call's input and files, and names the images this one saved.
+  const cell = callCell(fn.code, fn.name, input.name, limits);
   const { execution } = await kernel.execute(cell, { timeoutMs: limits.timeoutMs, signal });
   const outcome = readOutcome(execution, (Date.now() - started) / 1000);
-  const after = await topFiles(kernel.workspace);
-  const created = [...after].filter((name) => !before.has(name) && name !== input.name);
-  const images = await storeSavedImages(deps, fn, kernel.workspace, created, limits);
-  // The next call of a reused kernel must see neither this input nor these outputs.
-  await Promise.all([input.name, ...created].map((name) => unlink(path.join(kernel.workspace, name)).catch(() => undefined)));
+  const images = kernel.lost ? [] : await storeSavedImages(deps, fn, kernel, outcome.saved, limits);
   return {
     result: outcome.result,
     stdout: outcome.stdout,
@@ -209,15 +204,15 @@ async function callInKernel(
   };
 }
 
-async function storeSavedImages(deps: FunctionRunnerDeps, fn: FunctionSource, workspace: string, names: string[], limits: FunctionLimits): Promise<FunctionImage[]> {
+async function storeSavedImages(deps: FunctionRunnerDeps, fn: FunctionSource, kernel: KernelHandle, names: string[], limits: FunctionLimits): Promise<FunctionImage[]> {
   const images: FunctionImage[] = [];
-  for (const name of names.sort()) {
+  for (const name of names) {
     if (images.length >= limits.maxImages) break;
     const mime = IMAGE_EXT.get(path.extname(name).toLowerCase() as ".png");
     if (!mime) continue;
     let bytes: Buffer;
     try {
-      bytes = await readWorkspaceFile(workspace, name, { maxBytes: limits.maxImageBytes });
+      bytes = kernel.files ? await kernel.files.pull(name, limits.maxImageBytes) : await readWorkspaceFile(kernel.workspace, name, { maxBytes: limits.maxImageBytes });
     } catch {
       continue; // too big, a link, gone: not an image the function gave us
     }

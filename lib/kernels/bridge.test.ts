@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { answerBridge, BRIDGE_PREFIX, builtinBridgeMethods, isBridgePrompt } from "./bridge";
+import { answerBridge, BRIDGE_PREFIX, bridgeRequestId, builtinBridgeMethods, isBridgePrompt, transferAnswerOf } from "./bridge";
 
-const ctx = { workspace: "/tmp", signal: new AbortController().signal, holdClock: <T>(work: Promise<T>) => work };
+const ctx = {
+  workspace: "/tmp",
+  signal: new AbortController().signal,
+  holdClock: <T>(work: Promise<T>) => work,
+  readFile: () => Promise.reject(new Error("no files in these tests")),
+};
 const ask = (body: unknown) => BRIDGE_PREFIX + JSON.stringify(body);
 
 describe("bridge", () => {
@@ -27,5 +32,13 @@ describe("bridge", () => {
       const reply = JSON.parse(await answerBridge(ask({ id: "4", method }), builtinBridgeMethods, ctx));
       expect(reply, method).toEqual({ id: "4", error: { message: `Unknown bridge method '${method}'.` } });
     }
+  });
+
+  it("tells a new call from the kernel's answer to a file request made during one", () => {
+    expect(bridgeRequestId(ask({ id: "7", method: "vqa", params: {} }))).toBe("7");
+    expect(bridgeRequestId(`${BRIDGE_PREFIX}{broken`)).toBeNull();
+    expect(transferAnswerOf(ask({ id: "7", method: "vqa", params: {} }))).toBeNull();
+    expect(transferAnswerOf(ask({ id: "7", transfer_answer: { result: { size: 3 } } }))).toEqual({ id: "7", answer: { result: { size: 3 } } });
+    expect(transferAnswerOf(ask({ id: 7, transfer_answer: {} }))).toBeNull();
   });
 });

@@ -30,8 +30,14 @@ export type AskPerson = (question: PersonQuestion) => Promise<string>;
 
 /** What a bridge method gets besides its params. */
 export interface BridgeCallContext {
-  /** Host path of the calling kernel's directory (read it only through lib/files/workspace-fs). */
+  /** Host path of the calling kernel's directory; never read it directly: use `readFile`. */
   workspace: string;
+  /**
+   * A file the cell handed over (a workspace-relative path), at most `maxBytes`: from the shared
+   * disk without following links, or through the kernel in checked chunks (transport `kernel`).
+   * Untrusted bytes either way.
+   */
+  readFile(relativePath: string, maxBytes: number): Promise<Buffer>;
   /** Aborted when the cell ends (done, timed out, cancelled). */
   signal: AbortSignal;
   /** Counts a model call made for the cell against the cell's and the run's budgets. */
@@ -69,6 +75,31 @@ export function registerBridgeMethods(bridge: BridgeMethods, methods: BridgeMeth
 
 export function isBridgePrompt(prompt: string): boolean {
   return prompt.startsWith(BRIDGE_PREFIX);
+}
+
+/** The id of a bridge request, or null when the prompt is not one. */
+export function bridgeRequestId(prompt: string): string | null {
+  try {
+    const id = (JSON.parse(prompt.slice(BRIDGE_PREFIX.length)) as { id?: unknown }).id;
+    return typeof id === "string" ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The kernel's answer to a file request the server made in the middle of a bridge call
+ * (python/argus/bridge.py), or null when the prompt is a new call.
+ */
+export function transferAnswerOf(prompt: string): { id: string; answer: { result?: Record<string, unknown>; error?: string } } | null {
+  if (!prompt.includes('"transfer_answer"')) return null;
+  try {
+    const parsed = JSON.parse(prompt.slice(BRIDGE_PREFIX.length)) as { id?: unknown; transfer_answer?: unknown };
+    if (typeof parsed.id !== "string" || typeof parsed.transfer_answer !== "object" || parsed.transfer_answer === null) return null;
+    return { id: parsed.id, answer: parsed.transfer_answer as { result?: Record<string, unknown>; error?: string } };
+  } catch {
+    return null;
+  }
 }
 
 /** Answers one bridge prompt; every failure becomes an error reply, never an exception. */

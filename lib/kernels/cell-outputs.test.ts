@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Execution } from "@/lib/protocol/contexts";
-import { joinOutputs, splitLargeOutputs } from "./cell-outputs";
+import { joinOutputs, splitLargeOutputs, STREAM_RESULT } from "./cell-outputs";
 
 const big = "A".repeat(100);
 const execution: Execution = {
@@ -34,5 +34,18 @@ describe("cell outputs kept in files", () => {
     const joined = joinOutputs(stored, files, new Map([["f", null]]));
     expect(joined.results[0]!.data["image/png"]).toBeUndefined();
     expect(joined.results[0]!.data["text/plain"]).toMatch(/not available/);
+  });
+
+  it("moves a long stdout or stderr out of the row too, and puts it back", () => {
+    const flood = { ...execution, stdout: "y".repeat(80), stderr: "warn\n" };
+    let n = 0;
+    const { stored, files } = splitLargeOutputs(flood, () => `f${n++}`, 50);
+    expect(files.map(({ result, mime }) => [result, mime])).toEqual([
+      [0, "image/png"],
+      [STREAM_RESULT, "stdout"],
+    ]);
+    expect([stored.stdout, stored.stderr]).toEqual(["", "warn\n"]);
+    expect(joinOutputs(stored, files, new Map(files.map((f) => [f.file, f.value])))).toEqual(flood);
+    expect(joinOutputs(stored, files, new Map()).stdout).toMatch(/stdout is not available/);
   });
 });

@@ -8,8 +8,9 @@ import type { Execution } from "@/lib/protocol/contexts";
  * the list lives outside the kernel's data, so nothing a kernel prints can name a file.
  */
 export interface OutputFile {
-  /** Index into `execution.results`. */
+  /** Index into `execution.results`, or STREAM_RESULT for a stream (its name is then in `mime`). */
   result: number;
+  /** The bundle's mimetype, or "stdout" / "stderr" for a stream. */
   mime: string;
   /** File name in the session's cell-output directory (server-chosen). */
   file: string;
@@ -17,6 +18,13 @@ export interface OutputFile {
 
 /** Bundle values longer than this (characters) go to a file. */
 export const LARGE_OUTPUT_CHARS = 512 * 1024;
+
+/**
+ * `result` of a stream kept in a file. A cell's stdout can hold 2 MB (head and tail), and
+ * writing it into the row cost the event loop 24–71 ms per such cell on a busy machine.
+ */
+export const STREAM_RESULT = -1;
+const STREAMS = ["stdout", "stderr"] as const;
 
 /** Pure: the execution to store in the row, and the values to write to files. */
 export function splitLargeOutputs(
@@ -35,14 +43,27 @@ export function splitLargeOutputs(
     }
     return { ...r, data };
   });
-  return { stored: files.length ? { ...execution, results } : execution, files };
+  const streams: Partial<Record<(typeof STREAMS)[number], string>> = {};
+  for (const name of STREAMS) {
+    if (execution[name].length > maxChars) {
+      files.push({ result: STREAM_RESULT, mime: name, file: newName(), value: execution[name] });
+      streams[name] = "";
+    }
+  }
+  return { stored: files.length ? { ...execution, ...streams, results } : execution, files };
 }
 
 /** Pure: the execution with each file's value put back (`read` gives null for a file not there). */
 export function joinOutputs(stored: Execution, files: readonly OutputFile[], values: ReadonlyMap<string, string | null>): Execution {
   if (!files.length) return stored;
   const results = stored.results.map((r) => ({ ...r, data: { ...r.data } }));
+  const streams: Partial<Record<(typeof STREAMS)[number], string>> = {};
   for (const f of files) {
+    if (f.result === STREAM_RESULT) {
+      const name = STREAMS.find((s) => s === f.mime);
+      if (name) streams[name] = values.get(f.file) ?? `[Argus: this cell's ${name} is not available]\n`;
+      continue;
+    }
     const target = results[f.result];
     if (!target) continue;
     const value = values.get(f.file);
@@ -53,5 +74,5 @@ export function joinOutputs(stored: Execution, files: readonly OutputFile[], val
       target.data["text/plain"] = `${target.data["text/plain"] ?? ""}\n[Argus: this output (${f.mime}) is not available]`.trim();
     }
   }
-  return { ...stored, results };
+  return { ...stored, ...streams, results };
 }

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { appendCell, cellsOfSession, type CellRow } from "@/lib/db/cells";
 import type { Db } from "@/lib/db/database";
 import type { Execution } from "@/lib/protocol/contexts";
 import { joinOutputs, splitLargeOutputs, type OutputFile } from "./cell-outputs";
+import { writeInSlices } from "./write-in-slices";
 
 /** Where a session's large cell outputs live (server-written; session ids are server-made uuids). */
 export function cellOutputDir(dataDir: string, sessionId: string): string {
@@ -27,7 +28,7 @@ export async function recordCell(
   const dir = cellOutputDir(deps.dataDir, sessionId);
   void (async () => {
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    for (const f of files) await writeFile(path.join(dir, f.file), f.value, { mode: 0o600 });
+    for (const f of files) await writeInSlices(path.join(dir, f.file), f.value);
   })().catch((error: unknown) => deps.log?.(`[kernels] could not keep a cell's output for the notebook: ${String(error)}`));
 }
 

@@ -1,8 +1,15 @@
 import { KernelMessage, type Kernel } from "@jupyterlab/services";
 import type { Execution } from "@/lib/protocol/contexts";
+import { readWorkspaceFile } from "@/lib/files/workspace-fs";
 import { answerBridge, isBridgePrompt, type AskPerson, type BridgeMethods } from "./bridge";
+import { BridgeFileRequests } from "./bridge-file-requests";
 import { BridgeMeter } from "./bridge-meter";
+import { resolvePictureRefs } from "./picture-ref-files";
 import { ExecutionCollector, type CollectorLimits, DEFAULT_COLLECTOR_LIMITS } from "./execution-collector";
+import { KernelFiles, silentTransfer } from "./kernel-files";
+
+/** How long one silent transfer step (a 512 KiB chunk, a hash of a large file) may take. */
+const TRANSFER_STEP_TIMEOUT_MS = 60_000;
 
 export interface ExecuteOptions {
   /** Aborting interrupts the cell (cancel). */
@@ -39,17 +46,27 @@ export class KernelHandle {
   private queue: Promise<unknown> = Promise.resolve();
   private busy = false;
   private onLost: (() => void) | null = null;
+  /**
+   * The workspace through the kernel (ARGUS_WORKSPACE_TRANSPORT=kernel): null when the kernel's
+   * workspace is `workspace` on this machine's disk.
+   */
+  readonly files: KernelFiles | null;
 
   constructor(
     readonly connection: Kernel.IKernelConnection,
-    /** Host path of the directory the kernel sees as /workspace. */
+    /** Host path of the directory the kernel sees as /workspace (never read when `files` is set). */
     public workspace: string,
     private readonly options: {
       bridge: BridgeMethods;
       interruptGraceMs: number;
       collectorLimits?: CollectorLimits;
+      /** Told when a cell starts (true) and ends (false): the pool holds its refills meanwhile. */
+      onCellRunning?: (running: boolean) => void;
+      /** The kernel host does not share Argus's disk: files travel through the kernel. */
+      remote?: boolean;
     },
   ) {
+    this.files = options.remote ? new KernelFiles(silentTransfer((code, metadata) => this.runSilent(code, TRANSFER_STEP_TIMEOUT_MS, metadata), { chunksInMetadata: true })) : null;
     // services reconnects after a server-side auto-restart from a floating
     // promise (`void ...then(() => this.reconnect())`); when we dispose the dead
     // connection that promise rejects with nobody listening, and an unhandled
@@ -118,6 +135,7 @@ export class KernelHandle {
       return { execution: collector.result(), executionCount: null, kernelLost: null };
     }
     this.busy = true;
+    this.options.onCellRunning?.(true);
     this.lastUsed = Date.now();
     const bridgeAbort = new AbortController();
     // stop_on_error would make ipykernel skip ("abort") every execute request
@@ -152,6 +170,12 @@ export class KernelHandle {
       }
     };
     const meter = options.bridgeMeter ?? new BridgeMeter();
+    /** Bridge calls waiting for the kernel's answer to a file request (transport `kernel`). */
+    const fileRequests = new BridgeFileRequests(
+      (value, header) => this.connection.sendInputReply({ status: "ok", value }, header as never),
+      () => !this.lostReason && !future.isDisposed,
+      bridgeAbort.signal,
+    );
     future.onStdin = (msg) => {
       if (!KernelMessage.isInputRequestMsg(msg)) return;
       const prompt = msg.content.prompt;
@@ -162,8 +186,14 @@ export class KernelHandle {
         this.connection.sendInputReply({ status: "ok", value: "\u0004" }, msg.header as never);
         return;
       }
-      void answerBridge(prompt, this.options.bridge, { workspace: this.workspace, signal: bridgeAbort.signal, holdClock, ask: options.ask }, meter).then((value) => {
-        if (!this.lostReason && !future.isDisposed) this.connection.sendInputReply({ status: "ok", value }, msg.header as never);
+      // The kernel answering a file request made in the middle of a bridge call (transport `kernel`).
+      if (fileRequests.route(prompt, msg.header)) return;
+      const exchange = fileRequests.forCall(prompt, msg.header);
+      const readFile = this.files
+        ? (relative: string, maxBytes: number) => new KernelFiles(exchange.transfer).pull(relative, maxBytes)
+        : (relative: string, maxBytes: number) => readWorkspaceFile(this.workspace, relative, { maxBytes });
+      void answerBridge(prompt, this.options.bridge, { workspace: this.workspace, signal: bridgeAbort.signal, holdClock, ask: options.ask, readFile }, meter).then((value) => {
+        if (!this.lostReason && !future.isDisposed) this.connection.sendInputReply({ status: "ok", value }, exchange.replyTo() as never);
       });
     };
 
@@ -212,16 +242,63 @@ export class KernelHandle {
       if (ending.kind === "lost" && this.lostReason && collector.result().error?.name !== "TimeoutError" && collector.result().error?.name !== "Cancelled") {
         collector.fail("KernelDied", `${this.lostReason} while running this cell. A new kernel will be started; earlier variables are gone.`);
       }
-      return { execution: collector.result(), executionCount: collector.executionCount, kernelLost: this.lostReason };
+      // Big pictures came as files in the workspace: read them back (safely) before anyone sees the cell.
+      const execution = await resolvePictureRefs(this.workspace, collector.result());
+      return { execution, executionCount: collector.executionCount, kernelLost: this.lostReason };
     } finally {
       clearTimeout(stopTimer);
       if (onAbort) options.signal?.removeEventListener("abort", onAbort);
       bridgeAbort.abort();
       this.onLost = null;
       this.busy = false;
+      this.options.onCellRunning?.(false);
       this.lastUsed = Date.now();
       if (!future.isDisposed) future.dispose();
     }
+  }
+
+  /**
+   * Runs server-side housekeeping code (workspace transfer, kernel-files.ts) between cells: silent,
+   * so it takes no execution count, is kept out of history and is never recorded in the notebook.
+   * Waits its turn behind cells like any other request.
+   */
+  runSilent(code: string, timeoutMs: number, metadata?: Record<string, string>): Promise<{ stdout: string; error: string | null }> {
+    const run = this.queue.then(async () => {
+      if (this.lostReason) throw new Error(`${this.lostReason}.`);
+      const future = this.connection.requestExecute({ code, silent: true, store_history: false, allow_stdin: false, stop_on_error: false }, true, metadata);
+      let stdout = "";
+      let error: string | null = null;
+      future.onIOPub = (msg) => {
+        if (KernelMessage.isStreamMsg(msg) && msg.content.name === "stdout") stdout += msg.content.text;
+        if (KernelMessage.isErrorMsg(msg)) error = `${msg.content.ename}: ${msg.content.evalue}`;
+      };
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const timedOut = new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), timeoutMs)));
+        const lost = new Promise<"lost">((r) => {
+          this.onLost = () => r("lost");
+        });
+        const outcome = await Promise.race([future.done.then(() => "done" as const), timedOut, lost]);
+        if (outcome === "timeout") {
+          await this.connection.interrupt().catch(() => undefined);
+          throw new Error(`the kernel did not finish a file transfer step within ${Math.round(timeoutMs / 1000)} s`);
+        }
+        if (outcome === "lost") throw new Error(`${this.lostReason ?? "The kernel was lost"}.`);
+        return { stdout, error };
+      } finally {
+        clearTimeout(timer);
+        this.onLost = null;
+        if (!future.isDisposed) future.dispose();
+      }
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Lets go of the kernel without stopping it: it stays on the server for whoever reconnects. */
+  detach(): void {
+    this.markLost("Argus disconnected from the kernel");
+    if (!this.connection.isDisposed) this.connection.dispose();
   }
 
   async shutdown(): Promise<void> {

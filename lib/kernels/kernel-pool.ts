@@ -2,12 +2,14 @@ import { randomUUID } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { KernelManager, ServerConnection, type Kernel } from "@jupyterlab/services";
+import { KernelAPI, KernelManager, ServerConnection, type Kernel } from "@jupyterlab/services";
 import { ArgusError } from "@/lib/errors";
 import type { BridgeMethods } from "./bridge";
 import type { JupyterBackend } from "./jupyter-server";
+import { explainJupyterError } from "./jupyter-errors";
 import { KernelHandle } from "./kernel-handle";
 import { kernelsThatFit, POOL_MEMORY_RESERVE_BYTES, POOLED_KERNEL_BYTES } from "./pool-memory";
+import { DEFAULT_REFILL_POLICY, refillDelay, type RefillPolicy } from "./refill-schedule";
 
 export interface KernelPoolOptions {
   jupyter: JupyterBackend;
@@ -21,6 +23,12 @@ export interface KernelPoolOptions {
   bridge: BridgeMethods;
   /** Kernels the registry holds for sessions: they count against the cap too. */
   sessionKernels: () => number;
+  /**
+   * `kernel`: the kernel host has its own disk (ARGUS_WORKSPACE_TRANSPORT=kernel), so no
+   * directory is made here and kernels start in the Jupyter server's root; the registry moves
+   * each into its session's workspace there.
+   */
+  transport?: "shared" | "kernel";
   /** What kernels import before they are ready (sets how much memory a pooled one is expected to hold). */
   preload?: "vision" | "none";
   /** Bytes the kernels' machine can still give out; os.freemem (MemAvailable) by default, null when kernels run elsewhere (external Jupyter). */
@@ -28,6 +36,8 @@ export interface KernelPoolOptions {
   log?: (line: string) => void;
   /** Each time the pool reaches its size (the start-up log says when it first did). */
   onFull?: () => void;
+  /** When refills may start while cells run (refill-schedule.ts). */
+  refillPolicy?: RefillPolicy;
 }
 
 /** Pooled kernels wait in `<sessions>/_pool/<uuid>` until a session adopts one. */
@@ -52,6 +62,11 @@ export class KernelPool {
   private closed = false;
   private generation = 0;
   private memoryShortSaid = false;
+  /** Cells running in any kernel this pool started, and when one last ended or a kernel was taken: refills wait for them. */
+  private busyCells = 0;
+  private lastActivityAt: number | null = null;
+  private refillWaitingSince: number | null = null;
+  private refillTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly o: KernelPoolOptions) {}
 
@@ -66,6 +81,10 @@ export class KernelPool {
       appendToken: true,
     });
     this.manager = new KernelManager({ serverSettings: this.settings });
+    // The manager's first listing never succeeds when the server refuses the token (or is down);
+    // disposing it then rejects `ready` with nobody listening, which would take the process down.
+    // Kernel starts report those failures themselves (jupyter-errors.ts).
+    this.manager.ready.catch(() => undefined);
     this.generation++;
   }
 
@@ -86,16 +105,19 @@ export class KernelPool {
   private async startKernel(dir: string): Promise<KernelHandle> {
     const manager = this.manager;
     if (!manager) throw new Error("the kernel registry is not started");
+    const remote = this.o.transport === "kernel";
     const relative = path.join(dir, randomUUID());
     const workspace = path.join(this.o.sessionsDir, relative);
-    await mkdir(workspace, { recursive: true, mode: 0o700 });
-    // jupyter-server's POST /api/kernels takes `path` (the kernel's cwd), which
-    // services' typings omit.
-    const connection: Kernel.IKernelConnection = await manager.startNew({ name: this.o.kernelName, path: relative } as never);
-    const handle = new KernelHandle(connection, workspace, {
-      bridge: this.o.bridge,
-      interruptGraceMs: this.o.interruptGraceMs,
-    });
+    let connection: Kernel.IKernelConnection;
+    if (!remote) await mkdir(workspace, { recursive: true, mode: 0o700 });
+    try {
+      // jupyter-server's POST /api/kernels takes `path` (the kernel's cwd), which services'
+      // typings omit; a remote kernel starts in the server's root and moves to its workspace.
+      connection = await manager.startNew((remote ? { name: this.o.kernelName } : { name: this.o.kernelName, path: relative }) as never);
+    } catch (error) {
+      throw explainJupyterError(error, this.settings?.baseUrl ?? "");
+    }
+    const handle = this.handleFor(connection, workspace);
     try {
       // Fails at once if the kernel dies while starting (see KernelHandle.ready).
       await handle.ready();
@@ -104,6 +126,46 @@ export class KernelPool {
       throw error;
     }
     return handle;
+  }
+
+  private handleFor(connection: Kernel.IKernelConnection, workspace: string): KernelHandle {
+    return new KernelHandle(connection, workspace, {
+      bridge: this.o.bridge,
+      interruptGraceMs: this.o.interruptGraceMs,
+      onCellRunning: (running) => this.cellRunning(running),
+      remote: this.o.transport === "kernel",
+    });
+  }
+
+  /**
+   * Connects to a kernel that is already running on the server (a session's notebook started by
+   * this instance before a restart, or by another instance). Null when the server no longer has
+   * it, or it does not answer: the caller starts a new one. Never shuts a kernel down.
+   */
+  async reconnect(kernelId: string, workspace: string): Promise<KernelHandle | null> {
+    const manager = this.manager;
+    if (!manager || !this.settings) throw new Error("the kernel registry is not started");
+    const model = await KernelAPI.getKernelModel(kernelId, this.settings).catch((error: unknown) => {
+      throw explainJupyterError(error, this.settings?.baseUrl ?? "");
+    });
+    if (!model || model.execution_state === "dead") return null;
+    const handle = this.handleFor(manager.connectTo({ model }), workspace);
+    try {
+      await handle.ready();
+    } catch {
+      if (!handle.connection.isDisposed) handle.connection.dispose();
+      return null;
+    }
+    return handle;
+  }
+
+  /** Whether the server still runs this kernel (false: it was shut down or culled there). */
+  async stillRunning(kernelId: string): Promise<boolean> {
+    if (!this.settings) return false;
+    const model = await KernelAPI.getKernelModel(kernelId, this.settings).catch((error: unknown) => {
+      throw explainJupyterError(error, this.settings?.baseUrl ?? "");
+    });
+    return model !== undefined && model.execution_state !== "dead";
   }
 
   /** Kernels the machine's free memory allows the pool to start now (pool-memory.ts). */
@@ -119,11 +181,48 @@ export class KernelPool {
     );
   }
 
-  /** Starts pooled kernels up to the pool size, the cap on live kernels and what free memory allows. */
+  private cellRunning(running: boolean): void {
+    this.busyCells += running ? 1 : -1;
+    if (running) return;
+    this.lastActivityAt = Date.now();
+    if (this.busyCells === 0 && this.refillWaitingSince !== null) this.fill();
+  }
+
+  private isShort(): boolean {
+    return this.pool.length + this.starting < this.o.poolSize;
+  }
+
+  /**
+   * Refills the pool now, or once the running cells are done (refill-schedule.ts). Nobody waits
+   * on a deferred refill: `take` starts a kernel of its own when none is pooled.
+   */
   fill(): void {
     if (this.closed) return;
+    if (this.refillTimer) clearTimeout(this.refillTimer);
+    this.refillTimer = null;
+    if (!this.isShort()) {
+      this.refillWaitingSince = null;
+      return;
+    }
+    const now = Date.now();
+    const delay = refillDelay(
+      { busyCells: this.busyCells, lastActivityAt: this.lastActivityAt, waitingSince: this.refillWaitingSince, now },
+      this.o.refillPolicy ?? DEFAULT_REFILL_POLICY,
+    );
+    if (delay > 0) {
+      this.refillWaitingSince ??= now;
+      this.refillTimer = setTimeout(() => this.fill(), delay);
+      this.refillTimer.unref();
+      return;
+    }
+    this.refillWaitingSince = null;
+    this.startRefills();
+  }
+
+  /** Starts pooled kernels up to the pool size, the cap on live kernels and what free memory allows. */
+  private startRefills(): void {
     const generation = this.generation;
-    const short = this.pool.length + this.starting < this.o.poolSize;
+    const short = this.isShort();
     let room = short ? this.memoryRoom() : 0;
     // Said once per shortage, not at every take and return while it lasts.
     if (short && room === 0 && this.starting === 0 && !this.memoryShortSaid) {
@@ -154,6 +253,8 @@ export class KernelPool {
    */
   async take(): Promise<{ kernel: KernelHandle; settle: () => void }> {
     const kernel = await this.reserveKernel();
+    // Its first cell is on its way: the refill below waits for it (refill-schedule.ts).
+    this.lastActivityAt = Date.now();
     this.inHand++;
     let settled = false;
     this.fill();
@@ -217,6 +318,7 @@ export class KernelPool {
   /** Stops refilling and hands back the pooled kernels for shutting down. */
   drain(): KernelHandle[] {
     this.closed = true;
+    if (this.refillTimer) clearTimeout(this.refillTimer);
     const pooled = this.pool;
     this.pool = [];
     return pooled;

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { workspaceUsage } from "@/lib/files/workspace-tree";
 import type { Execution } from "@/lib/protocol/contexts";
@@ -16,6 +17,20 @@ interface RecordedCell {
   executionCount: number | null;
 }
 
+/** Where the id of each session's kernel is kept, so another instance (or this one restarted) finds it. */
+export interface SessionKernelIds {
+  get(sessionId: string): Promise<string | null>;
+  set(sessionId: string, kernelId: string): Promise<void>;
+  clear(sessionId: string, kernelId: string): Promise<void>;
+}
+
+/** A file the person uploaded, to be copied into the kernel's workspace (transport `kernel`). */
+export interface SessionUpload {
+  name: string;
+  sha256: string;
+  bytes(): Promise<Uint8Array>;
+}
+
 export interface RegistryOptions extends Omit<KernelPoolOptions, "sessionKernels"> {
   idleMs: number;
   cellTimeoutMs: number;
@@ -26,7 +41,33 @@ export interface RegistryOptions extends Omit<KernelPoolOptions, "sessionKernels
   onNotice?: (sessionId: string, text: string) => void;
   /** Every cell run in a session's kernel, for the notebook export. */
   onCell?: (sessionId: string, cell: RecordedCell) => void | Promise<void>;
+  /** The database's record of session kernels; without it a kernel is found only in this process. */
+  kernelIds?: SessionKernelIds;
+  /**
+   * On close, leave session kernels running on the server (only disconnect): with a shared
+   * Jupyter another instance, or this one restarted, picks them up from `kernelIds`.
+   */
+  keepSessionKernelsOnClose?: boolean;
+  /** The session's uploads (transport `kernel`: they reach the kernel host through the kernel). */
+  uploads?: (sessionId: string) => Promise<SessionUpload[]>;
 }
+
+/** A held kernel idle longer than this is checked on the server before use (servers cull idle kernels). */
+const RECHECK_IDLE_MS = 60_000;
+
+/** Entries the quota walk on the kernel host counts at most (workspace-tree.ts bounds its walk likewise). */
+const QUOTA_MAX_ENTRIES = 100_000;
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Said in the chat when a session's stored kernel is gone from the Jupyter server. */
+const KERNEL_GONE = "its kernel is no longer running on the Jupyter server (it was shut down, or Argus or Jupyter restarted since it was last used)";
 
 /**
  * One live kernel per session (the planner's notebook, kept across runs and
@@ -43,6 +84,8 @@ export class KernelRegistry {
   private closed = false;
   /** Isolated kernels being shut down after their job; `close` waits for them. */
   private readonly retiring = new Set<Promise<void>>();
+  /** Uploads already in each remote kernel's workspace (transport `kernel`), by name and sha256. */
+  private readonly delivered = new WeakMap<KernelHandle, Set<string>>();
 
   constructor(private readonly o: RegistryOptions) {
     this.kernels = new KernelPool({ ...o, sessionKernels: () => this.sessions.size });
@@ -65,21 +108,39 @@ export class KernelRegistry {
     return path.join(this.o.sessionsDir, sessionId);
   }
 
-  /** The session's live kernel, started (or replaced) if it has none. */
+  /**
+   * The session's live kernel: the one this process holds, else the one the database names if
+   * the Jupyter server still runs it (notebook state intact), else a new one, with a note in the
+   * chat when an earlier notebook was lost.
+   */
   acquire(sessionId: string): Promise<{ kernel: KernelHandle; fresh: boolean; resetReason: string | null }> {
     return this.o.locks.run(workspaceLock(sessionId), async () => {
       const current = this.sessions.get(sessionId);
+      // A kernel idle for a while may have been culled on the server, and a socket that is not
+      // connected may belong to one shut down there; services notices either only at its next
+      // poll of the server's kernels (~10 s). Ask the server rather than send a cell into it.
+      const doubtful = current && !current.lost && (current.connection.connectionStatus !== "connected" || Date.now() - current.lastUsed > RECHECK_IDLE_MS);
+      if (current && doubtful && !(await this.kernels.stillRunning(current.id))) {
+        current.markLost("It is no longer running on the Jupyter server");
+      }
       if (current && !current.lost) {
         current.lastUsed = Date.now();
         return { kernel: current, fresh: false, resetReason: null };
       }
       if (current) {
+        // It died between cells (a cell that killed it says so itself, and is gone from the map).
+        if (!this.resetReasons.has(sessionId)) this.resetReasons.set(sessionId, `its kernel stopped (${lowerFirst((current.lost ?? "").replace(/\.$/, ""))})`);
         this.sessions.delete(sessionId);
         void current.shutdown();
+        await this.forgetKernel(sessionId, current.id);
+      } else {
+        const found = await this.reconnectStored(sessionId);
+        if (found) return { kernel: found, fresh: false, resetReason: null };
       }
       const { kernel, settle } = await this.kernels.take();
       try {
-        await adoptWorkspace(kernel.workspace, this.sessionDir(sessionId));
+        if (kernel.files) await kernel.files.enter(sessionId);
+        else await adoptWorkspace(kernel.workspace, this.sessionDir(sessionId));
       } catch (error) {
         settle();
         void kernel.shutdown();
@@ -88,6 +149,7 @@ export class KernelRegistry {
       kernel.workspace = this.sessionDir(sessionId);
       this.sessions.set(sessionId, kernel);
       settle();
+      await this.o.kernelIds?.set(sessionId, kernel.id);
       const resetReason = this.resetReasons.get(sessionId) ?? null;
       this.resetReasons.delete(sessionId);
       if (resetReason) {
@@ -100,6 +162,25 @@ export class KernelRegistry {
     });
   }
 
+  /** The session's kernel named in the database, if the server still runs it; else the reason it is gone is noted. */
+  private async reconnectStored(sessionId: string): Promise<KernelHandle | null> {
+    const stored = (await this.o.kernelIds?.get(sessionId)) ?? null;
+    if (stored === null) return null;
+    const kernel = await this.kernels.reconnect(stored, this.sessionDir(sessionId));
+    if (!kernel) {
+      if (!this.resetReasons.has(sessionId)) this.resetReasons.set(sessionId, KERNEL_GONE);
+      await this.forgetKernel(sessionId, stored);
+      return null;
+    }
+    this.o.log?.(`[kernels] session ${sessionId} reconnected to its running kernel ${stored}`);
+    this.sessions.set(sessionId, kernel);
+    return kernel;
+  }
+
+  private async forgetKernel(sessionId: string, kernelId: string): Promise<void> {
+    await this.o.kernelIds?.clear(sessionId, kernelId).catch((error: unknown) => this.o.log?.(`[kernels] could not forget a kernel id: ${String(error)}`));
+  }
+
   /** Runs a cell in the session's kernel and records it for the notebook export. */
   async execute(sessionId: string, code: string, options: Partial<ExecuteOptions> = {}): Promise<Execution> {
     // A cancel must not wait for a cold kernel start; the kernel still attaches.
@@ -108,8 +189,15 @@ export class KernelRegistry {
       return { results: [], stdout: "", stderr: "", error: { name: "Cancelled", value: "The run was cancelled before this cell started.", traceback: "Cancelled" } };
     }
     const { kernel } = acquired;
+    const transferFailed = await this.deliverUploads(sessionId, kernel).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    if (transferFailed !== null) {
+      return { results: [], stdout: "", stderr: "", error: { name: "WorkspaceTransferError", value: `The uploads could not be copied into the kernel's workspace: ${errorText(transferFailed)}`, traceback: "WorkspaceTransferError" } };
+    }
     const outcome = await kernel.execute(code, { timeoutMs: this.o.cellTimeoutMs, ...options });
-    outcome.execution = await this.checkQuota(kernel.workspace, outcome.execution);
+    outcome.execution = await this.checkQuota(kernel, outcome.execution);
     // Awaited, so a session's cells are recorded in the order they ran.
     await this.o.onCell?.(sessionId, { kernelId: kernel.id, code, execution: outcome.execution, executionCount: outcome.executionCount });
     if (outcome.kernelLost && this.sessions.get(sessionId) === kernel) {
@@ -117,16 +205,37 @@ export class KernelRegistry {
       // so the next cell does not wait for it.
       this.sessions.delete(sessionId);
       void kernel.shutdown();
-      void this.acquire(sessionId).catch((e: unknown) => this.o.log?.(`[kernels] replacement failed: ${String(e)}`));
+      // Forgotten first: Jupyter may bring a dead kernel back under the same id, empty.
+      void this.forgetKernel(sessionId, kernel.id)
+        .then(() => this.acquire(sessionId))
+        .catch((e: unknown) => this.o.log?.(`[kernels] replacement failed: ${String(e)}`));
     }
     return outcome.execution;
   }
 
-  private async checkQuota(workspace: string, execution: Execution): Promise<Execution> {
+  /**
+   * Transport `kernel`: copies the session's uploads the kernel's workspace lacks into it, through
+   * the kernel. Each is sent once per kernel; the kernel side's manifest says what an existing
+   * (reconnected) workspace already holds.
+   */
+  private async deliverUploads(sessionId: string, kernel: KernelHandle): Promise<void> {
+    if (!kernel.files || !this.o.uploads) return;
+    const sent = this.delivered.get(kernel) ?? new Set<string>();
+    this.delivered.set(kernel, sent);
+    const pending = (await this.o.uploads(sessionId)).filter((u) => !sent.has(`${u.name}\u0000${u.sha256}`));
+    if (!pending.length) return;
+    const missing = new Set(await kernel.files.missing(Object.fromEntries(pending.map((u) => [u.name, u.sha256]))));
+    for (const upload of pending) {
+      if (missing.has(upload.name)) await kernel.files.push(upload.name, await upload.bytes());
+      sent.add(`${upload.name}\u0000${upload.sha256}`);
+    }
+  }
+
+  private async checkQuota(kernel: KernelHandle, execution: Execution): Promise<Execution> {
     const max = this.o.workspaceMaxBytes;
-    if (max === undefined) return execution;
+    if (max === undefined || kernel.lost) return execution;
     try {
-      const usage = await workspaceUsage(workspace);
+      const usage = kernel.files ? await kernel.files.usage(QUOTA_MAX_ENTRIES) : await workspaceUsage(kernel.workspace);
       return overQuota(usage, max) ? withQuotaError(execution, usage, max) : execution;
     } catch (error) {
       this.o.log?.(`[kernels] could not measure a workspace: ${String(error)}`);
@@ -141,7 +250,12 @@ export class KernelRegistry {
   async isolated<T>(sessionId: string | null, fn: (kernel: KernelHandle) => Promise<T>): Promise<T> {
     const kernel = await this.kernels.takeIsolated();
     try {
-      if (sessionId) await copyWorkspaceFiles(this.sessionDir(sessionId), kernel.workspace);
+      if (kernel.files) {
+        // Its own workspace on the kernel host, with the session's uploads (the planner's own
+        // files stay in the planner's workspace: they cannot be copied without reading it here).
+        await kernel.files.enter(`isolated-${randomUUID()}`);
+        if (sessionId) await this.deliverUploads(sessionId, kernel);
+      } else if (sessionId) await copyWorkspaceFiles(this.sessionDir(sessionId), kernel.workspace);
       return await fn(kernel);
     } finally {
       // Off the caller's path: the coder's result does not wait for a kernel to
@@ -151,9 +265,10 @@ export class KernelRegistry {
   }
 
   private retire(kernel: KernelHandle): void {
-    const done = kernel
-      .shutdown()
-      .then(() => removeDir(kernel.workspace))
+    const remote = kernel.files;
+    const done = (remote ? remote.discard().catch(() => undefined) : Promise.resolve())
+      .then(() => kernel.shutdown())
+      .then(() => (remote ? undefined : removeDir(kernel.workspace)))
       .catch((error: unknown) => this.o.log?.(`[kernels] could not clean up an isolated kernel: ${String(error)}`))
       .finally(() => {
         this.retiring.delete(done);
@@ -164,10 +279,20 @@ export class KernelRegistry {
 
   /** Shuts a session's kernel down (the session was deleted). */
   async release(sessionId: string): Promise<void> {
-    const kernel = this.sessions.get(sessionId);
+    let kernel = this.sessions.get(sessionId) ?? null;
     this.sessions.delete(sessionId);
     this.resetReasons.delete(sessionId);
+    if (!kernel) {
+      // Started by another instance, or by this one before a restart: it is still this session's.
+      const stored = (await this.o.kernelIds?.get(sessionId)) ?? null;
+      if (stored !== null) {
+        kernel = await this.kernels.reconnect(stored, this.sessionDir(sessionId)).catch(() => null);
+        if (!kernel) await this.forgetKernel(sessionId, stored);
+      }
+    }
+    if (kernel?.files && !kernel.lost) await kernel.files.discard().catch(() => undefined);
     await kernel?.shutdown();
+    if (kernel) await this.forgetKernel(sessionId, kernel.id);
     this.kernels.fill();
   }
 
@@ -188,6 +313,7 @@ export class KernelRegistry {
       );
       reaped.push(sessionId);
       await kernel.shutdown();
+      await this.forgetKernel(sessionId, kernel.id);
     }
     return reaped;
   }
@@ -211,9 +337,13 @@ export class KernelRegistry {
   async close(): Promise<void> {
     this.closed = true;
     if (this.reaper) clearInterval(this.reaper);
-    const all = [...this.kernels.drain(), ...this.sessions.values()];
+    const pooled = this.kernels.drain();
+    const held = [...this.sessions.values()];
     this.sessions.clear();
-    await Promise.all([...all.map((k) => k.shutdown()), ...this.retiring]);
+    const kept = this.o.keepSessionKernelsOnClose ? held : [];
+    for (const k of kept) k.detach();
+    const stopped = [...pooled, ...(this.o.keepSessionKernelsOnClose ? [] : held)];
+    await Promise.all([...stopped.map((k) => k.shutdown()), ...this.retiring]);
     this.kernels.dispose();
   }
 }

@@ -39,6 +39,13 @@ export interface Health {
  */
 export interface ServerHealth extends Health {
   kernels?: KernelPoolHealth;
+  /**
+   * Several instances (REDIS_URL): this instance's link to Redis. "down" leaves `ok` alone:
+   * the database still serves every request; only live delivery from other instances waits.
+   */
+  redis?: "up" | "down";
+  /** This instance's id in run leases (ARGUS_INSTANCE_ID, or made at start). */
+  instance?: string;
 }
 
 export interface KernelPoolHealth {

@@ -65,6 +65,12 @@ export interface ServerToClientEvents {
   draft: (d: DraftWire) => void;
   /** A batch run's state change (lib/protocol/batches.ts). */
   batch: (e: BatchEvent) => void;
+  /**
+   * Several instances (REDIS_URL): this instance's link to Redis came back after an outage, so
+   * events of runs on other instances may have been lost on the way. The client asks `sync`
+   * from the start of the session again (merging by seq drops what it already has).
+   */
+  resync: () => void;
 }
 
 export interface ClientToServerEvents {

@@ -106,6 +106,10 @@ export class Controller {
         await this.checkBudgets();
         const frame = this.stack.at(-1)!;
         const result = await this.step(frame);
+        // Before the finish is logged: whoever sees it (the Code tab) finds the kept function already there.
+        if (result.action.action === "finish") {
+          await this.services.onAgentFinished?.({ sessionId: this.o.sessionId, runId: this.o.runId, agent: frame.agent.name, outputs: result.action.args.outputs });
+        }
         const action = await this.append({
           source: "agent",
           agent: frame.agent.name,
@@ -176,7 +180,6 @@ export class Controller {
         return;
       case "finish":
       case "reject": {
-        if (a.action === "finish") await this.services.onAgentFinished?.({ sessionId: this.o.sessionId, runId: this.o.runId, agent: frame.agent.name, outputs: a.args.outputs });
         this.stack.pop();
         const parent = this.stack.at(-1);
         if (!parent) return;

@@ -21,6 +21,8 @@ interface ActiveRun {
   abort: AbortController;
   /** Set while the run waits for the person's answer to interaction `seq`. */
   waiting: { seq: number; resolve: (answer: ArgusEvent) => void; reject: (e: Error) => void } | null;
+  /** Another instance took the run over: it stops here without writing another event. */
+  abandoned?: boolean;
 }
 
 export interface RunSettings {
@@ -57,6 +59,8 @@ export class RunManager {
   private subscriberCount = 0;
   /** Retries writing the endings of runs the full disk cut off (see endUnwritten). */
   private retryTimer: NodeJS.Timeout | null = null;
+  /** Told when a run leaves this process (ended, failed or stopped): its lease is released. */
+  private readonly settledListeners = new Set<(sessionId: string, runId: string) => void>();
 
   constructor(
     private readonly core: RunManagerDeps,
@@ -69,12 +73,12 @@ export class RunManager {
    * by a stop or a crash (their kernels and model calls died with it): say so
    * in their chats and mark them interrupted, so the session carries on.
    */
-  async markInterrupted(): Promise<number> {
-    const stale = await runsInState(this.core.db, ["loading", "running", "awaiting_user_input", "paused"]);
-    for (const run of stale) {
-      if (this.active.has(run.sessionId)) continue;
-      await this.noteInterrupted(run.sessionId, run.id);
-    }
+  async markInterrupted(shouldMark: (run: { id: string; sessionId: string }) => boolean = () => true): Promise<number> {
+    const stale = (await runsInState(this.core.db, ["loading", "running", "awaiting_user_input", "paused"])).filter(
+      // Another live instance may own some of them (see lib/scale/run-router.ts).
+      (run) => !this.active.has(run.sessionId) && shouldMark(run),
+    );
+    for (const run of stale) await this.noteInterrupted(run.sessionId, run.id);
     return stale.length;
   }
 
@@ -140,6 +144,17 @@ export class RunManager {
     return this.active.has(sessionId);
   }
 
+  /** Sessions whose run this process is executing (or holding for an answer). */
+  activeSessions(): string[] {
+    return [...this.active.keys()];
+  }
+
+  /** Registers a listener for runs leaving this process; returns a function that removes it. */
+  onSettled(listener: (sessionId: string, runId: string) => void): () => void {
+    this.settledListeners.add(listener);
+    return () => this.settledListeners.delete(listener);
+  }
+
   /** Registers an update_callback; returns a function that removes it. */
   subscribe(callback: UpdateCallback): () => void {
     return this.core.events.subscribe(`update_callback:${++this.subscriberCount}`, ({ sessionId, message }) => {
@@ -147,7 +162,12 @@ export class RunManager {
     });
   }
 
-  async post(session: SessionRow, body: PostMessage): Promise<{ runId: string; resumed: boolean }> {
+  /** `options.runId` names a new run in advance (its lease was taken under that id). */
+  async post(
+    session: SessionRow,
+    body: PostMessage,
+    options: { runId?: string } = {},
+  ): Promise<{ runId: string; resumed: boolean }> {
     const run = this.active.get(session.id);
     const media = (body.media ?? []).map(fileUrl);
 
@@ -174,7 +194,7 @@ export class RunManager {
     }
     // New work needs room, and the chat must first record how earlier runs ended.
     this.core.disk.assertRoom("message");
-    const runId = randomUUID();
+    const runId = options.runId ?? randomUUID();
     const active: ActiveRun = { runId, abort: new AbortController(), waiting: null };
     // Claimed before the first await, so a second message arriving meanwhile
     // hears "a run is already in progress" instead of starting another run.
@@ -199,6 +219,7 @@ export class RunManager {
       .catch((error: unknown) => console.error("[argus] could not end a run:", error))
       .finally(() => {
         if (this.active.get(session.id) === active) this.active.delete(session.id);
+        for (const listener of this.settledListeners) listener(session.id, runId);
       });
     return { runId, resumed: false };
   }
@@ -234,6 +255,19 @@ export class RunManager {
     if (this.active.has(sessionId)) this.cancel(sessionId);
   }
 
+  /**
+   * Stops the session's run without writing anything more: another instance
+   * already ended it in the log (this one stalled past its lease).
+   */
+  abandon(sessionId: string): void {
+    const run = this.active.get(sessionId);
+    if (!run) return;
+    run.abandoned = true;
+    run.abort.abort();
+    run.waiting?.reject(new Error("taken over by another instance"));
+    run.waiting = null;
+  }
+
   /** Stops the active run: its model call is aborted and its cell interrupted. */
   cancel(sessionId: string): { runId: string } {
     const run = this.active.get(sessionId);
@@ -255,7 +289,7 @@ export class RunManager {
       limits: this.settings.limits,
       agents: agents.create,
       ask: (question, agent) => this.ask(sessionId, question, agent),
-      closing: () => this.closing,
+      closing: () => this.closing || run.abandoned === true,
       waitForAnswer: (seq) =>
         new Promise<ArgusEvent>((resolve, reject) => {
           if (run.abort.signal.aborted) return reject(new Error("cancelled"));

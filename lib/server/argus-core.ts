@@ -4,6 +4,8 @@ import { modelStatus, type ArgusConfig } from "@/lib/config";
 import { BlobStore } from "@/lib/db/blobs";
 import { openDatabase, pingDatabase, type Db } from "@/lib/db/database";
 import { DiskSpace } from "@/lib/db/disk-space";
+import { filesOfSession } from "@/lib/db/files";
+import { clearSessionKernelId, sessionKernelId, setSessionKernelId } from "@/lib/db/session-kernels";
 import { builtinBridgeMethods, registerBridgeMethods, type BridgeMethods } from "@/lib/kernels/bridge";
 import { detectIsolation } from "@/lib/kernels/isolation";
 import { detectKernelLimits, type KernelLimitsKind } from "@/lib/kernels/kernel-limits";
@@ -16,6 +18,7 @@ import {
 } from "@/lib/kernels/jupyter-server";
 import { writeKernelspec } from "@/lib/kernels/kernelspec";
 import { KernelRegistry } from "@/lib/kernels/registry";
+import { refillPolicy } from "@/lib/kernels/refill-schedule";
 import { ModelClient } from "@/lib/llm/models";
 import { DraftChannel } from "@/lib/runtime/draft-channel";
 import { DEFAULT_RUN_LIMITS, EventLog } from "@/lib/runtime/event-log";
@@ -46,6 +49,9 @@ import { RoleHealth } from "@/lib/llm/role-health";
 import { sinceStart } from "./start-clock";
 import { ModelCheck } from "@/lib/doctor/model-check";
 import type { ComputerManager } from "@/lib/computer/computer-manager";
+import { closeRedis, connectInBackground, createRedisClient, type RedisClient } from "@/lib/scale/redis";
+import { RunCommandBus } from "@/lib/scale/run-command-bus";
+import { RunRouter } from "@/lib/scale/run-router";
 
 
 
@@ -73,8 +79,15 @@ export interface ArgusCore extends SessionDeps {
   bridge: BridgeMethods;
   /** The model endpoint, or null when none is configured (messages then answer 503). */
   model: ModelClient | null;
-  /** Starts, resumes and stops agent runs. */
+  /** Starts, resumes and stops agent runs in this process. */
   runs: RunManager;
+  /**
+   * The door for starting, answering and stopping runs from a request: it holds this
+   * instance's run leases and sends commands for runs owned by another instance there.
+   */
+  runRouter: RunRouter;
+  /** The Redis client (REDIS_URL), for the Socket.io adapter; null for a lone instance. */
+  redis: RedisClient | null;
   /** Free space of the data directory; new work is refused below the minimum. */
   disk: DiskSpace;
   /** How many sessions each client may still create (POST /api/sessions). */
@@ -173,6 +186,7 @@ export async function createArgusCore(
           kernelName: config.kernels.kernelName,
           poolSize: config.kernels.poolSize,
           preload: config.kernels.preload,
+          refillPolicy: refillPolicy(config.kernels.refillQuietMs),
           // An external server's memory is not this machine's to judge.
           availableMemory: config.jupyter.mode === "external" ? null : undefined,
           maxKernels: config.kernels.maxKernels,
@@ -188,6 +202,18 @@ export async function createArgusCore(
             poolFilledOnce = true;
             log(`[argus] kernel pool full (${config.kernels.poolSize} ready): ${sinceStart()}`);
           },
+          transport: config.kernels.workspaceTransport,
+          // A shared Jupyter outlives this process: its notebooks are left for the next instance.
+          keepSessionKernelsOnClose: config.jupyter.mode === "external",
+          kernelIds: {
+            get: (sessionId) => sessionKernelId(db, sessionId),
+            set: (sessionId, kernelId) => setSessionKernelId(db, sessionId, kernelId),
+            clear: (sessionId, kernelId) => clearSessionKernelId(db, sessionId, kernelId),
+          },
+          uploads: async (sessionId) =>
+            (await filesOfSession(db, sessionId))
+              .filter((f) => f.origin === "upload")
+              .map((f) => ({ name: f.name, sha256: f.sha256, bytes: () => blobs.read(f.sha256) })),
           onCell: (sessionId, cell) => recordCell({ db, dataDir: config.dataDir, log }, sessionId, cell),
           onNotice: (sessionId, text) => {
             events
@@ -259,6 +285,18 @@ export async function createArgusCore(
     { limits: { ...DEFAULT_RUN_LIMITS, maxTurns: config.agents.plannerMaxTurns, maxWallClockMs: config.agents.runMaxMs, maxTokens: config.agents.runMaxTokens } },
   );
 
+  const redis = config.scale.redisUrl ? createRedisClient(config.scale.redisUrl, log) : null;
+  if (redis) connectInBackground(redis, log);
+  const runRouter = new RunRouter({
+    db,
+    events,
+    runs,
+    instanceId: config.scale.instanceId,
+    leaseMs: config.scale.leaseMs,
+    bus: redis ? new RunCommandBus(redis, config.scale.instanceId, log) : null,
+    log,
+  });
+
   let closed = false;
   const core: ArgusCore = {
     config,
@@ -274,6 +312,8 @@ export async function createArgusCore(
     bridge,
     model,
     runs,
+    runRouter,
+    redis,
     disk,
     sessionCreation: new SessionCreationLimit(config.sessionRatePerMinute),
     modelCheck: new ModelCheck(config.model, Date.now, config.browser.api),
@@ -287,6 +327,7 @@ export async function createArgusCore(
       if (limits.kind === "rlimit") {
         log(`[argus] WARNING: no cgroup per kernel (${limits.reason}); memory and process limits hold per process only, so one cell can start many processes.`);
       }
+      await runRouter.start();
       await (jupyterStarting ?? jupyter.start());
       jupyterStarting = null;
       await kernels?.start();
@@ -308,11 +349,14 @@ export async function createArgusCore(
         disk: disk.freeBytes() === null ? "unknown" : disk.low() ? "low" : "ok",
         models: roleHealth.snapshot(),
         ...(kernels ? { kernels: { ...kernels.stats(), poolSize: config.kernels.poolSize } } : {}),
+        ...(redis ? { redis: redis.isReady ? ("up" as const) : ("down" as const), instance: config.scale.instanceId } : {}),
       };
     },
     async close() {
       if (closed) return;
       closed = true;
+      await runRouter.close();
+      if (redis) await closeRedis(redis);
       await browser?.computers.closeAll().catch(() => undefined);
       await batches.close().catch(() => undefined);
       await kernels?.close().catch(() => undefined);
@@ -320,7 +364,7 @@ export async function createArgusCore(
       await db.close();
     },
   };
-  const interrupted = await runs.markInterrupted();
+  const interrupted = await runRouter.recoverAtStart();
   if (interrupted > 0) log(`[argus] marked ${interrupted} run(s) interrupted by the last stop`);
   return core;
 }

@@ -1,4 +1,5 @@
 import type { Server as HttpServer } from "node:http";
+import { createAdapter } from "@socket.io/redis-streams-adapter";
 import { Server, type Socket } from "socket.io";
 import { latestRun } from "@/lib/db/runs";
 import { ArgusError, isArgusError } from "@/lib/errors";
@@ -44,6 +45,10 @@ export function attachSocketServer(httpServer: HttpServer, core: ArgusCore, opti
     cors: undefined,
     // DNS rebinding: refuse handshakes addressed to a name Argus isn't served under.
     allowRequest: (req, callback) => callback(null, isAllowedHost(req.headers.host, options.allowedHosts)),
+    // REDIS_URL: every room emit also travels through one Redis stream, so a client on any
+    // instance gets a run's events in order. Stream entries survive a Redis blip (the adapter
+    // resumes from its offset); what a restarted, empty Redis lost, `sync` fills from the database.
+    ...(core.redis ? { adapter: createAdapter(core.redis, { streamName: "argus:socket.io", onlyPlaintext: true }) } : {}),
   });
 
   io.use(async (socket, next) => {
@@ -122,6 +127,18 @@ export function attachSocketServer(httpServer: HttpServer, core: ArgusCore, opti
     if (message) room.emit("message", message);
     if (state) room.emit("state", state);
   });
+
+  if (core.redis) {
+    // Events relayed while Redis was away may be lost (those in flight when it went); the
+    // database has them all, so this instance's clients are told to sync again once it is back.
+    let redisDown = false;
+    core.redis.on("error", () => (redisDown = true));
+    core.redis.on("ready", () => {
+      if (!redisDown) return;
+      redisDown = false;
+      io.local.emit("resync");
+    });
+  }
 
   // Ephemeral: sent to whoever is in the room now, never stored, never replayed by sync.
   core.drafts.subscribe((sessionId, draft) => io.to(sessionRoom(sessionId)).emit("draft", draft));

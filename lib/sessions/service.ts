@@ -38,6 +38,8 @@ export interface SessionDeps {
   kernels: KernelRegistry | null;
   /** Active runs, so that deleting a session stops its run first. */
   runs?: { cancelIfActive(sessionId: string): void };
+  /** The same, wherever the run executes (several instances): preferred over `runs` when present. */
+  runRouter?: { cancelIfActive(sessionId: string): Promise<void> };
   /** Session browsers, so that deleting a session closes its pages (null without a browser model). */
   computers?: { close(sessionId: string): Promise<void> } | null;
 }
@@ -151,7 +153,8 @@ export async function renameSession(deps: SessionDeps, session: SessionRow, titl
 
 /** Deletes the session, its workspace, and every blob no other session still uses. */
 export async function removeSession(deps: SessionDeps, session: SessionRow): Promise<void> {
-  deps.runs?.cancelIfActive(session.id);
+  if (deps.runRouter) await deps.runRouter.cancelIfActive(session.id);
+  else deps.runs?.cancelIfActive(session.id);
   await deps.kernels?.release(session.id);
   await deps.computers?.close(session.id).catch(() => undefined);
   // The workspace lock keeps an upload from landing half-way through a delete.

@@ -25,6 +25,7 @@ from typing import Any, Dict, Optional
 
 from PIL import Image
 
+from . import workspace_transfer
 from ._convert import type_name
 from .images import ImageLike, as_rgb, fit_within
 
@@ -86,6 +87,11 @@ def call(method: str, params: Optional[Dict[str, Any]] = None) -> Any:
             # builtins.input is looked up now, not at import: ipykernel swaps in
             # its stdin-forwarding input() only while a cell runs.
             reply = builtins.input(PREFIX + payload)
+            # A server that does not share this kernel's disk (transport `kernel`) first asks
+            # for the files the params name, in checked chunks, over this same channel.
+            while (wanted := _transfer_request(reply, request_id)) is not None:
+                answered = workspace_transfer.answer(wanted.get("op"), wanted.get("args"), workspace_transfer.READ_ONLY)
+                reply = builtins.input(PREFIX + json.dumps({"id": request_id, "transfer_answer": answered}))
         except StdinNotImplementedError as error:
             raise BridgeError(
                 f"The Argus bridge is not available: this kernel's client does not accept input requests ({error})"
@@ -95,6 +101,19 @@ def call(method: str, params: Optional[Dict[str, Any]] = None) -> Any:
                 "The Argus bridge is not available: stdin was closed (not running inside an Argus session?)"
             ) from None
     return _result_of(reply, request_id, method)
+
+
+def _transfer_request(reply: Any, request_id: str) -> Optional[Dict[str, Any]]:
+    """The server's request for a workspace file in place of a reply, if that is what `reply` is."""
+    if not isinstance(reply, str) or '"transfer"' not in reply:
+        return None
+    try:
+        message = json.loads(reply)
+    except ValueError:
+        return None
+    if isinstance(message, dict) and message.get("id") == request_id and isinstance(message.get("transfer"), dict):
+        return message["transfer"]
+    return None
 
 
 def _result_of(reply: Any, request_id: str, method: str) -> Any:

@@ -30,6 +30,13 @@ RESULT_MIME = "application/vnd.argus.function-result+json"
 # not recurse forever, and no sensible result is this deep.
 MAX_DEPTH = 50
 
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
+
+# What the previous call in this kernel left in the working directory (its
+# input and what it wrote), removed at the start of the next call: a kernel
+# reused for many images must not show one call another's files.
+_left_behind: list[str] = []
+
 
 class OutputTooLarge(Exception):
     """The function printed more than the run allows."""
@@ -124,15 +131,38 @@ def _error(kind: str, message: str) -> dict[str, str]:
     return {"kind": kind, "message": message}
 
 
-def call_function(code: str, name: str, path: str, max_output_chars: int) -> dict[str, Any]:
+def _top_files() -> set[str]:
+    """Regular files (never links) at the top of the working directory."""
+    try:
+        with os.scandir(".") as entries:
+            return {e.name for e in entries if e.is_file(follow_symlinks=False)}
+    except OSError:
+        return set()
+
+
+def _clear_left_behind(keep: str) -> None:
+    for name in _left_behind:
+        if name != keep:
+            with contextlib.suppress(OSError):
+                os.remove(name)
+    _left_behind.clear()
+
+
+def call_function(code: str, name: str, path: str, max_output_chars: int, max_result_chars: int = 10_000_000) -> dict[str, Any]:
     """Defines `code`, calls `name(path)` and publishes the outcome.
 
-    The outcome is {result, stdout, seconds, error}; error is None or
+    The outcome is {result, stdout, seconds, error, saved}: `saved` names the
+    images (.png, .jpg) the call wrote at the top of the working directory. The
+    previous call's input and files are removed first. error is None or
     {kind, message} with kind one of: bad_function (the code does not define
-    `name`), raised (the function raised), output_too_large.
+    `name`), raised (the function raised), output_too_large (it printed more
+    than `max_output_chars`, or its result is longer than `max_result_chars`
+    as JSON: a 5000x5000 array must not cross the kernel's socket).
     """
+    _clear_left_behind(keep=path)
+    before = _top_files()
     out = CappedStream(max_output_chars)
-    outcome: dict[str, Any] = {"result": None, "stdout": "", "seconds": 0.0, "error": None}
+    outcome: dict[str, Any] = {"result": None, "stdout": "", "seconds": 0.0, "error": None, "saved": []}
     started = time.monotonic()
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
@@ -151,12 +181,21 @@ def call_function(code: str, name: str, path: str, max_output_chars: int) -> dic
         lines = traceback.format_exception(type(error), error, error.__traceback__)
         outcome["error"] = _error("raised", f"{type(error).__name__}: {error}\n" + "".join(lines[-6:]))
     outcome["seconds"] = round(time.monotonic() - started, 4)
+    created = sorted(_top_files() - before - {path})
+    outcome["saved"] = [name for name in created if name.lower().endswith(IMAGE_SUFFIXES)]
+    _left_behind.extend([path, *created])
     outcome["stdout"] = out.getvalue()
     try:
-        json.dumps(outcome, allow_nan=False)
+        size = len(json.dumps(outcome["result"], allow_nan=False))
     except (TypeError, ValueError) as error:  # defensive: to_json_safe should make this impossible
         outcome["result"] = repr(outcome["result"])
-        outcome["error"] = None if outcome["error"] is None else outcome["error"]
+        size = len(outcome["result"])
         outcome["stdout"] += f"\n[argus: result converted to text: {error}]"
+    if size > max_result_chars:
+        outcome["result"] = None
+        outcome["error"] = _error(
+            "output_too_large",
+            f"The result is {size} characters as JSON, over the limit of {max_result_chars}. Return a summary (counts, boxes) instead of whole arrays.",
+        )
     _publish(outcome)
     return outcome

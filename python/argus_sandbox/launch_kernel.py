@@ -31,6 +31,25 @@ STARTUP_CODE = (
     "    import sys as _argus_sys\n"
     "    print(f'argus: helper package not loaded: {_argus_error!r}', file=_argus_sys.__stderr__)\n"
     "    del _argus_sys\n"
+    # Big pictures travel as files in the workspace (argus/picture_refs.py);
+    # without the hook they still travel, inline.
+    "try:\n"
+    "    import argus.picture_refs as _argus_picture_refs\n"
+    "    _argus_picture_refs.install(get_ipython())\n"
+    "    del _argus_picture_refs\n"
+    "except BaseException as _argus_error:\n"
+    "    import sys as _argus_sys\n"
+    "    print(f'argus: big pictures go inline: {_argus_error!r}', file=_argus_sys.__stderr__)\n"
+    "    del _argus_sys\n"
+    # A cell's printed output is cut to head and tail before it is sent (argus/stream_cap.py).
+    "try:\n"
+    "    import argus.stream_cap as _argus_stream_cap\n"
+    "    _argus_stream_cap.install(get_ipython())\n"
+    "    del _argus_stream_cap\n"
+    "except BaseException as _argus_error:\n"
+    "    import sys as _argus_sys\n"
+    "    print(f'argus: output is sent uncut: {_argus_error!r}', file=_argus_sys.__stderr__)\n"
+    "    del _argus_sys\n"
 )
 
 # With ARGUS_KERNEL_PRELOAD=vision: the libraries cells use, imported while the

@@ -68,6 +68,28 @@ class BridgeCallTest(WorkspaceTestCase):
         self.serve(FakeServer(lambda request: {"id": request["id"], "result": {"answer": [1, 2.5, None]}}))
         self.assertEqual(call("vqa", {"prompt": "how many?", "images": []}), {"answer": [1, 2.5, None]})
 
+    def test_the_server_can_read_handed_over_files_before_it_replies(self) -> None:
+        # Transport `kernel`: the server asks for the file in chunks over the same channel, then answers.
+        (self.workspace / "pic.png").write_bytes(b"0123456789")
+        asked: List[dict] = []
+
+        def answer(request: dict) -> Any:
+            if "transfer_answer" in request:
+                asked.append(request["transfer_answer"])
+                if len(asked) == 1:
+                    return {"id": request["id"], "transfer": {"op": "read", "args": {"path": "pic.png", "offset": 2, "length": 3}}}
+                if len(asked) == 2:
+                    return {"id": request["id"], "transfer": {"op": "commit", "args": {}}}
+                return {"id": request["id"], "result": "seen"}
+            return {"id": request["id"], "transfer": {"op": "stat", "args": {"path": "pic.png", "max_bytes": 100}}}
+
+        self.serve(FakeServer(answer))
+        self.assertEqual(call("vqa", {"images": ["pic.png"]}), "seen")
+        self.assertEqual(asked[0]["result"]["size"], 10)
+        self.assertEqual(asked[1], {"result": {"data": "MjM0"}})
+        # Only reads: a write asked for in the middle of a call is refused.
+        self.assertIn("not available here", asked[2]["error"])
+
     def test_error_reply_raises_with_the_server_message(self) -> None:
         self.serve(FakeServer(lambda request: {"id": request["id"], "error": {"message": "model quota exceeded"}}))
         with self.assertRaises(BridgeError) as caught:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import tempfile
 import unittest
 from pathlib import Path
 from typing import Any, Dict, List
@@ -67,6 +69,24 @@ class CappedStreamTest(unittest.TestCase):
 
 
 class CallFunctionTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self.cwd = os.getcwd()
+        self.dir = tempfile.TemporaryDirectory()
+        os.chdir(self.dir.name)
+        function_call._left_behind.clear()
+
+    def tearDown(self) -> None:
+        os.chdir(self.cwd)
+        self.dir.cleanup()
+
+    def test_reports_saved_images_and_clears_them_at_the_next_call(self) -> None:
+        Path("coins.png").write_bytes(b"in")
+        out = self.call("def f(p):\n    open('overlay.png', 'wb').write(b'x')\n    open('notes.txt', 'w').write('n')\n    return 1\n")
+        self.assertEqual(out["saved"], ["overlay.png"])
+        Path("coins.png").write_bytes(b"next input, same name")
+        self.call("import os\ndef f(p):\n    return sorted(os.listdir('.'))\n")
+        self.assertEqual(sorted(os.listdir(".")), ["coins.png"])
+
     def call(self, code: str, name: str = "f", cap: int = 1000) -> Dict[str, Any]:
         published: List[Any] = []
         with mock.patch.object(function_call, "_publish", published.append):
@@ -98,6 +118,14 @@ class CallFunctionTest(unittest.TestCase):
         out = self.call("def f(p):\n    while True:\n        print('x' * 1000)\n", cap=5000)
         self.assertEqual(out["error"]["kind"], "output_too_large")
         self.assertEqual(len(out["stdout"]), 5000)
+
+    def test_a_huge_result_fails_instead_of_crossing_the_socket(self) -> None:
+        published: List[Any] = []
+        with mock.patch.object(function_call, "_publish", published.append):
+            out = call_function("import numpy as np\ndef f(p):\n    return np.zeros((300, 300))\n", "f", "x.png", 1000, 10_000)
+        self.assertEqual(out["error"]["kind"], "output_too_large")
+        self.assertIsNone(out["result"])
+        self.assertIn("over the limit of 10000", out["error"]["message"])
 
     def test_non_serialisable_result_is_repr(self) -> None:
         out = self.call("class C:\n    def __repr__(self):\n        return 'C()'\ndef f(p):\n    return {'c': C()}\n")

@@ -27,6 +27,10 @@ export async function startArgus(options: {
   dataDir: string;
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** ARGUS_INSTANCE_ID: names the instance in run leases (two instances sharing one data dir). */
+  instanceId?: string;
+  /** REDIS_URL: Socket.io and run commands across instances. */
+  redisUrl?: string;
 }): Promise<RunningServer> {
   if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
     throw new Error("No production build: run `npm run build` (npm test does it for you).");
@@ -47,6 +51,8 @@ export async function startArgus(options: {
     // the rate limit has its own test (http-session-rate.test.ts).
     ARGUS_SESSION_RATE_PER_MINUTE: "100000",
     ...(await engineEnv(options.dataDir)),
+    ...(options.instanceId ? { ARGUS_INSTANCE_ID: options.instanceId } : {}),
+    ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
     ...options.env,
   };
   const proc = spawn(process.execPath, ["--import", "tsx", "server.ts"], {

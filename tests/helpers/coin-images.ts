@@ -17,7 +17,7 @@ export async function coinImage(count: number, seed = count): Promise<Buffer> {
     const cy = Math.floor(i / cols) * cell + cell / 2 + jitter();
     return `<circle cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="18" fill="#d8c070"/>`;
   }).join("");
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#202020"/>${discs}</svg>`;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#101010"/>${discs}</svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 

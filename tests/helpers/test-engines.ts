@@ -4,7 +4,10 @@
  * server) or opens its database directly against Postgres instead of SQLite,
  * so no test is written twice. The server itself is started once per vitest
  * run by tests/helpers/engines-global-setup.ts; each Argus data directory gets
- * its own fresh database on it. (Redis, when it joins, is chosen here too.)
+ * its own fresh database on it. `ARGUS_TEST_REDIS=1` adds one throwaway Redis
+ * for the run and gives every Argus `REDIS_URL`, so Socket.io goes through the
+ * Redis streams adapter and runs through leases and the command bus
+ * (scripts/test.sh sets both for its second pass).
  */
 import { createHash } from "node:crypto";
 import path from "node:path";
@@ -14,11 +17,14 @@ import { inject } from "vitest";
 export type TestDbEngine = "sqlite" | "postgres";
 
 export const TEST_DB: TestDbEngine = process.env.ARGUS_TEST_DB === "postgres" ? "postgres" : "sqlite";
+export const TEST_REDIS = process.env.ARGUS_TEST_REDIS === "1";
 
 declare module "vitest" {
   export interface ProvidedContext {
     /** The shared test Postgres's maintenance URL (…/postgres), when ARGUS_TEST_DB=postgres. */
     argusTestPostgres: string | null;
+    /** The shared test Redis's URL, when ARGUS_TEST_REDIS=1. */
+    argusTestRedis: string | null;
   }
 }
 
@@ -55,8 +61,14 @@ export function postgresDatabaseFor(key: string): Promise<string> {
 
 /** Settings that point an Argus with this data directory at the engines under test (empty for the embedded defaults). */
 export async function engineEnv(dataDir: string): Promise<Record<string, string>> {
-  if (TEST_DB === "postgres") return { DATABASE_URL: await postgresDatabaseFor(dataDir) };
-  return {};
+  const env: Record<string, string> = {};
+  if (TEST_DB === "postgres") env.DATABASE_URL = await postgresDatabaseFor(dataDir);
+  if (TEST_REDIS) {
+    const url = inject("argusTestRedis");
+    if (!url) throw new Error("ARGUS_TEST_REDIS=1, but no test Redis was started (tests/helpers/engines-global-setup.ts).");
+    env.REDIS_URL = url;
+  }
+  return env;
 }
 
 /** What a test opens to read an Argus's database directly: its SQLite file, or its Postgres database. */

@@ -100,6 +100,9 @@ describe("Postgres unreachable", () => {
     await locker.query("SELECT 1 FROM sessions WHERE id = 's' FOR UPDATE");
     const burst = Array.from({ length: 10 }, (_, i) => log.append("s", userMessage(`during ${i}`)).then(() => null, (e: unknown) => e));
     for (;;) {
+      // Inside a transaction Postgres keeps serving the first statistics snapshot
+      // it read (stats_fetch_consistency = cache): clear it, or the wait is never seen.
+      await locker.query("SELECT pg_stat_clear_snapshot()");
       const waiting = await locker.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE sessions%'");
       if (waiting.rowCount) break;
       await new Promise((r) => setTimeout(r, 20));

@@ -72,6 +72,13 @@ describe("runFunction", () => {
     await stillHealthy();
   });
 
+  it("fails a function whose result is too large to send, in the kernel", async () => {
+    const out = await runFunction(deps, fn("import numpy as np\ndef f(p):\n    return np.zeros((300, 300))\n"), input, { limits: { maxResultChars: 100_000 } });
+    expect(out.error?.kind).toBe("output_too_large");
+    expect(out.error?.message).toMatch(/over the limit of 100000/);
+    expect(out.result).toBeNull();
+  });
+
   it("fails a memory hog on the kernel's memory limit", async () => {
     const out = await runFunction(deps, fn("import numpy as np\ndef f(p):\n    return np.ones(3 * 1024**3 // 8).sum()\n"), input);
     expect(out.error?.kind).toMatch(/raised|crashed/);

@@ -9,5 +9,6 @@ type Ctx = { params: Promise<{ id: string }> };
 export const POST = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();
   const session = await authorizeSession(core, (await params).id, credentialsOf(req));
-  return json(core.runs.cancel(session.id), { status: 202 });
+  // The run may belong to another instance: the router sends the cancel to its owner.
+  return json(await core.runRouter.cancel(session.id), { status: 202 });
 });

@@ -20,6 +20,7 @@ export const POST = route(async (req: Request, { params }: Ctx) => {
       });
     }
   }
-  const { runId, resumed } = await core.runs.post(session, body);
-  return json({ runId, resumed }, { status: 202 });
+  // The run may belong to another instance: the router sends the message to its owner.
+  const { runId, resumed } = await core.runRouter.post(session, body);
+  return json({ runId, resumed: resumed ?? false }, { status: 202 });
 });

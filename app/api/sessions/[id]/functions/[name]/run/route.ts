@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { ArgusError } from "@/lib/errors";
+import { runAnswer } from "@/lib/functions/run-answer";
+import { callSessionFunction, getVersion, inputFromBytes, inputFromUpload } from "@/lib/functions/session-functions";
+import { getArgus } from "@/lib/server/context";
+import { credentialsOf, json, parseWith, readCapped, readJson, route } from "@/lib/server/http";
+import { authorizeSession } from "@/lib/sessions/service";
+import { FunctionNameSchema, VersionSchema } from "../params";
+
+export const dynamic = "force-dynamic";
+type Ctx = { params: Promise<{ id: string; name: string }> };
+
+/** Room for the multipart envelope around the file itself. */
+const MULTIPART_OVERHEAD = 64 * 1024;
+const UploadIdBody = z.object({ uploadId: z.string().min(1).max(100) }).strict();
+
+/**
+ * Runs the session's function (latest version, or `?version=`) on one image
+ * in an isolated kernel: multipart with the image in a field named "file", or
+ * JSON {uploadId} naming one of the session's uploads. See run-answer.ts for
+ * the answer and README "Functions" for the errors.
+ */
+export const POST = route(async (req: Request, { params }: Ctx) => {
+  const core = getArgus();
+  const p = await params;
+  const session = await authorizeSession(core, p.id, credentialsOf(req));
+  // The pictures a function saves are stored: refused (507) like uploads when the disk is almost full.
+  core.disk.assertRoom("function");
+  const name = parseWith(FunctionNameSchema, p.name);
+  const versionParam = new URL(req.url).searchParams.get("version");
+  const version = versionParam === null ? null : parseWith(VersionSchema, versionParam);
+  // An unknown function or version is a 404 before the image is even read.
+  const kept = await getVersion(core, session.id, name, version);
+
+  const type = (req.headers.get("content-type") ?? "").toLowerCase();
+  let input;
+  if (type.startsWith("multipart/form-data")) {
+    const limitMb = Math.round(core.config.limits.maxUploadBytes / 1024 / 1024);
+    const raw = await readCapped(req, core.config.limits.maxUploadBytes + MULTIPART_OVERHEAD, `The image is larger than the ${limitMb} MB upload limit.`);
+    let form: FormData;
+    try {
+      form = await new Response(raw, { headers: { "content-type": req.headers.get("content-type") ?? "" } }).formData();
+    } catch {
+      throw new ArgusError("bad_request:upload", "The multipart body could not be read.", { field: "file" });
+    }
+    const file = form.get("file");
+    if (!(file instanceof Blob)) throw new ArgusError("bad_request:upload", "The form has no image in a field named 'file'.", { field: "file" });
+    const filename = "name" in file && typeof file.name === "string" ? file.name : "";
+    input = await inputFromBytes(core, new Uint8Array(await file.arrayBuffer()), filename);
+  } else if (type.includes("application/json")) {
+    const body = await readJson(req, UploadIdBody);
+    input = await inputFromUpload(core, session.id, body.uploadId);
+  } else {
+    throw new ArgusError("unsupported_media:api", "Send the image as multipart/form-data in a field named 'file', or JSON {\"uploadId\": \"…\"}.");
+  }
+  // No abort on client disconnect: the call is bounded by its own timeout.
+  const answer = runAnswer(kept.version, await callSessionFunction(core, kept, input));
+  return json(answer.body, { status: answer.status });
+});

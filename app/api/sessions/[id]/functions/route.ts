@@ -1,0 +1,14 @@
+import { listFunctions } from "@/lib/functions/session-functions";
+import { getArgus } from "@/lib/server/context";
+import { credentialsOf, json, route } from "@/lib/server/http";
+import { authorizeSession } from "@/lib/sessions/service";
+
+export const dynamic = "force-dynamic";
+type Ctx = { params: Promise<{ id: string }> };
+
+/** The session's kept functions, newest first, each with its latest version. */
+export const GET = route(async (req: Request, { params }: Ctx) => {
+  const core = getArgus();
+  const session = await authorizeSession(core, (await params).id, credentialsOf(req));
+  return json({ functions: await listFunctions(core, session.id) });
+});

@@ -1,0 +1,12 @@
+/** Stands in for the session token in the curl line: the page never shows the token itself. */
+export const TOKEN_PLACEHOLDER = "$ARGUS_TOKEN";
+
+/**
+ * The ready-to-paste curl command that runs a session function on an image
+ * over HTTP (README "Functions"). `version` pins one version; without it the
+ * latest runs.
+ */
+export function curlLine(origin: string, sessionId: string, name: string, version: number | null = null): string {
+  const url = `${origin}/api/sessions/${encodeURIComponent(sessionId)}/functions/${encodeURIComponent(name)}/run${version === null ? "" : `?version=${version}`}`;
+  return `curl -X POST -H "Authorization: Bearer ${TOKEN_PLACEHOLDER}" -F "file=@image.png" '${url}'`;
+}

@@ -1,0 +1,143 @@
+import { randomUUID } from "node:crypto";
+import { ArgusError, isArgusError, type ErrorCode } from "@/lib/errors";
+import type { RedisClient } from "./redis";
+import {
+  commandChannel,
+  replyChannel,
+  RunCommandReplySchema,
+  RunCommandRequestSchema,
+  type RunCommand,
+  type RunCommandReply,
+  type RunCommandResult,
+} from "./run-commands";
+
+/** How long an instance waits for a run's owner to answer before telling the person to retry. */
+export const COMMAND_TIMEOUT_MS = 5000;
+
+type Handler = (command: RunCommand) => Promise<RunCommandResult>;
+
+/**
+ * Cancels and answers for a run owned by another instance travel to that
+ * owner over Redis pub/sub, on a channel of its own, and its reply comes back
+ * on the asker's channel. Pub/sub, not the Socket.io adapter's serverSideEmit:
+ * the owner is known from its lease, so only it is asked, and a reply never
+ * waits on every other instance's acknowledgement (serverSideEmit with an ack
+ * waits for all of them, a dead one included, until its timeout).
+ */
+export class RunCommandBus {
+  private readonly pending = new Map<string, { resolve: (r: RunCommandReply) => void; timer: NodeJS.Timeout }>();
+  private subscriber: RedisClient | null = null;
+
+  constructor(
+    private readonly publisher: RedisClient,
+    private readonly instanceId: string,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /**
+   * Subscribes to this instance's command and reply channels. Waits for the
+   * subscription at most `waitMs`: a Redis that is down at start must not keep
+   * Argus from serving (the client subscribes as soon as Redis is back).
+   */
+  async start(handler: Handler, waitMs = 5000): Promise<void> {
+    const subscriber = this.publisher.duplicate();
+    // The publisher already reports Redis going away; the duplicate would say it twice.
+    subscriber.on("error", () => undefined);
+    this.subscriber = subscriber;
+    const subscribed = (async () => {
+      await subscriber.connect();
+      await subscriber.subscribe(replyChannel(this.instanceId), (raw) => this.onReply(raw));
+      await subscriber.subscribe(commandChannel(this.instanceId), (raw) => void this.onCommand(raw, handler));
+    })();
+    subscribed.catch((error: unknown) => this.log(`[runs] could not subscribe to run commands: ${String(error)}`));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), waitMs)));
+    const outcome = await Promise.race([subscribed.then(() => "ok" as const, () => "failed" as const), late]);
+    clearTimeout(timer);
+    if (outcome === "late") this.log("[runs] Redis is not answering yet; run commands from other instances will arrive once it does");
+  }
+
+  /** Sends `command` to `owner` and waits for its answer; throws the owner's ArgusError, or 503. */
+  async send(owner: string, command: RunCommand, timeoutMs = COMMAND_TIMEOUT_MS): Promise<RunCommandResult> {
+    const id = randomUUID();
+    // Redis is away: say so now instead of queueing a command the person will have given up on.
+    if (!this.publisher.isReady) throw new ArgusError("unavailable:message", UNREACHABLE, { retryAfterSeconds: 5 });
+    const reply = new Promise<RunCommandReply>((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        resolve({ id, ok: false, error: { code: "unavailable:message", message: UNREACHABLE } });
+      }, timeoutMs);
+      this.pending.set(id, { resolve, timer });
+    });
+    // A publish while Redis is down waits in the client's queue: the deadline above still holds.
+    this.publisher
+      .publish(commandChannel(owner), JSON.stringify({ id, from: this.instanceId, expiresAt: Date.now() + timeoutMs, command }))
+      .then((receivers) => {
+        // Nobody listens on the owner's channel: it is gone (its lease has not run out yet).
+        if (receivers === 0) this.settle({ id, ok: false, error: { code: "unavailable:message", message: UNREACHABLE } });
+      })
+      .catch(() => undefined);
+    const answer = await reply;
+    if (answer.ok) return answer.result;
+    throw new ArgusError(answer.error.code as ErrorCode, answer.error.message, answer.error.field ? { field: answer.error.field } : undefined);
+  }
+
+  private settle(reply: RunCommandReply): void {
+    const waiting = this.pending.get(reply.id);
+    if (!waiting) return;
+    clearTimeout(waiting.timer);
+    this.pending.delete(reply.id);
+    waiting.resolve(reply);
+  }
+
+  private onReply(raw: string): void {
+    const parsed = RunCommandReplySchema.safeParse(safeJson(raw));
+    if (parsed.success) this.settle(parsed.data);
+  }
+
+  private async onCommand(raw: string, handler: Handler): Promise<void> {
+    const parsed = RunCommandRequestSchema.safeParse(safeJson(raw));
+    if (!parsed.success) {
+      this.log(`[runs] ignored a malformed run command: ${parsed.error.message.slice(0, 200)}`);
+      return;
+    }
+    const { id, from, command, expiresAt } = parsed.data;
+    if (Date.now() > expiresAt) {
+      this.log(`[runs] dropped a ${command.kind} for session ${command.sessionId} from ${from}: it arrived after its asker gave up`);
+      return;
+    }
+    let reply: RunCommandReply;
+    try {
+      reply = { id, ok: true, result: await handler(command) };
+    } catch (error) {
+      if (!isArgusError(error)) this.log(`[runs] a ${command.kind} for session ${command.sessionId} failed: ${String(error)}`);
+      reply = isArgusError(error)
+        ? { id, ok: false, error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) } }
+        : { id, ok: false, error: { code: "internal:message", message: "Something went wrong on the server; the error was logged." } };
+    }
+    await this.publisher.publish(replyChannel(from), JSON.stringify(reply)).catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    for (const [id, waiting] of this.pending) {
+      clearTimeout(waiting.timer);
+      waiting.resolve({ id, ok: false, error: { code: "unavailable:message", message: UNREACHABLE } });
+    }
+    this.pending.clear();
+    try {
+      this.subscriber?.destroy();
+    } catch {
+      // already closed
+    }
+  }
+}
+
+const UNREACHABLE = "The Argus instance running this chat's run did not answer; try again in a few seconds.";
+
+function safeJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return null;
+  }
+}

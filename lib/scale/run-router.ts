@@ -1,0 +1,238 @@
+import { randomUUID } from "node:crypto";
+import type { Db } from "@/lib/db/database";
+import {
+  acquireLease,
+  allLeases,
+  claimExpiredLease,
+  expiredLeases,
+  leaseOfSession,
+  releaseAllLeases,
+  releaseLease,
+  releaseOwnerLeases,
+  renewLeases,
+  type RunLease,
+} from "@/lib/db/run-leases";
+import { runIdsOfSession } from "@/lib/db/runs";
+import { getSession, type SessionRow } from "@/lib/db/sessions";
+import { ArgusError } from "@/lib/errors";
+import type { PostMessage } from "@/lib/protocol/api";
+import { errorNote, stateChanged } from "@/lib/protocol/event-builders";
+import { TERMINAL_AGENT_STATES } from "@/lib/protocol/state";
+import type { EventLog } from "@/lib/runtime/event-log";
+import type { RunManager } from "@/lib/runtime/run-manager";
+import { KeyedMutex } from "@/lib/server/keyed-mutex";
+import { leasesToTakeOver, leaseTimings, routeRunCommand, runsWithoutLease } from "./lease-policy";
+import type { RunCommandBus } from "./run-command-bus";
+import type { RunCommand, RunCommandResult } from "./run-commands";
+
+export interface RunRouterDeps {
+  db: Db;
+  events: EventLog;
+  runs: RunManager;
+  /** This instance's id: the owner written into the leases it takes. */
+  instanceId: string;
+  leaseMs: number;
+  /** Reaches other instances (REDIS_URL); null for a lone instance. */
+  bus: RunCommandBus | null;
+  log: (line: string) => void;
+}
+
+/** What the chat says when another instance takes over a run whose owner died. */
+export const OWNER_LOST_NOTE =
+  "This run was interrupted because the Argus instance running it stopped responding. Everything before this point is saved; send your message again to continue.";
+
+const ENDED = new Set<string>(TERMINAL_AGENT_STATES);
+
+/**
+ * Runs belong to the instance that started them. The router is the one door
+ * for starting, answering and stopping runs: it holds each local run's lease
+ * in the database (renewed every few seconds), sends commands for a run owned
+ * elsewhere to its owner, and sweeps: a lease that ran out means its owner
+ * died, so its run is marked interrupted in the chat and the session is free
+ * again. A lone instance (no REDIS_URL) keeps leases too, and never routes.
+ */
+export class RunRouter {
+  private renewTimer: NodeJS.Timeout | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+  private readonly stopListening: () => void;
+  /**
+   * Runs this instance took a lease for, by session, until they settle: only these can lose
+   * their lease (a run started without the router, by a test or a tool, holds none).
+   */
+  private readonly leased = new Map<string, string>();
+  /** One start at a time per session here, so two requests never take one lease for two runs. */
+  private readonly starting = new KeyedMutex();
+
+  constructor(private readonly deps: RunRouterDeps) {
+    this.stopListening = deps.runs.onSettled((sessionId, runId) => {
+      if (this.leased.get(sessionId) === runId) this.leased.delete(sessionId);
+      void releaseLease(deps.db, { sessionId, runId, owner: deps.instanceId }).catch((error: unknown) =>
+        deps.log(`[runs] could not release the lease of run ${runId}: ${String(error)}`),
+      );
+    });
+  }
+
+  get instanceId(): string {
+    return this.deps.instanceId;
+  }
+
+  /**
+   * At start: runs the log shows as live were cut off by this process's last
+   * stop, unless another live instance holds them. A lone instance owns
+   * everything, so every live run is marked (as before leases existed).
+   */
+  async recoverAtStart(): Promise<number> {
+    const { db, runs, instanceId, bus } = this.deps;
+    if (!bus) {
+      await releaseAllLeases(db);
+      return runs.markInterrupted();
+    }
+    await releaseOwnerLeases(db, instanceId);
+    const held = new Map((await allLeases(db)).map((l) => [l.sessionId, l] as const));
+    // A live run with another instance's lease is that instance's business (its sweeper, or
+    // ours once the lease runs out); one without any lease was this process's or predates leases.
+    return runs.markInterrupted((run) => held.get(run.sessionId)?.runId !== run.id);
+  }
+
+  /** Starts renewing this instance's leases, sweeping expired ones, and serving commands from others. */
+  async start(): Promise<void> {
+    const { renewEveryMs, sweepEveryMs } = leaseTimings(this.deps.leaseMs);
+    this.renewTimer = setInterval(() => void this.renew(), renewEveryMs);
+    this.sweepTimer = setInterval(() => void this.sweep(), sweepEveryMs);
+    this.renewTimer.unref();
+    this.sweepTimer.unref();
+    await this.deps.bus?.start((command) => this.handle(command));
+  }
+
+  /** Starts a run, or answers the question a waiting run asked, wherever that run lives. */
+  async post(session: SessionRow, body: PostMessage): Promise<RunCommandResult> {
+    const route = await this.route(session.id);
+    if (route.kind === "remote") return this.remote(route.owner, { kind: "post", sessionId: session.id, body });
+    return this.postHere(session, body);
+  }
+
+  /** Stops the session's run if there is one, wherever it runs (the session is being deleted). */
+  async cancelIfActive(sessionId: string): Promise<void> {
+    try {
+      await this.cancel(sessionId);
+    } catch {
+      // No run, or its owner is unreachable: the deletion goes on, and the owner's run ends at its next write.
+    }
+  }
+
+  /** Stops the session's run wherever it runs. */
+  async cancel(sessionId: string): Promise<{ runId: string }> {
+    const route = await this.route(sessionId);
+    if (route.kind === "remote") return this.remote(route.owner, { kind: "cancel", sessionId });
+    return this.deps.runs.cancel(sessionId);
+  }
+
+  /** Where a command for the session goes; a dead owner's run is taken over first. */
+  private async route(sessionId: string): Promise<{ kind: "local" } | { kind: "remote"; owner: string }> {
+    const route = routeRunCommand(await leaseOfSession(this.deps.db, sessionId), this.deps.instanceId, Date.now());
+    if (route.kind === "take_over") {
+      await this.takeOver(route.lease);
+      return { kind: "local" };
+    }
+    return route;
+  }
+
+  private async remote(owner: string, command: RunCommand): Promise<RunCommandResult> {
+    if (!this.deps.bus) {
+      throw new ArgusError(
+        "conflict:message",
+        "Another Argus instance is running this chat's run, and without REDIS_URL the instances cannot reach each other; wait for it to finish.",
+      );
+    }
+    return this.deps.bus.send(owner, command);
+  }
+
+  private postHere(session: SessionRow, body: PostMessage): Promise<RunCommandResult> {
+    return this.starting.run(session.id, () => this.startOrAnswer(session, body));
+  }
+
+  private async startOrAnswer(session: SessionRow, body: PostMessage): Promise<RunCommandResult> {
+    const { db, runs, instanceId, leaseMs } = this.deps;
+    // An answer, or a refusal, for the run already going here: no new lease.
+    if (runs.isActive(session.id)) return runs.post(session, body);
+    const runId = randomUUID();
+    const lease = await acquireLease(db, { sessionId: session.id, runId, owner: instanceId, expiresAt: Date.now() + leaseMs });
+    if (lease.owner !== instanceId) {
+      // Another instance started a run in this chat a moment ago: it answers.
+      return this.remote(lease.owner, { kind: "post", sessionId: session.id, body });
+    }
+    try {
+      const started = await runs.post(session, body, { runId });
+      if (!started.resumed) this.leased.set(session.id, started.runId);
+      return started;
+    } catch (error) {
+      if (!runs.isActive(session.id)) await releaseLease(db, { sessionId: session.id, runId, owner: instanceId });
+      throw error;
+    }
+  }
+
+  /** A command from another instance for a run this one owns. */
+  private async handle(command: RunCommand): Promise<RunCommandResult> {
+    if (command.kind === "cancel") return this.deps.runs.cancel(command.sessionId);
+    const session = await getSession(this.deps.db, command.sessionId);
+    if (!session) throw new ArgusError("not_found:session", "This session no longer exists.");
+    return this.postHere(session, command.body);
+  }
+
+  private async renew(): Promise<void> {
+    const { db, runs, instanceId, leaseMs, log } = this.deps;
+    try {
+      // Only runs leased before the renewal was asked for can be missing from its answer.
+      const before = new Map(this.leased);
+      const held = await renewLeases(db, instanceId, Date.now() + leaseMs);
+      const leasedHere = [...before].filter(([sessionId, runId]) => this.leased.get(sessionId) === runId && runs.isActive(sessionId)).map(([sessionId]) => sessionId);
+      for (const sessionId of runsWithoutLease(leasedHere, held)) {
+        this.leased.delete(sessionId);
+        // This process stalled past its lease and another instance already ended the run.
+        log(`[runs] lost the lease of session ${sessionId} (another instance interrupted its run); stopping it here`);
+        runs.abandon(sessionId);
+      }
+    } catch (error) {
+      log(`[runs] could not renew run leases: ${String(error)}`);
+    }
+  }
+
+  /** Takes over every run whose owner's lease ran out. */
+  async sweep(): Promise<void> {
+    if (this.closed) return;
+    try {
+      const now = Date.now();
+      for (const lease of leasesToTakeOver(await expiredLeases(this.deps.db, now), this.deps.instanceId, now)) {
+        await this.takeOver(lease);
+      }
+    } catch (error) {
+      this.deps.log(`[runs] lease sweep failed: ${String(error)}`);
+    }
+  }
+
+  /** Marks a dead owner's run interrupted in its chat; only the instance that claims the lease writes. */
+  private async takeOver(lease: RunLease): Promise<void> {
+    const { db, events, log } = this.deps;
+    if (!(await claimExpiredLease(db, lease))) return;
+    if (!(await getSession(db, lease.sessionId))) return;
+    // A lease taken for a run that never wrote its first event left nothing to end.
+    if (!(await runIdsOfSession(db, lease.sessionId)).includes(lease.runId)) return;
+    // A run that ended just before its owner died needs no note.
+    if (ENDED.has((await events.runState(lease.sessionId, lease.runId)).agentState)) return;
+    await events.append(lease.sessionId, errorNote(OWNER_LOST_NOTE, "INTERRUPTED", { runId: lease.runId }));
+    await events.append(lease.sessionId, stateChanged("interrupted", OWNER_LOST_NOTE, { runId: lease.runId }));
+    log(`[runs] instance ${lease.owner} stopped renewing run ${lease.runId} (session ${lease.sessionId}); marked it interrupted`);
+  }
+
+  /** Stops the timers, lets go of this instance's leases (its runs were marked interrupted) and the bus. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.renewTimer) clearInterval(this.renewTimer);
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.stopListening();
+    await releaseOwnerLeases(this.deps.db, this.deps.instanceId).catch(() => undefined);
+    await this.deps.bus?.close();
+  }
+}

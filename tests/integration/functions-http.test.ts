@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "@/lib/db/database";
+import { addFunctionVersion } from "@/lib/db/functions";
+import { coinImage } from "@/tests/helpers/coin-images";
+import { coinsPng, scenarioPath, startAgentWorld, uploadFile, watchSession, type AgentWorld } from "@/tests/helpers/agent-run";
+
+/**
+ * Issue #15 over HTTP with a real server, real kernels and the scripted
+ * model: the count-coins run keeps count_coins v1, the edit_code run v2; the
+ * versions API shows both; the run endpoint counts generated coin images and
+ * fails misbehaving functions with a typed 422, each call on its own.
+ */
+let world: AgentWorld;
+let a: { id: string; token: string };
+let b: { id: string; token: string };
+let coinsUploadId: string;
+
+const COUNTS = [1, 5, 9, 14];
+
+beforeAll(async () => {
+  world = await startAgentWorld(scenarioPath("count-coins.json"), { ARGUS_FUNCTION_TIMEOUT_SECONDS: "3", ARGUS_FUNCTION_MAX_OUTPUT_CHARS: "100000" });
+  a = (await world.call("POST", "/api/sessions")).json as { id: string; token: string };
+  b = (await world.call("POST", "/api/sessions")).json as { id: string; token: string };
+  coinsUploadId = (await uploadFile(world, a, await coinsPng(), "coins.png")).id;
+  const watch = await watchSession(world.server.url, a);
+  try {
+    const first = await world.call("POST", `/api/sessions/${a.id}/messages`, { token: a.token, body: { role: "user", content: "How many coins are on the table?", media: [coinsUploadId] } });
+    expect((await watch.until(["finished", "error", "stopped"], 90_000, first.json.runId as string)).agentState).toBe("finished");
+    const edit = await world.call("POST", `/api/sessions/${a.id}/messages`, { token: a.token, body: { role: "user", content: "Can the function also return each coin's area?" } });
+    expect((await watch.until(["finished", "error", "stopped"], 90_000, edit.json.runId as string)).agentState).toBe("finished");
+  } finally {
+    watch.socket.disconnect();
+  }
+}, 240_000);
+afterAll(async () => {
+  await world?.close();
+});
+
+function imageForm(bytes: Uint8Array, name: string): FormData {
+  const form = new FormData();
+  form.set("file", new Blob([bytes as BlobPart]), name);
+  return form;
+}
+
+const run = (session: { id: string; token: string }, name: string, init: { raw?: BodyInit; body?: unknown; query?: string; token?: string }) =>
+  world.call("POST", `/api/sessions/${session.id}/functions/${name}/run${init.query ?? ""}`, { token: init.token ?? session.token, raw: init.raw, body: init.body });
+
+describe("functions are kept", () => {
+  it("keeps the coder's result as version 1 and the edit as version 2", async () => {
+    const list = await world.call("GET", `/api/sessions/${a.id}/functions`, { token: a.token });
+    expect(list.status).toBe(200);
+    expect(list.json.functions).toMatchObject([{ name: "count_coins", latestVersion: 2, versions: 2, success: true }]);
+
+    const versions = await world.call("GET", `/api/sessions/${a.id}/functions/count_coins/versions`, { token: a.token });
+    expect(versions.json.versions.map((v: { version: number }) => v.version)).toEqual([1, 2]);
+    const [v1, v2] = versions.json.versions as { code: string; test: string; runId: string; testOutput: string }[];
+    expect(v1!.code).toMatch(/return int\(\(sizes > 100\)\.sum\(\)\)/);
+    expect(v2!.code).toMatch(/return int\(keep\.sum\(\)\), \[int\(s\) for s in sizes\[keep\]\]/);
+    expect(v1!.testOutput).toMatch(/24/);
+    expect(v2!.testOutput).toMatch(/24 24/);
+    expect(v1!.runId).not.toBe(v2!.runId);
+
+    const one = await world.call("GET", `/api/sessions/${a.id}/functions/count_coins/versions/1`, { token: a.token });
+    expect(one.json).toMatchObject({ name: "count_coins", version: 1, code: v1!.code, test: "print(count_coins('coins.png'))" });
+    expect((await world.call("GET", `/api/sessions/${a.id}/functions/count_coins/versions/3`, { token: a.token })).status).toBe(404);
+    expect((await world.call("GET", `/api/sessions/${a.id}/functions/nope/versions`, { token: a.token })).status).toBe(404);
+    expect((await world.call("GET", `/api/sessions/${a.id}/functions/bad..name/versions`, { token: a.token })).status).toBe(400);
+  });
+
+  it("keeps another session's functions apart", async () => {
+    expect((await world.call("GET", `/api/sessions/${b.id}/functions`, { token: b.token })).json.functions).toEqual([]);
+    expect((await world.call("GET", `/api/sessions/${a.id}/functions`, { token: b.token })).status).toBe(403);
+  });
+});
+
+describe("POST /api/sessions/:id/functions/:name/run", () => {
+  it("counts generated coin images with version 1, and answers the tuple of version 2 as a list", async () => {
+    for (const count of COUNTS) {
+      const res = await run(a, "count_coins", { raw: imageForm(await coinImage(count), `coins-${count}.png`), query: "?version=1" });
+      expect(res.status, res.text).toBe(200);
+      expect(res.json).toMatchObject({ result: count, stdout: "", images: [], version: 1 });
+      expect(res.json.seconds).toBeGreaterThan(0);
+    }
+    const latest = await run(a, "count_coins", { raw: imageForm(await coinImage(5), "five.png") });
+    expect(latest.status, latest.text).toBe(200);
+    expect(latest.json.version).toBe(2);
+    expect(latest.json.result[0]).toBe(5);
+    expect(latest.json.result[1]).toHaveLength(5);
+  });
+
+  it("runs on a session upload by id", async () => {
+    const res = await run(a, "count_coins", { body: { uploadId: coinsUploadId }, query: "?version=1" });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.result).toBe(24);
+  });
+
+  it("refuses bad input with the usual typed errors", async () => {
+    const form = new FormData();
+    form.set("other", "x");
+    const missing = await run(a, "count_coins", { raw: form });
+    expect(missing.status).toBe(400);
+    expect(missing.json.error.field).toBe("file");
+
+    const notImage = await run(a, "count_coins", { raw: imageForm(new TextEncoder().encode("just some text"), "notes.png") });
+    expect([400, 415]).toContain(notImage.status);
+    expect(notImage.json.error.message).toBeTruthy();
+
+    expect((await run(a, "no_such_function", { raw: imageForm(await coinImage(2), "c.png") })).status).toBe(404);
+    expect((await run(a, "count_coins", { body: { uploadId: coinsUploadId }, query: "?version=9" })).status).toBe(404);
+    expect((await run(a, "count_coins", { body: { uploadId: coinsUploadId }, query: "?version=zero" })).status).toBe(400);
+    expect((await run(a, "count_coins", { body: { uploadId: "not-an-upload" } })).status).toBe(404);
+    expect((await run(a, "count_coins", { raw: "plain text" })).status).toBe(415);
+  });
+
+  it("never lets one session's token run another's function or read its uploads", async () => {
+    // B's token on A's function: refused like any route of A.
+    const foreign = await run(a, "count_coins", { body: { uploadId: coinsUploadId }, token: b.token });
+    expect(foreign.status).toBe(403);
+    // A's function on B's upload: B's upload does not exist for A.
+    const bUpload = await uploadFile(world, b, await coinImage(3), "b-coins.png");
+    const crossUpload = await run(a, "count_coins", { body: { uploadId: bUpload.id }, query: "?version=1" });
+    expect(crossUpload.status).toBe(404);
+    expect(crossUpload.json.error.code).toBe("not_found:file");
+    // B has no count_coins of its own.
+    expect((await run(b, "count_coins", { body: { uploadId: bUpload.id } })).status).toBe(404);
+  });
+
+  it("fails a hanging function, a huge printer and a crash each on its own call; a non-JSON return is its repr", async () => {
+    const db = await openDatabase(world.server.database);
+    const keep = (name: string, code: string) =>
+      addFunctionVersion(db, { sessionId: a.id, name, code, test: "", runId: null, testOutput: "", success: true, now: new Date().toISOString() });
+    try {
+      await keep("hang", "import time\ndef hang(p):\n    while True:\n        time.sleep(0.05)\n");
+      await keep("shout", "def shout(p):\n    while True:\n        print('x' * 10000)\n");
+      await keep("leave", "import os\ndef leave(p):\n    os._exit(3)\n");
+      await keep("odd", "class Coin:\n    def __repr__(self):\n        return 'Coin(gold)'\ndef odd(p):\n    return {'coin': Coin(), 'ratio': float('inf')}\n");
+    } finally {
+      await db.close();
+    }
+    const image = await coinImage(2);
+    const hang = await run(a, "hang", { raw: imageForm(image, "c.png") });
+    expect(hang.status).toBe(422);
+    expect(hang.json.error).toMatchObject({ code: "unprocessable:function", kind: "timeout" });
+    const shout = await run(a, "shout", { raw: imageForm(image, "c.png") });
+    expect(shout.status).toBe(422);
+    expect(shout.json.error.kind).toBe("output_too_large");
+    expect(shout.json.stdout.length).toBeLessThanOrEqual(100_000);
+    const leave = await run(a, "leave", { raw: imageForm(image, "c.png") });
+    expect(leave.status).toBe(422);
+    expect(leave.json.error.kind).toBe("crashed");
+    const odd = await run(a, "odd", { raw: imageForm(image, "c.png") });
+    expect(odd.status, odd.text).toBe(200);
+    expect(odd.json.result).toEqual({ coin: "Coin(gold)", ratio: null });
+    // The kernels are still there for the next call.
+    const again = await run(a, "count_coins", { raw: imageForm(await coinImage(9), "nine.png"), query: "?version=1" });
+    expect(again.json.result).toBe(9);
+  });
+});

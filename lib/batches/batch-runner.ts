@@ -177,7 +177,8 @@ export class BatchRunner {
       while (!active.abort.signal.aborted) {
         const item = queue.shift();
         if (!item) break;
-        const release = await this.slots.acquire();
+        const release = await this.slots.acquire(active.abort.signal);
+        if (!release) break; // cancelled (or stopping) while waiting for a lane
         try {
           if (active.abort.signal.aborted) break;
           const again = await this.runItem(row, item, runner, active);

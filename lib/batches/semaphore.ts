@@ -11,9 +11,29 @@ export class Semaphore {
     this.free = Math.max(1, slots);
   }
 
-  async acquire(): Promise<() => void> {
+  /**
+   * Waits for a slot. With `signal`, a waiter whose signal aborts leaves the
+   * queue and gets null (a cancelled batch must not wait for another's item).
+   */
+  async acquire(signal?: AbortSignal): Promise<(() => void) | null> {
+    if (signal?.aborted) return null;
     if (this.free > 0) this.free -= 1;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else {
+      const got = await new Promise<boolean>((resolve) => {
+        const wake = () => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve(true);
+        };
+        const onAbort = () => {
+          const i = this.waiting.indexOf(wake);
+          if (i >= 0) this.waiting.splice(i, 1);
+          resolve(false);
+        };
+        signal?.addEventListener("abort", onAbort, { once: true });
+        this.waiting.push(wake);
+      });
+      if (!got) return null;
+    }
     let released = false;
     return () => {
       if (released) return;

@@ -18,6 +18,8 @@ export interface AgentDeps {
   plannerMaxTurns: number;
   /** The vision-tool catalogue as a prompt section, rendered once at start ('' without Jupyter). */
   catalogue: string;
+  /** Starts a batch of the session's latest function on all its images (run_on_all_images); null without kernels. */
+  startBatch: ((sessionId: string) => Promise<string>) | null;
   /** The browsing agent's settings; null when no browser model is configured (no `browse` then). */
   browser: {
     maxSteps: number;
@@ -76,6 +78,7 @@ export async function agentsForRun(deps: AgentDeps, run: RunRequest): Promise<Ru
           request: { text: run.text, uploads: requested.map((f) => f.id) },
           lastCode: lastCode(run.events),
           canBrowse: deps.browser !== null,
+          startBatch: deps.startBatch ? () => deps.startBatch!(run.sessionId) : null,
         });
       }
       default:

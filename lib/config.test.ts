@@ -81,6 +81,13 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ARGUS_SESSION_RATE_PER_MINUTE: "2.5" })).toThrow(/ARGUS_SESSION_RATE_PER_MINUTE/);
   });
 
+  it("reads the batch limits: files per batch, lanes, per-item timeout", () => {
+    expect(loadConfig({}).batches).toEqual({ maxFiles: 500, parallel: 2, itemTimeoutMs: 60_000 });
+    expect(loadConfig({ ARGUS_BATCH_MAX_FILES: "20", ARGUS_BATCH_PARALLEL: "4", ARGUS_BATCH_ITEM_TIMEOUT_SECONDS: "5" }).batches).toEqual({ maxFiles: 20, parallel: 4, itemTimeoutMs: 5000 });
+    expect(() => loadConfig({ ARGUS_BATCH_MAX_FILES: "0" })).toThrow(/ARGUS_BATCH_MAX_FILES/);
+    expect(() => loadConfig({ ARGUS_BATCH_PARALLEL: "1.5" })).toThrow(/ARGUS_BATCH_PARALLEL/);
+  });
+
   it("names the variable that is wrong", () => {
     expect(() => loadConfig({ PORT: "eighty" })).toThrow(/PORT/);
     expect(() => loadConfig({ ARGUS_MAX_UPLOAD_MB: "-1" })).toThrow(/ARGUS_MAX_UPLOAD_MB/);

@@ -115,6 +115,11 @@ const EnvSchema = z.object({
   // Sessions one client (address, and browser) may create per minute, and at once.
   ARGUS_SESSION_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
   ARGUS_KERNEL_POOL: z.coerce.number().int().min(0).max(32).default(2),
+  // Batch runs (issue #15): files one batch may hold, and items run at once. Each running item
+  // holds one isolated kernel busy on one core, so the default matches a 2-core machine.
+  ARGUS_BATCH_MAX_FILES: z.coerce.number().int().min(1).max(100_000).default(500),
+  ARGUS_BATCH_PARALLEL: z.coerce.number().int().min(1).max(64).default(2),
+  ARGUS_BATCH_ITEM_TIMEOUT_SECONDS: positiveNumber(60),
   // What a kernel imports before it is ready: "vision" (numpy, cv2, scikit-image, scipy, matplotlib)
   // costs ~2 s of CPU per kernel start, paid while it waits in the pool, not in the first cell.
   ARGUS_KERNEL_PRELOAD: z.enum(["vision", "none"]).default("vision"),
@@ -186,6 +191,8 @@ export interface ArgusConfig {
   sessionsDir: string;
   tmpDir: string;
   limits: { maxUploadBytes: number; maxImagePixels: number; maxVideoSeconds: number };
+  /** Batch runs: files per batch, items in flight at once. */
+  batches: { maxFiles: number; parallel: number; itemTimeoutMs: number };
   python: string;
   jupyter:
     | { mode: "managed" }
@@ -335,6 +342,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxImagePixels: Math.round(e.ARGUS_MAX_IMAGE_MEGAPIXELS * 1_000_000),
       maxVideoSeconds: e.ARGUS_MAX_VIDEO_SECONDS,
     },
+    batches: { maxFiles: e.ARGUS_BATCH_MAX_FILES, parallel: e.ARGUS_BATCH_PARALLEL, itemTimeoutMs: e.ARGUS_BATCH_ITEM_TIMEOUT_SECONDS * 1000 },
     python: resolvePython(e.ARGUS_PYTHON, root),
     jupyter,
     model: {

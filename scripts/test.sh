@@ -23,14 +23,14 @@ vitest_rc=$?
 # The same suites once more on the scale-out engines: Postgres and Redis
 # (tests/helpers/test-engines.ts reads the flags; one throwaway Postgres and one
 # Redis for the pass, so every Argus in it runs with DATABASE_URL and REDIS_URL).
-# The HTTP, socket and agent suites (they call every repository function through
+# The HTTP, socket, agent, function and batch suites (they call every repository function through
 # the public interface), the restart suite, and the database and event-log unit
 # tests; no test is written twice. About 6 minutes on 2 busy cores.
 shopt -s nullglob
 POSTGRES_PASS=(
-  lib/db/database.test.ts lib/runtime/event-log.test.ts tests/integration/restart.test.ts
+  lib/db/database.test.ts lib/db/batches.test.ts lib/runtime/event-log.test.ts tests/integration/restart.test.ts
   tests/integration/http-*.test.ts tests/integration/socket*.test.ts tests/integration/agents-*.test.ts
-  tests/integration/functions-*.test.ts
+  tests/integration/functions-http.test.ts tests/integration/batches-runner.test.ts
 )
 shopt -u nullglob
 echo "[test] vitest again on Postgres + Redis (ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1): ${#POSTGRES_PASS[@]} files"

@@ -20,6 +20,12 @@ export interface ConversationInputs {
   lastCode: { code: string; test: string } | null;
   /** A browser model is configured: the `browse` action is offered. */
   canBrowse: boolean;
+  /**
+   * Starts a batch run of the session's latest function on all its images and
+   * says what it did in a sentence for the person (run_on_all_images); null where
+   * batches cannot run. Never throws: a refusal is the sentence.
+   */
+  startBatch: (() => Promise<string>) | null;
 }
 
 /** reply → act → report; after a browse, the report may act once more (vision code on what it saved). */
@@ -61,6 +67,12 @@ export class ConversationAgent implements Agent {
         this.phase = "done";
       }
       return { action: { action: "message", args: { content: args.response } }, usage: res.usage };
+    }
+    if (this.phase === "act" && this.chosen?.action === "run_on_all_images") {
+      // A batch runs on its own (the preview pane shows it): say it started, and end the turn.
+      this.phase = "done";
+      const said = this.inputs.startBatch ? await this.inputs.startBatch() : "Batch runs are not available on this server (it runs without Python kernels).";
+      return { action: { action: "message", args: { content: said } }, usage: NO_USAGE };
     }
     if (this.phase === "act") return { action: this.act(), usage: NO_USAGE };
     return { action: { action: "finish", args: { outputs: {}, final_thought: "" } }, usage: NO_USAGE };

@@ -7,6 +7,7 @@ You talk with the person. You do not write code yourself: when the question need
 Rules:
 - Call the reply tool exactly once per turn.
 - Take at most one action. Take none for greetings, questions about yourself, or follow-ups you can answer from what was already found.
+- When the person wants the function you already wrote used on all their images ("now do it for all of them"), take run_on_all_images: it starts a batch run whose progress and table show in the preview pane. Do not invent its results.
 - Use edit_code only for small changes to code you already produced (rename, another output format, a threshold); use generate_or_edit_vision_code for anything that needs new exploration.
 - When you report an outcome, give the answer first (e.g. "There are 24 coins."), then one or two sentences on how it was found. Never invent a result the code did not produce; if the code failed, say so plainly and suggest what to try.`;
 

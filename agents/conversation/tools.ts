@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-const CONVERSATION_ACTIONS = ["generate_or_edit_vision_code", "edit_code"] as const;
+const CONVERSATION_ACTIONS = ["generate_or_edit_vision_code", "edit_code", "run_on_all_images"] as const;
 
 const response = z.string().min(1).max(20_000).describe("What you say to the person, in Markdown.");
 
@@ -8,7 +8,7 @@ const response = z.string().min(1).max(20_000).describe("What you say to the per
 export const conversationTools = {
   reply: {
     description:
-      "Answer the person. Optionally take ONE action: generate_or_edit_vision_code (plan and write vision code for their images) or edit_code (a small change to the code you already wrote).",
+      "Answer the person. Optionally take ONE action: generate_or_edit_vision_code (plan and write vision code for their images), edit_code (a small change to the code you already wrote), or run_on_all_images (run the latest function you wrote on every image of the session, as a batch).",
     schema: z.object({
       response,
       action: z.enum(CONVERSATION_ACTIONS).optional().describe("Leave out unless the person asked for code or a change to it."),
@@ -20,7 +20,7 @@ export const conversationTools = {
 export const browsingConversationTools = {
   reply: {
     description:
-      "Answer the person. Optionally take ONE action: generate_or_edit_vision_code (plan and write vision code for their images), edit_code (a small change to the code you already wrote), or browse (a browser agent opens url and does browse_task there; it can save pictures from the page for vision code).",
+      "Answer the person. Optionally take ONE action: generate_or_edit_vision_code (plan and write vision code for their images), edit_code (a small change to the code you already wrote), run_on_all_images (run the latest function you wrote on every image of the session, as a batch), or browse (a browser agent opens url and does browse_task there; it can save pictures from the page for vision code).",
     schema: z
       .object({
         response,
@@ -40,7 +40,7 @@ export const followUpConversationTools = conversationTools;
 
 export interface ReplyArgs {
   response: string;
-  action?: "generate_or_edit_vision_code" | "edit_code" | "browse";
+  action?: "generate_or_edit_vision_code" | "edit_code" | "run_on_all_images" | "browse";
   browse_task?: string;
   url?: string;
 }

@@ -10,6 +10,8 @@ import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { BrowserPolicyChecks } from "./browser-policy-toggle";
 import { BrowserTab } from "./browser-tab";
 import { CodeTab } from "./code-tab";
+import { BatchPanel } from "@/components/batch/batch-panel";
+import { functionName } from "@/lib/functions/function-name";
 import { MediaTab } from "./media-tab";
 import { NotebookTab } from "./notebook-tab";
 import { PREVIEW_TABS, PreviewTabList, type PreviewTab } from "./preview-tab-list";
@@ -82,7 +84,12 @@ export function PreviewSection(props: PreviewSectionProps) {
         policyDisabled={!sessionId || !props.onBrowserPolicyChange}
       />
     ),
-    code: <CodeTab final={code} sessionId={sessionId} active={active === "code"} />,
+    code: (
+      <div className="flex flex-col gap-4">
+        <CodeTab final={code} sessionId={sessionId} active={active === "code"} />
+        {sessionId && <BatchPanel sessionId={sessionId} functionName={code ? functionName(code.code, code.test ?? "") : null} uploads={uploads} />}
+      </div>
+    ),
     result: <ResultTab result={result} />,
     notebook: <NotebookTab sessionId={sessionId} notebookVersion={notebookVersion} active={active === "notebook"} />,
   };

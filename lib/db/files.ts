@@ -72,7 +72,8 @@ export async function filesOfSession(db: Db, sessionId: string): Promise<FileRow
   return rows.map(fromRaw);
 }
 
-/** True while any file row still points at the blob, so it must not be deleted. */
+/** True while any file row (or batch item: lib/db/batches.ts) still points at the blob, so it must not be deleted. */
 export async function blobInUse(db: Db, sha256: string): Promise<boolean> {
-  return (await db.one("SELECT 1 AS one FROM files WHERE sha256 = ? OR thumb_sha256 = ? LIMIT 1", [sha256, sha256])) !== undefined;
+  if ((await db.one("SELECT 1 AS one FROM files WHERE sha256 = ? OR thumb_sha256 = ? LIMIT 1", [sha256, sha256])) !== undefined) return true;
+  return (await db.one("SELECT 1 AS one FROM batch_items WHERE blob_sha256 = ? LIMIT 1", [sha256])) !== undefined;
 }

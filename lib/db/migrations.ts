@@ -134,4 +134,43 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 6,
+    name: "batch runs",
+    sql: `
+      -- Batch runs (issue #15): one stored function version over many files. The
+      -- code is copied in so a batch resumed after a restart runs what it started with.
+      CREATE TABLE batches (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        function_name TEXT NOT NULL,
+        function_version INTEGER NOT NULL,
+        code TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('running', 'done', 'cancelled', 'failed')),
+        total INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        started_at TEXT,
+        finished_at TEXT
+      );
+      CREATE INDEX batches_by_session ON batches(session_id, created_at);
+
+      -- One row per file; idx is the order items are run in (resume starts at the first unfinished).
+      CREATE TABLE batch_items (
+        batch_id TEXT NOT NULL REFERENCES batches(id) ON DELETE CASCADE,
+        idx INTEGER NOT NULL,
+        file_name TEXT NOT NULL,
+        upload_id TEXT,
+        blob_sha256 TEXT,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'running', 'done', 'failed', 'cancelled')),
+        result TEXT,
+        stdout TEXT,
+        seconds REAL,
+        error TEXT,
+        overlay_file_id TEXT,
+        finished_at TEXT,
+        PRIMARY KEY (batch_id, idx)
+      ) WITHOUT ROWID;
+      CREATE INDEX batch_items_by_status ON batch_items(batch_id, status, idx);
+    `,
+  },
 ];

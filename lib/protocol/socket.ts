@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { StreamedMessage } from "./agent-message";
 import type { RunStateWire } from "@/lib/protocol/state-wire";
 import { AgentNameSchema } from "./event-base";
+import type { BatchEvent } from "./batches";
 
 /** Socket.io handshake: `io(url, { auth: { sessionId, token } })`. */
 export const SocketAuthSchema = z.object({
@@ -62,6 +63,8 @@ export interface ServerToClientEvents {
   message: (m: StreamedMessage) => void;
   state: (s: RunStateWire) => void;
   draft: (d: DraftWire) => void;
+  /** A batch run's state change (lib/protocol/batches.ts). */
+  batch: (e: BatchEvent) => void;
   /**
    * Several instances (REDIS_URL): this instance's link to Redis came back after an outage, so
    * events of runs on other instances may have been lost on the way. The client asks `sync`

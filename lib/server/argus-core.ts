@@ -39,6 +39,9 @@ import type { SessionDeps } from "@/lib/sessions/service";
 import { browserEngineFactory } from "@/agents/browser/make-engine";
 import { createBrowserServices } from "./browser-services";
 import { KeyedMutex } from "./keyed-mutex";
+import { BatchChannel } from "@/lib/batches/batch-channel";
+import { BatchRunner } from "@/lib/batches/batch-runner";
+import { batchStarter } from "@/lib/batches/agent-port";
 
 import type { IsolationKind, ServerHealth } from "@/lib/protocol/health";
 import { notConfiguredMessage } from "@/lib/llm/endpoint";
@@ -93,6 +96,10 @@ export interface ArgusCore extends SessionDeps {
   modelCheck: ModelCheck;
   /** Session browsers; null when browsing is off (no browser model, or no Chromium). */
   computers: ComputerManager | null;
+  /** Batch runs of a session function over many files (issue #15). */
+  batches: BatchRunner;
+  /** Batch state changes, relayed by Socket.io as `batch`. */
+  batchEvents: BatchChannel;
   start(): Promise<void>;
   health(): Promise<ServerHealth>;
   close(): Promise<void>;
@@ -218,6 +225,16 @@ export async function createArgusCore(
   const roleHealth = new RoleHealth((role) => notConfiguredMessage(config.model, role) === undefined);
   const model = modelStatus(config) === "configured" ? new ModelClient(config.model, { log, onCallEnd: (role, outcome) => roleHealth.record(role, outcome) }) : null;
   const disk = new DiskSpace(config.dataDir, config.minFreeBytes);
+  const batchEvents = new BatchChannel();
+  const batches = new BatchRunner({
+    db,
+    blobs,
+    kernels,
+    channel: batchEvents,
+    parallel: config.batches.parallel,
+    itemTimeoutMs: config.batches.itemTimeoutMs,
+    log,
+  });
 
   // The kernel's calls back into the server, registered once what they use exists.
   if (model) {
@@ -253,6 +270,7 @@ export async function createArgusCore(
             prepareImage,
             plannerMaxTurns: config.agents.plannerMaxTurns,
             catalogue: catalogueSection,
+            startBatch: kernels ? batchStarter({ db, blobs, config, batches }) : null,
             browser: browser && {
               maxSteps: config.browser.maxSteps,
               viewport: browser.computers.dimensions,
@@ -300,6 +318,8 @@ export async function createArgusCore(
     sessionCreation: new SessionCreationLimit(config.sessionRatePerMinute),
     modelCheck: new ModelCheck(config.model, Date.now, config.browser.api),
     computers: browser?.computers ?? null,
+    batches,
+    batchEvents,
     async start() {
       if (isolation.kind === "none" && config.jupyter.mode === "managed") {
         log(`[argus] WARNING: kernels run WITHOUT a filesystem sandbox (${isolation.reason}); model-written code can read this machine's files.`);
@@ -311,6 +331,9 @@ export async function createArgusCore(
       await (jupyterStarting ?? jupyter.start());
       jupyterStarting = null;
       await kernels?.start();
+      // Batches a stopped server left running go on from their first unfinished item.
+      const resumed = await batches.resumeAll();
+      if (resumed > 0) log(`[argus] resumed ${resumed} batch run(s)`);
     },
     async health() {
       const dbUp = await pingDatabase(db);
@@ -335,6 +358,7 @@ export async function createArgusCore(
       await runRouter.close();
       if (redis) await closeRedis(redis);
       await browser?.computers.closeAll().catch(() => undefined);
+      await batches.close().catch(() => undefined);
       await kernels?.close().catch(() => undefined);
       await jupyter.stop();
       await db.close();

@@ -5,6 +5,7 @@ import type { ArgusConfig } from "@/lib/config";
 import type { BlobStore } from "@/lib/db/blobs";
 import type { Db } from "@/lib/db/database";
 import { blobInUse, filesOfSession } from "@/lib/db/files";
+import { batchBlobsOfSession } from "@/lib/db/batches";
 import { latestRun, runIdsOfSession } from "@/lib/db/runs";
 import {
   deleteSession as deleteSessionRow,
@@ -159,6 +160,7 @@ export async function removeSession(deps: SessionDeps, session: SessionRow): Pro
   // The workspace lock keeps an upload from landing half-way through a delete.
   await deps.locks.run(workspaceLock(session.id), async () => {
     const files = await filesOfSession(deps.db, session.id);
+    const batchBlobs = await batchBlobsOfSession(deps.db, session.id);
     const runIds = await runIdsOfSession(deps.db, session.id);
     deps.events.forgetRuns(runIds);
     deps.events.forgetSession(session.id);
@@ -167,7 +169,7 @@ export async function removeSession(deps: SessionDeps, session: SessionRow): Pro
     // (a stray sandbox process could still be doing it): remove without following.
     await removeWorkspaceTree(workspaceDir(deps.config, session.id));
     await removeCellOutputs(deps.config.dataDir, session.id);
-    const shas = new Set(files.flatMap((f) => [f.sha256, f.thumbSha256].filter((s): s is string => !!s)));
+    const shas = new Set([...files.flatMap((f) => [f.sha256, f.thumbSha256].filter((s): s is string => !!s)), ...batchBlobs]);
     for (const sha of shas) if (!(await blobInUse(deps.db, sha))) await deps.blobs.remove(sha);
   });
 }

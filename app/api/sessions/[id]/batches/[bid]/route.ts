@@ -1,0 +1,18 @@
+import { batchPage } from "@/lib/batches/service";
+import { BatchPageSchema } from "@/lib/protocol/batches";
+import { getArgus } from "@/lib/server/context";
+import { credentialsOf, json, parseWith, route } from "@/lib/server/http";
+import { authorizeSession } from "@/lib/sessions/service";
+
+export const dynamic = "force-dynamic";
+type Ctx = { params: Promise<{ id: string; bid: string }> };
+
+/** The batch's state, progress and one page of items (`?offset=&limit=`, at most 1000). */
+export const GET = route(async (req: Request, { params }: Ctx) => {
+  const core = getArgus();
+  const { id, bid } = await params;
+  const session = await authorizeSession(core, id, credentialsOf(req));
+  const q = new URL(req.url).searchParams;
+  const page = parseWith(BatchPageSchema, { offset: q.get("offset") ?? undefined, limit: q.get("limit") ?? undefined });
+  return json(await batchPage(core, session.id, bid, page));
+});

@@ -1,0 +1,54 @@
+"use client";
+
+import { Button } from "@/components/ui/button";
+import { useBatch } from "@/lib/client/use-batch";
+import type { UploadView } from "@/lib/protocol/files";
+import { BatchProgressBar } from "./batch-progress";
+import { BatchTable } from "./batch-table";
+import { RunOnImagesDialog } from "./run-on-images-dialog";
+
+/**
+ * Batch runs in the preview pane (issue #15): start one, watch it live, cancel
+ * it, read and export its table. The newest batch of the session is shown; it
+ * survives a reload because its state is read from the server.
+ */
+export function BatchPanel({ sessionId, functionName, uploads }: { sessionId: string; functionName: string | null; uploads: UploadView[] }) {
+  const { state, reload } = useBatch(sessionId);
+  if (!functionName && !state) return null;
+  const base = state ? `/api/sessions/${sessionId}/batches/${state.batch.id}` : "";
+  const cancel = async () => {
+    await fetch(`${base}/cancel`, { method: "POST", credentials: "same-origin" }).catch(() => null);
+    reload();
+  };
+  return (
+    <section aria-label="Batch run" className="flex flex-col gap-3 border-t pt-4" data-testid="batch-panel">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 className="text-sm font-semibold">{state ? `Batch: ${state.batch.functionName} v${state.batch.functionVersion} on ${state.batch.total} files` : "Batch run"}</h3>
+        {functionName && <RunOnImagesDialog sessionId={sessionId} functionName={functionName} uploads={uploads} onStarted={reload} />}
+      </div>
+      {state && (
+        <>
+          <BatchProgressBar state={state} />
+          <div className="flex flex-wrap gap-2">
+            {state.batch.status === "running" && (
+              <Button size="xs" variant="destructive" data-testid="batch-cancel" onClick={() => void cancel()}>
+                Cancel
+              </Button>
+            )}
+            <Button size="xs" variant="outline" asChild>
+              <a href={`${base}/export.csv`} download data-testid="batch-export-csv">
+                Export CSV
+              </a>
+            </Button>
+            <Button size="xs" variant="outline" asChild>
+              <a href={`${base}/export.json`} download data-testid="batch-export-json">
+                Export JSON
+              </a>
+            </Button>
+          </div>
+          <BatchTable items={state.items} />
+        </>
+      )}
+    </section>
+  );
+}

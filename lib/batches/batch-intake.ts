@@ -1,0 +1,91 @@
+import path from "node:path";
+import type { BlobStore } from "@/lib/db/blobs";
+import type { NewBatchItem } from "@/lib/db/batches";
+import type { Db } from "@/lib/db/database";
+import { filesOfSession } from "@/lib/db/files";
+import { ArgusError, isArgusError } from "@/lib/errors";
+import { cleanUploadName } from "@/lib/files/filename";
+import { processUpload } from "@/lib/files/process-upload";
+import type { ArgusConfig } from "@/lib/config";
+import { DEFAULT_ZIP_LIMITS, readZip } from "./zip-input";
+
+export interface IntakeDeps {
+  db: Db;
+  blobs: BlobStore;
+  config: Pick<ArgusConfig, "limits" | "batches" | "python" | "tmpDir">;
+}
+
+/** A file as it arrived in the request: a loose file (a folder's) or a zip to unpack. */
+export interface ArrivedFile {
+  filename: string;
+  bytes: Uint8Array;
+}
+
+export type BatchInput = { kind: "uploads"; uploadIds: readonly string[] } | { kind: "files"; files: readonly ArrivedFile[]; zips: readonly ArrivedFile[] };
+
+function tooMany(n: number, max: number): ArgusError {
+  return new ArgusError("payload_too_large:upload", `The batch has ${n} files; a batch takes at most ${max} (ARGUS_BATCH_MAX_FILES).`, { field: "files" });
+}
+
+/**
+ * Turns what a person picked into batch items. Session uploads were validated
+ * when they arrived; anything else is validated here like any upload, and a
+ * file that fails becomes a failed item with its reason — it never stops the
+ * batch. A zip that attacks the reader refuses the whole request (zip-input.ts).
+ */
+export async function intakeItems(deps: IntakeDeps, sessionId: string, input: BatchInput): Promise<NewBatchItem[]> {
+  const max = deps.config.batches.maxFiles;
+  if (input.kind === "uploads") {
+    if (input.uploadIds.length > max) throw tooMany(input.uploadIds.length, max);
+    const uploads = new Map((await filesOfSession(deps.db, sessionId)).filter((f) => f.origin === "upload").map((f) => [f.id, f]));
+    return input.uploadIds.map((id, i) => {
+      const f = uploads.get(id);
+      if (!f) throw new ArgusError("not_found:upload", "One of the picked uploads is not in this session (it may have been deleted).", { field: `uploadIds.${i}` });
+      return { fileName: f.name, uploadId: f.id, blobSha256: null };
+    });
+  }
+  const arrived: Array<{ name: string; bytes: Uint8Array } | { name: string; refused: string }> = input.files.map((f) => ({ name: f.filename, bytes: f.bytes }));
+  for (const zip of input.zips) {
+    if (arrived.length > max) break;
+    const entries = await readZip(Buffer.from(zip.bytes.buffer, zip.bytes.byteOffset, zip.bytes.byteLength), {
+      ...DEFAULT_ZIP_LIMITS,
+      maxEntries: max,
+      maxEntryBytes: deps.config.limits.maxUploadBytes,
+    });
+    for (const e of entries) arrived.push("bytes" in e ? { name: e.path, bytes: e.bytes } : { name: e.path, refused: e.refused });
+  }
+  if (arrived.length > max) throw tooMany(arrived.length, max);
+  if (arrived.length === 0) throw new ArgusError("bad_request:upload", "The batch has no files: pick uploads, or send files or a zip.", { field: "files" });
+  const items: NewBatchItem[] = [];
+  for (const a of arrived) items.push(await validated(deps, a));
+  return items;
+}
+
+async function validated(deps: IntakeDeps, a: { name: string; bytes: Uint8Array } | { name: string; refused: string }): Promise<NewBatchItem> {
+  // A folder's or zip's path: the person knows the file by its last part.
+  const base = path.posix.basename(a.name.replace(/\\/g, "/")) || "file";
+  if ("refused" in a) return { fileName: base, uploadId: null, blobSha256: null, failed: a.refused };
+  try {
+    const processed = await processUpload({
+      bytes: a.bytes,
+      filename: base,
+      limits: { maxBytes: deps.config.limits.maxUploadBytes, maxPixels: deps.config.limits.maxImagePixels, maxVideoSeconds: deps.config.limits.maxVideoSeconds },
+      python: deps.config.python,
+      tmpDir: deps.config.tmpDir,
+    });
+    const stored = await deps.blobs.put(a.bytes);
+    return { fileName: processed.name, uploadId: null, blobSha256: stored.sha256 };
+  } catch (error) {
+    if (!isArgusError(error)) throw error;
+    return { fileName: safeShownName(base), uploadId: null, blobSha256: null, failed: error.message };
+  }
+}
+
+/** A name refused by the upload rules is still shown on its row, cleaned where it can be. */
+function safeShownName(name: string): string {
+  try {
+    return cleanUploadName(name);
+  } catch {
+    return [...name].slice(0, 120).join("");
+  }
+}

@@ -1,0 +1,289 @@
+import { randomUUID } from "node:crypto";
+import type { BlobStore } from "@/lib/db/blobs";
+import {
+  batchCounts,
+  cancelPendingItems,
+  finishBatch,
+  finishItem,
+  getBatch,
+  insertBatch,
+  markBatchStarted,
+  markItemRunning,
+  pendingItems,
+  requeueRunningItems,
+  runningBatches,
+  type BatchItemRow,
+  type BatchRow,
+  type NewBatchItem,
+} from "@/lib/db/batches";
+import type { Db } from "@/lib/db/database";
+import { getFile } from "@/lib/db/files";
+import { ArgusError, isArgusError } from "@/lib/errors";
+import { openFunctionRunner, type FunctionRunner } from "@/lib/functions/run-function";
+import type { KernelRegistry } from "@/lib/kernels/registry";
+import type { BatchCounts, BatchEvent, BatchItemStatus, BatchProgress, BatchView } from "@/lib/protocol/batches";
+import type { BatchChannel } from "./batch-channel";
+import { batchProgress } from "./progress";
+import { Semaphore } from "./semaphore";
+
+export interface BatchRunnerDeps {
+  db: Db;
+  blobs: BlobStore;
+  /** Null when Argus runs without Jupyter: batches are then refused. */
+  kernels: KernelRegistry | null;
+  channel: BatchChannel;
+  /** Items run at once across all batches (ARGUS_BATCH_PARALLEL). */
+  parallel: number;
+  itemTimeoutMs: number;
+  log?: (line: string) => void;
+}
+
+/** What the function printed is kept on its row only as a head: the full text can be megabytes. */
+export const STDOUT_EXCERPT_CHARS = 2000;
+
+/** How long an item waits before asking again when every kernel is taken. */
+const NO_KERNEL_RETRY_MS = 1000;
+
+interface ActiveBatch {
+  abort: AbortController;
+  cancelled: boolean;
+  /** When this server started (or resumed) the batch, and how many items it has finished since: the speed. */
+  startedAtMs: number;
+  finishedSince: number;
+  /**
+   * The batch's counts, kept here while it runs: every transition goes through
+   * this runner, so progress events need no query (they are two per item).
+   */
+  counts: BatchCounts | null;
+  done: Promise<void>;
+}
+
+/**
+ * Runs batches: each item through the function runner in an isolated kernel,
+ * at most `parallel` at once over all batches, each with its own timeout. A
+ * function that fails (hangs, crashes its kernel, prints without end) fails
+ * its own item; the runner replaces that kernel and the batch goes on.
+ *
+ * State lives in the database before it is published, so a reloaded page reads
+ * it, and a stopped server leaves `running` items that the next one puts back
+ * to pending and resumes from (resumeAll).
+ */
+export class BatchRunner {
+  private readonly active = new Map<string, ActiveBatch>();
+  private readonly slots: Semaphore;
+  private closing = false;
+
+  constructor(private readonly deps: BatchRunnerDeps) {
+    this.slots = new Semaphore(deps.parallel);
+  }
+
+  /** Stores the batch with its items and starts it. */
+  async create(sessionId: string, fn: { name: string; version: number; code: string }, items: readonly NewBatchItem[]): Promise<BatchView> {
+    if (!this.deps.kernels) throw new ArgusError("unavailable:jupyter", "Batch runs need Python kernels, and Jupyter is off on this server.");
+    if (this.closing) throw new ArgusError("unavailable:api", "The server is stopping; start the batch again in a moment.");
+    const id = randomUUID();
+    await insertBatch(this.deps.db, { id, sessionId, functionName: fn.name, functionVersion: fn.version, code: fn.code, createdAt: new Date().toISOString() }, items);
+    const row = (await getBatch(this.deps.db, id))!;
+    await this.publish(row, (batch, progress) => ({ type: "batch_created", batch, progress }));
+    this.start(row);
+    return (await this.view(id))!.batch;
+  }
+
+  /** Resumes every batch a stopped server left running, from its first unfinished item. */
+  async resumeAll(): Promise<number> {
+    if (!this.deps.kernels) return 0;
+    const rows = await runningBatches(this.deps.db);
+    for (const row of rows) {
+      if (this.active.has(row.id)) continue;
+      const requeued = await requeueRunningItems(this.deps.db, row.id);
+      this.deps.log?.(`[batches] resuming batch ${row.id} (${requeued} interrupted item(s) back to pending)`);
+      this.start(row);
+    }
+    return rows.length;
+  }
+
+  /** Stops a batch: running items are interrupted, the rest marked cancelled. */
+  async cancel(batchId: string): Promise<void> {
+    const active = this.active.get(batchId);
+    if (active) {
+      active.cancelled = true;
+      active.abort.abort(new Error("cancelled"));
+      await active.done;
+      return;
+    }
+    // Not running here (it ended, or the server has not resumed it yet): settle it in the database.
+    const now = new Date().toISOString();
+    await cancelPendingItems(this.deps.db, batchId, now);
+    const row = await getBatch(this.deps.db, batchId);
+    if (row && (await finishBatch(this.deps.db, batchId, "cancelled", now))) {
+      await this.publish(row, (batch, progress) => ({ type: "batch_finished", batch, progress }));
+    }
+  }
+
+  /** The batch as a page shows it, with its progress; null when there is no such batch. */
+  async view(batchId: string): Promise<{ batch: BatchView; progress: BatchProgress } | null> {
+    const row = await getBatch(this.deps.db, batchId);
+    if (!row) return null;
+    return this.viewOf(row);
+  }
+
+  /** Waits until the batch is no longer running in this process (tests, the benchmark). */
+  async settled(batchId: string): Promise<void> {
+    await this.active.get(batchId)?.done;
+  }
+
+  /**
+   * Stops working without settling anything: running items stay `running` in
+   * the database, and the next server puts them back to pending.
+   */
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const a of this.active.values()) a.abort.abort(new Error("server stopping"));
+    await Promise.all([...this.active.values()].map((a) => a.done));
+  }
+
+  private start(row: BatchRow): void {
+    const active: ActiveBatch = { abort: new AbortController(), cancelled: false, startedAtMs: Date.now(), finishedSince: 0, counts: null, done: Promise.resolve() };
+    this.active.set(row.id, active);
+    active.done = this.run(row, active)
+      .catch((error: unknown) => this.deps.log?.(`[batches] batch ${row.id} stopped on an error: ${String(error).slice(0, 300)}`))
+      .finally(() => this.active.delete(row.id));
+  }
+
+  private async run(created: BatchRow, active: ActiveBatch): Promise<void> {
+    await markBatchStarted(this.deps.db, created.id, new Date().toISOString());
+    const row = (await getBatch(this.deps.db, created.id)) ?? created;
+    const queue = await pendingItems(this.deps.db, row.id);
+    active.counts = await batchCounts(this.deps.db, row.id);
+    const workers = Math.max(1, Math.min(this.deps.parallel, queue.length));
+    await Promise.all(Array.from({ length: workers }, () => this.worker(row, queue, active)));
+    if (this.closing) return;
+    const now = new Date().toISOString();
+    if (active.cancelled) await cancelPendingItems(this.deps.db, row.id, now);
+    active.counts = null; // the final event reads the settled counts from the database
+    if (await finishBatch(this.deps.db, row.id, active.cancelled ? "cancelled" : "done", now)) {
+      await this.publish(row, (batch, progress) => ({ type: "batch_finished", batch, progress }), active);
+    }
+  }
+
+  /** One lane: takes the next pending item while there is one; its runner keeps one kernel between items. */
+  private async worker(row: BatchRow, queue: BatchItemRow[], active: ActiveBatch): Promise<void> {
+    const runner = openFunctionRunner(
+      { kernels: this.deps.kernels!, db: this.deps.db, blobs: this.deps.blobs },
+      { sessionId: row.sessionId, name: row.functionName, code: row.code },
+      { limits: { timeoutMs: this.deps.itemTimeoutMs } },
+    );
+    try {
+      while (!active.abort.signal.aborted) {
+        const item = queue.shift();
+        if (!item) break;
+        const release = await this.slots.acquire(active.abort.signal);
+        if (!release) break; // cancelled (or stopping) while waiting for a lane
+        try {
+          if (active.abort.signal.aborted) break;
+          const again = await this.runItem(row, item, runner, active);
+          if (again) queue.unshift(item);
+        } finally {
+          release();
+        }
+      }
+    } finally {
+      await runner.close().catch(() => undefined);
+    }
+  }
+
+  /** Runs one item and records how it ended; true when it must be tried again (no kernel could be had). */
+  private async runItem(row: BatchRow, item: BatchItemRow, runner: FunctionRunner, active: ActiveBatch): Promise<boolean> {
+    const { db } = this.deps;
+    if (!(await markItemRunning(db, row.id, item.idx))) return false;
+    move(active, "pending", "running");
+    await this.publish(row, (batch, progress) => ({ type: "item_started", batch, progress, idx: item.idx }), active);
+    const bytes = await this.bytesOf(item);
+    if (typeof bytes === "string") {
+      await this.finish(row, item, active, { status: "failed", result: null, stdout: null, seconds: null, error: bytes, overlayFileId: null });
+      return false;
+    }
+    let out;
+    try {
+      out = await runner.call({ name: item.fileName, bytes }, { signal: active.abort.signal });
+    } catch (error) {
+      if (isArgusError(error) && error.code === "unavailable:jupyter" && !active.abort.signal.aborted) {
+        // Every kernel is taken (other sessions, other batches): wait, then try this item again.
+        await db.run("UPDATE batch_items SET status = 'pending' WHERE batch_id = ? AND idx = ?", [row.id, item.idx]);
+        move(active, "running", "pending");
+        await new Promise((r) => setTimeout(r, NO_KERNEL_RETRY_MS));
+        return true;
+      }
+      if (this.closing) return false;
+      const message = isArgusError(error) ? error.message : "The item could not be run (the error was logged).";
+      if (!isArgusError(error)) this.deps.log?.(`[batches] item ${row.id}#${item.idx}: ${String(error).slice(0, 300)}`);
+      await this.finish(row, item, active, { status: active.cancelled ? "cancelled" : "failed", result: null, stdout: null, seconds: null, error: message, overlayFileId: null });
+      return false;
+    }
+    // Stopping: leave the item `running`; the next server runs it again.
+    if (this.closing) return false;
+    const status = out.error ? (out.error.kind === "cancelled" ? "cancelled" : "failed") : "done";
+    await this.finish(row, item, active, {
+      status,
+      result: out.error ? null : out.result,
+      stdout: out.stdout ? out.stdout.slice(0, STDOUT_EXCERPT_CHARS) : null,
+      seconds: out.seconds,
+      error: out.error ? (status === "cancelled" ? "Cancelled while it ran." : out.error.message) : null,
+      overlayFileId: out.images[0]?.fileId ?? null,
+    });
+    return false;
+  }
+
+  private async finish(row: BatchRow, item: BatchItemRow, active: ActiveBatch, outcome: Parameters<typeof finishItem>[3]): Promise<void> {
+    const at = new Date().toISOString();
+    await finishItem(this.deps.db, row.id, item.idx, outcome, at);
+    move(active, "running", outcome.status);
+    active.finishedSince += 1;
+    const view = { ...item, ...outcome, result: outcome.result ?? null, finishedAt: at };
+    const { blobSha256: _blob, ...shown } = view;
+    await this.publish(row, (batch, progress) => ({ type: "item_finished", batch, progress, item: shown }), active);
+  }
+
+  /** The item's bytes, or why they cannot be had. */
+  private async bytesOf(item: BatchItemRow): Promise<Uint8Array | string> {
+    try {
+      if (item.blobSha256) return new Uint8Array(await this.deps.blobs.read(item.blobSha256));
+      if (item.uploadId) {
+        const file = await getFile(this.deps.db, item.uploadId);
+        if (file) return new Uint8Array(await this.deps.blobs.read(file.sha256));
+      }
+    } catch {
+      // fall through: the stored bytes are gone
+    }
+    return "The file is no longer stored (the upload was deleted before its turn).";
+  }
+
+  private async viewOf(row: BatchRow, active = this.active.get(row.id)): Promise<{ batch: BatchView; progress: BatchProgress }> {
+    if (active?.counts) {
+      // Running here: the row's fields do not change until it finishes, and the counts are live.
+      const { code: _c, ...running } = row;
+      const counts = { ...active.counts };
+      return { batch: { ...running, counts }, progress: batchProgress({ counts, finishedSince: active.finishedSince, elapsedSeconds: (Date.now() - active.startedAtMs) / 1000 }) };
+    }
+    const counts = await batchCounts(this.deps.db, row.id);
+    const fresh = (await getBatch(this.deps.db, row.id)) ?? row;
+    const { code: _code, ...rest } = fresh;
+    const progress = batchProgress({
+      counts,
+      finishedSince: active?.finishedSince ?? 0,
+      elapsedSeconds: active ? (Date.now() - active.startedAtMs) / 1000 : 0,
+    });
+    return { batch: { ...rest, counts }, progress };
+  }
+
+  private async publish(row: BatchRow, make: (batch: BatchView, progress: BatchProgress) => BatchEvent, active?: ActiveBatch): Promise<void> {
+    const { batch, progress } = await this.viewOf(row, active);
+    this.deps.channel.publish(row.sessionId, make(batch, progress));
+  }
+}
+
+function move(active: ActiveBatch, from: BatchItemStatus, to: BatchItemStatus): void {
+  if (!active.counts) return;
+  active.counts[from] -= 1;
+  active.counts[to] += 1;
+}

@@ -1,0 +1,66 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { testDatabases } from "@/tests/helpers/test-database";
+import {
+  batchBlobsOfSession,
+  batchCounts,
+  cancelPendingItems,
+  finishBatch,
+  finishItem,
+  getBatch,
+  insertBatch,
+  itemsOfBatch,
+  markItemRunning,
+  pendingItems,
+  requeueRunningItems,
+  runningBatches,
+} from "./batches";
+import { blobInUse } from "./files";
+import { insertSession } from "./sessions";
+
+const dbs = testDatabases();
+afterAll(() => dbs.cleanup());
+
+const SHA = "d".repeat(64);
+
+describe("batches (engine under test: ARGUS_TEST_DB)", () => {
+  it("keeps a batch's items in order, resumes from the first unfinished, and cancels the rest", async () => {
+    const db = await dbs.open("batches");
+    await insertSession(db, { id: "s1", tokenHash: "h", browserHash: null, now: "t" });
+    await insertBatch(
+      db,
+      { id: "b1", sessionId: "s1", functionName: "count_coins", functionVersion: 2, code: "def count_coins(p): pass", createdAt: "2026-01-01T00:00:00Z" },
+      [
+        { fileName: "a.png", uploadId: null, blobSha256: SHA },
+        { fileName: "bad.png", uploadId: null, blobSha256: null, failed: "Not an image." },
+        { fileName: "c.png", uploadId: null, blobSha256: SHA },
+        { fileName: "d.png", uploadId: null, blobSha256: SHA },
+      ],
+    );
+    expect(await getBatch(db, "b1")).toMatchObject({ status: "running", total: 4, functionVersion: 2, code: "def count_coins(p): pass" });
+    expect(await batchCounts(db, "b1")).toEqual({ pending: 3, running: 0, done: 0, failed: 1, cancelled: 0 });
+    expect((await itemsOfBatch(db, "b1", { offset: 1, limit: 1 }))[0]).toMatchObject({ idx: 1, status: "failed", error: "Not an image." });
+
+    expect(await markItemRunning(db, "b1", 0)).toBe(true);
+    expect(await markItemRunning(db, "b1", 0)).toBe(false);
+    await finishItem(db, "b1", 0, { status: "done", result: { count: 3, areas: [1.5] }, stdout: "hi", seconds: 0.25, error: null, overlayFileId: "f1" }, "t2");
+    expect(await markItemRunning(db, "b1", 2)).toBe(true);
+    // A server that died here left item 2 running: it goes back to pending, and resumes first.
+    expect(await requeueRunningItems(db, "b1")).toBe(1);
+    expect((await pendingItems(db, "b1")).map((i) => i.idx)).toEqual([2, 3]);
+    expect((await runningBatches(db)).map((b) => b.id)).toEqual(["b1"]);
+
+    const [done] = await itemsOfBatch(db, "b1", { offset: 0, limit: 1 });
+    expect(done).toMatchObject({ status: "done", result: { count: 3, areas: [1.5] }, seconds: 0.25, overlayFileId: "f1" });
+
+    expect(await cancelPendingItems(db, "b1", "t3")).toBe(2);
+    expect(await finishBatch(db, "b1", "cancelled", "t3")).toBe(true);
+    expect(await finishBatch(db, "b1", "done", "t4")).toBe(false);
+    expect(await batchCounts(db, "b1")).toEqual({ pending: 0, running: 0, done: 1, failed: 1, cancelled: 2 });
+    expect(await runningBatches(db)).toEqual([]);
+
+    // The batch's own files keep their blob alive.
+    expect(await blobInUse(db, SHA)).toBe(true);
+    expect(await batchBlobsOfSession(db, "s1")).toEqual([SHA]);
+    await db.close();
+  });
+});

@@ -1,0 +1,195 @@
+import type { BatchCounts, BatchItemStatus, BatchItemView, BatchStatus, BatchView } from "@/lib/protocol/batches";
+import type { Db } from "./database";
+
+/** A batch as stored: the view plus the code it runs (copied in at creation). */
+export interface BatchRow extends Omit<BatchView, "counts"> {
+  code: string;
+}
+
+/** An item as stored: the view plus where its bytes are (an upload or a blob of the batch's own). */
+export interface BatchItemRow extends BatchItemView {
+  blobSha256: string | null;
+}
+
+/** What a new item starts with. A file refused at intake starts `failed` with its reason. */
+export interface NewBatchItem {
+  fileName: string;
+  uploadId: string | null;
+  blobSha256: string | null;
+  failed?: string;
+}
+
+interface RawBatch {
+  id: string;
+  session_id: string;
+  function_name: string;
+  function_version: number;
+  code: string;
+  status: BatchStatus;
+  total: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+interface RawItem {
+  batch_id: string;
+  idx: number;
+  file_name: string;
+  upload_id: string | null;
+  blob_sha256: string | null;
+  status: BatchItemStatus;
+  result: string | null;
+  stdout: string | null;
+  seconds: number | null;
+  error: string | null;
+  overlay_file_id: string | null;
+  finished_at: string | null;
+}
+
+const batchFromRaw = (r: RawBatch): BatchRow => ({
+  id: r.id,
+  sessionId: r.session_id,
+  functionName: r.function_name,
+  functionVersion: Number(r.function_version),
+  code: r.code,
+  status: r.status,
+  total: Number(r.total),
+  createdAt: r.created_at,
+  startedAt: r.started_at,
+  finishedAt: r.finished_at,
+});
+
+const itemFromRaw = (r: RawItem): BatchItemRow => ({
+  idx: Number(r.idx),
+  fileName: r.file_name,
+  uploadId: r.upload_id,
+  blobSha256: r.blob_sha256,
+  status: r.status,
+  result: r.result === null ? null : (JSON.parse(r.result) as unknown),
+  stdout: r.stdout,
+  seconds: r.seconds === null ? null : Number(r.seconds),
+  error: r.error,
+  overlayFileId: r.overlay_file_id,
+  finishedAt: r.finished_at,
+});
+
+/** Creates the batch and all its items in one transaction: a batch is never seen half-made. */
+export async function insertBatch(
+  db: Db,
+  b: { id: string; sessionId: string; functionName: string; functionVersion: number; code: string; createdAt: string },
+  items: readonly NewBatchItem[],
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.run(
+      `INSERT INTO batches (id, session_id, function_name, function_version, code, status, total, created_at)
+       VALUES (?, ?, ?, ?, ?, 'running', ?, ?)`,
+      [b.id, b.sessionId, b.functionName, b.functionVersion, b.code, items.length, b.createdAt],
+    );
+    let idx = 0;
+    for (const item of items) {
+      await tx.run(
+        `INSERT INTO batch_items (batch_id, idx, file_name, upload_id, blob_sha256, status, error, finished_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        [b.id, idx++, item.fileName, item.uploadId, item.blobSha256, item.failed ? "failed" : "pending", item.failed ?? null, item.failed ? b.createdAt : null],
+      );
+    }
+  });
+}
+
+export async function getBatch(db: Db, id: string): Promise<BatchRow | null> {
+  const row = await db.one<RawBatch>("SELECT * FROM batches WHERE id = ?", [id]);
+  return row ? batchFromRaw(row) : null;
+}
+
+export async function batchesOfSession(db: Db, sessionId: string): Promise<BatchRow[]> {
+  const rows = await db.all<RawBatch>("SELECT * FROM batches WHERE session_id = ? ORDER BY created_at, id", [sessionId]);
+  return rows.map(batchFromRaw);
+}
+
+/** Batches a stopped server left running (to resume at start). */
+export async function runningBatches(db: Db): Promise<BatchRow[]> {
+  const rows = await db.all<RawBatch>("SELECT * FROM batches WHERE status = 'running' ORDER BY created_at, id");
+  return rows.map(batchFromRaw);
+}
+
+export async function batchCounts(db: Db, batchId: string): Promise<BatchCounts> {
+  const rows = await db.all<{ status: BatchItemStatus; n: number | string }>(
+    "SELECT status, COUNT(*) AS n FROM batch_items WHERE batch_id = ? GROUP BY status",
+    [batchId],
+  );
+  const counts: BatchCounts = { pending: 0, running: 0, done: 0, failed: 0, cancelled: 0 };
+  for (const r of rows) counts[r.status] = Number(r.n);
+  return counts;
+}
+
+export async function itemsOfBatch(db: Db, batchId: string, page: { offset: number; limit: number }): Promise<BatchItemRow[]> {
+  const rows = await db.all<RawItem>("SELECT * FROM batch_items WHERE batch_id = ? ORDER BY idx LIMIT ? OFFSET ?", [batchId, page.limit, page.offset]);
+  return rows.map(itemFromRaw);
+}
+
+export async function getItem(db: Db, batchId: string, idx: number): Promise<BatchItemRow | null> {
+  const row = await db.one<RawItem>("SELECT * FROM batch_items WHERE batch_id = ? AND idx = ?", [batchId, idx]);
+  return row ? itemFromRaw(row) : null;
+}
+
+/** Items not yet finished, first first: where a (resumed) batch goes on from. */
+export async function pendingItems(db: Db, batchId: string): Promise<BatchItemRow[]> {
+  const rows = await db.all<RawItem>("SELECT * FROM batch_items WHERE batch_id = ? AND status = 'pending' ORDER BY idx", [batchId]);
+  return rows.map(itemFromRaw);
+}
+
+/** Items a dead server left `running` go back to pending; returns how many. */
+export async function requeueRunningItems(db: Db, batchId: string): Promise<number> {
+  const { changes } = await db.run("UPDATE batch_items SET status = 'pending' WHERE batch_id = ? AND status = 'running'", [batchId]);
+  return changes;
+}
+
+/** pending → running; false when the item was no longer pending (cancelled meanwhile). */
+export async function markItemRunning(db: Db, batchId: string, idx: number): Promise<boolean> {
+  const { changes } = await db.run("UPDATE batch_items SET status = 'running' WHERE batch_id = ? AND idx = ? AND status = 'pending'", [batchId, idx]);
+  return changes === 1;
+}
+
+export async function finishItem(
+  db: Db,
+  batchId: string,
+  idx: number,
+  outcome: { status: "done" | "failed" | "cancelled"; result: unknown; stdout: string | null; seconds: number | null; error: string | null; overlayFileId: string | null },
+  at: string,
+): Promise<void> {
+  await db.run(
+    `UPDATE batch_items SET status = ?, result = ?, stdout = ?, seconds = ?, error = ?, overlay_file_id = ?, finished_at = ?
+     WHERE batch_id = ? AND idx = ?`,
+    [outcome.status, outcome.result === null || outcome.result === undefined ? null : JSON.stringify(outcome.result), outcome.stdout, outcome.seconds, outcome.error, outcome.overlayFileId, at, batchId, idx],
+  );
+}
+
+/** Every pending item becomes cancelled (a cancel); returns how many. */
+export async function cancelPendingItems(db: Db, batchId: string, at: string): Promise<number> {
+  const { changes } = await db.run(
+    "UPDATE batch_items SET status = 'cancelled', error = 'Cancelled before it ran.', finished_at = ? WHERE batch_id = ? AND status = 'pending'",
+    [at, batchId],
+  );
+  return changes;
+}
+
+export async function markBatchStarted(db: Db, batchId: string, at: string): Promise<void> {
+  await db.run("UPDATE batches SET started_at = COALESCE(started_at, ?) WHERE id = ?", [at, batchId]);
+}
+
+/** running → a final status; false when the batch had already ended. */
+export async function finishBatch(db: Db, batchId: string, status: Exclude<BatchStatus, "running">, at: string): Promise<boolean> {
+  const { changes } = await db.run("UPDATE batches SET status = ?, finished_at = ? WHERE id = ? AND status = 'running'", [status, at, batchId]);
+  return changes === 1;
+}
+
+/** The blobs a session's batches hold (removed with the session when nothing else uses them). */
+export async function batchBlobsOfSession(db: Db, sessionId: string): Promise<string[]> {
+  const rows = await db.all<{ blob_sha256: string }>(
+    `SELECT DISTINCT i.blob_sha256 FROM batch_items i JOIN batches b ON b.id = i.batch_id
+     WHERE b.session_id = ? AND i.blob_sha256 IS NOT NULL`,
+    [sessionId],
+  );
+  return rows.map((r) => r.blob_sha256);
+}

@@ -1,5 +1,6 @@
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { UploadView } from "@/lib/protocol/files";
+import type { FunctionTokenCreated } from "@/lib/protocol/functions";
 import type { SessionSettingsView } from "@/lib/protocol/api";
 import type { PendingInteraction, SessionSummary } from "@/lib/protocol/sessions";
 
@@ -66,4 +67,5 @@ export const api = {
   send: (id: string, body: { role: "user" | "interaction_response"; content: string; media?: string[]; answers?: number }) =>
     request<{ runId: string; resumed: boolean }>("POST", `/api/sessions/${id}/messages`, body),
   cancel: (id: string) => request<{ runId: string }>("POST", `/api/sessions/${id}/cancel`),
+  createFunctionToken: (id: string) => request<FunctionTokenCreated>("POST", `/api/sessions/${id}/function-tokens`),
 };

@@ -11,4 +11,8 @@ describe("curlLine", () => {
   it("pins a version when asked", () => {
     expect(curlLine("https://argus.example", "s1", "f", 3)).toMatch(/\/functions\/f\/run\?version=3'$/);
   });
+
+  it("carries a function token once the person has made one", () => {
+    expect(curlLine("http://h", "s1", "f", null, "abc_DEF-123")).toContain(`-H "Authorization: Bearer abc_DEF-123"`);
+  });
 });

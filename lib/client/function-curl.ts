@@ -1,4 +1,4 @@
-/** Stands in for the session token in the curl line: the page never shows the token itself. */
+/** Stands in for the token in the curl line until the person makes a function token (shown once). */
 export const TOKEN_PLACEHOLDER = "$ARGUS_TOKEN";
 
 /**
@@ -6,7 +6,7 @@ export const TOKEN_PLACEHOLDER = "$ARGUS_TOKEN";
  * over HTTP (README "Functions"). `version` pins one version; without it the
  * latest runs.
  */
-export function curlLine(origin: string, sessionId: string, name: string, version: number | null = null): string {
+export function curlLine(origin: string, sessionId: string, name: string, version: number | null = null, token: string = TOKEN_PLACEHOLDER): string {
   const url = `${origin}/api/sessions/${encodeURIComponent(sessionId)}/functions/${encodeURIComponent(name)}/run${version === null ? "" : `?version=${version}`}`;
-  return `curl -X POST -H "Authorization: Bearer ${TOKEN_PLACEHOLDER}" -F "file=@image.png" '${url}'`;
+  return `curl -X POST -H "Authorization: Bearer ${token}" -F "file=@image.png" '${url}'`;
 }

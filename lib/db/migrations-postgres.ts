@@ -166,4 +166,18 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX batch_items_by_status ON batch_items(batch_id, status, idx);
     `,
   },
+  {
+    version: 7,
+    name: "function tokens",
+    sql: `
+      -- See migrations.ts: tokens that only run the session's functions over HTTP, stored hashed.
+      CREATE TABLE function_tokens (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        token_hash TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX function_tokens_by_session ON function_tokens(session_id, created_at);
+    `,
+  },
 ];

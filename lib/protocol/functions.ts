@@ -22,3 +22,15 @@ export interface FunctionVersionView {
   success: boolean;
   createdAt: string;
 }
+
+/**
+ * POST /api/sessions/:id/function-tokens → FunctionTokenCreated (the token is shown this once);
+ * GET → { tokens: FunctionTokenView[] }; DELETE …/function-tokens/:tokenId revokes one.
+ */
+export interface FunctionTokenView {
+  id: string;
+  createdAt: string;
+}
+export interface FunctionTokenCreated extends FunctionTokenView {
+  token: string;
+}

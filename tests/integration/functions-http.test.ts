@@ -156,3 +156,51 @@ describe("POST /api/sessions/:id/functions/:name/run", () => {
     expect(again.json.result).toBe(9);
   });
 });
+
+describe("function tokens (scripts for a session made in a browser)", () => {
+  it("runs the session's functions with a token made from the page, and opens nothing else", async () => {
+    const made = await world.call("POST", `/api/sessions/${a.id}/function-tokens`, { token: a.token });
+    expect(made.status).toBe(201);
+    const token = made.json.token as string;
+    expect(token).toMatch(/^[\w-]{40,}$/);
+    // Listed without the secret.
+    const listed = await world.call("GET", `/api/sessions/${a.id}/function-tokens`, { token: a.token });
+    expect(listed.json.tokens).toEqual([{ id: made.json.id, createdAt: made.json.createdAt }]);
+
+    const ran = await run(a, "count_coins", { body: { uploadId: coinsUploadId }, token });
+    expect(ran.status).toBe(200);
+    expect(JSON.stringify(ran.json.result)).toMatch(/^\[24,/);
+
+    // Only the run endpoint of this session: not the chat, not its functions list, not another session.
+    expect((await world.call("GET", `/api/sessions/${a.id}`, { token })).status).toBe(403);
+    expect((await world.call("GET", `/api/sessions/${a.id}/functions`, { token })).status).toBe(403);
+    expect((await world.call("POST", `/api/sessions/${a.id}/function-tokens`, { token })).status).toBe(403);
+    expect((await run(b, "count_coins", { body: { uploadId: coinsUploadId }, token })).status).toBe(403);
+
+    // Revoked: refused from then on; revoking twice is a 404.
+    const revoked = await world.call("DELETE", `/api/sessions/${a.id}/function-tokens/${made.json.id}`, { token: a.token });
+    expect(revoked.status).toBe(200);
+    expect((await run(a, "count_coins", { body: { uploadId: coinsUploadId }, token })).status).toBe(403);
+    expect((await world.call("DELETE", `/api/sessions/${a.id}/function-tokens/${made.json.id}`, { token: a.token })).status).toBe(404);
+  });
+
+  it("is made by the browser that owns the session, from Argus's own page only", async () => {
+    const created = await world.call("POST", "/api/sessions", { token: null });
+    const cookie = created.headers.get("set-cookie")!.split(";")[0]!;
+    const id = created.json.id as string;
+    const host = new URL(world.server.url).host;
+    const crossSite = await world.call("POST", `/api/sessions/${id}/function-tokens`, {
+      token: null,
+      headers: { cookie, origin: "http://evil.example", "sec-fetch-site": "cross-site" },
+    });
+    expect(crossSite.status).toBe(403);
+    const mine = await world.call("POST", `/api/sessions/${id}/function-tokens`, {
+      token: null,
+      headers: { cookie, origin: `http://${host}`, "sec-fetch-site": "same-origin" },
+    });
+    expect(mine.status).toBe(201);
+    // The session has no function yet: the token is accepted and the answer is a plain 404.
+    const none = await world.call("POST", `/api/sessions/${id}/functions/count_coins/run`, { token: mine.json.token as string, body: { uploadId: "x" } });
+    expect(none.status).toBe(404);
+  });
+});

@@ -4,7 +4,7 @@ import { runAnswer } from "@/lib/functions/run-answer";
 import { callSessionFunction, getVersion, inputFromBytes, inputFromUpload } from "@/lib/functions/session-functions";
 import { getArgus } from "@/lib/server/context";
 import { credentialsOf, json, parseWith, readCapped, readJson, route } from "@/lib/server/http";
-import { authorizeSession } from "@/lib/sessions/service";
+import { authorizeFunctionCall } from "@/lib/sessions/function-tokens";
 import { FunctionNameSchema, VersionSchema } from "../params";
 
 export const dynamic = "force-dynamic";
@@ -23,7 +23,8 @@ const UploadIdBody = z.object({ uploadId: z.string().min(1).max(100) }).strict()
 export const POST = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();
   const p = await params;
-  const session = await authorizeSession(core, p.id, credentialsOf(req));
+  // The session's own credentials, or a function token made for scripts in the Code tab.
+  const session = await authorizeFunctionCall(core, p.id, credentialsOf(req));
   // The pictures a function saves are stored: refused (507) like uploads when the disk is almost full.
   core.disk.assertRoom("function");
   const name = parseWith(FunctionNameSchema, p.name);

@@ -1,0 +1,19 @@
+import { z } from "zod";
+import { getArgus } from "@/lib/server/context";
+import { credentialsOf, json, parseWith, route } from "@/lib/server/http";
+import { revokeFunctionToken } from "@/lib/sessions/function-tokens";
+import { authorizeSession } from "@/lib/sessions/service";
+
+export const dynamic = "force-dynamic";
+type Ctx = { params: Promise<{ id: string; tokenId: string }> };
+
+const TokenId = z.string().uuid();
+
+/** Revokes one function token: scripts using it get 403 from then on. */
+export const DELETE = route(async (req: Request, { params }: Ctx) => {
+  const core = getArgus();
+  const p = await params;
+  const session = await authorizeSession(core, p.id, credentialsOf(req));
+  await revokeFunctionToken(core, session, parseWith(TokenId, p.tokenId));
+  return json({ revoked: true });
+});

@@ -1,0 +1,21 @@
+import { getArgus } from "@/lib/server/context";
+import { credentialsOf, json, route } from "@/lib/server/http";
+import { createFunctionToken, listFunctionTokens } from "@/lib/sessions/function-tokens";
+import { authorizeSession } from "@/lib/sessions/service";
+
+export const dynamic = "force-dynamic";
+type Ctx = { params: Promise<{ id: string }> };
+
+/** The session's function tokens (ids and dates only: a token is shown once, when it is made). */
+export const GET = route(async (req: Request, { params }: Ctx) => {
+  const core = getArgus();
+  const session = await authorizeSession(core, (await params).id, credentialsOf(req));
+  return json({ tokens: await listFunctionTokens(core, session) });
+});
+
+/** Makes a token that only runs this session's functions over HTTP (for scripts; README "Functions"). */
+export const POST = route(async (req: Request, { params }: Ctx) => {
+  const core = getArgus();
+  const session = await authorizeSession(core, (await params).id, credentialsOf(req));
+  return json(await createFunctionToken(core, session), { status: 201 });
+});

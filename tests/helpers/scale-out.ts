@@ -92,6 +92,8 @@ export async function startScaleOut(scenarioFile: string, env: Record<string, st
 
 export interface ScaleOutOnEngines extends ScaleOutWorld {
   postgres: TestPostgres;
+  /** The one database both instances use. */
+  databaseUrl: string;
   /** The shared jupyter-server's root: not Argus's data directory. */
   jupyterRoot: string;
 }
@@ -111,8 +113,9 @@ export async function startScaleOutOnEngines(scenarioFile: string, env: Record<s
   try {
     const theirs = await startExternalJupyter(scratch.dir);
     closers.unshift(() => theirs.server.stop());
+    const databaseUrl = await postgres.createDatabase("argus");
     const world = await startScaleOut(scenarioFile, {
-      DATABASE_URL: await postgres.createDatabase("argus"),
+      DATABASE_URL: databaseUrl,
       JUPYTER_URL: theirs.url,
       JUPYTER_TOKEN: theirs.token,
       ARGUS_KERNEL_NAME: "argus-python",
@@ -124,6 +127,7 @@ export async function startScaleOutOnEngines(scenarioFile: string, env: Record<s
     return {
       ...world,
       postgres,
+      databaseUrl,
       jupyterRoot: theirs.rootDir,
       close: async () => {
         await world.close();

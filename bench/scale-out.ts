@@ -15,7 +15,7 @@
  * Prints p50/p99, losses, reorderings and the load average.
  *
  *   npm run bench:scale
- *   BENCH_SCALE_EVENTS=2000 BENCH_SCALE_APPENDS=2000 BENCH_SCALE_RPM_SESSIONS=6 BENCH_SCALE_RPM_RUNS=2
+ *   BENCH_SCALE_EVENTS=2000 BENCH_SCALE_APPENDS=2000 BENCH_SCALE_RPM_SESSIONS=8 BENCH_SCALE_RPM_RUNS=4
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -33,8 +33,8 @@ import { runsPerMinute, type RunsPerMinute } from "./scale-out/runs-per-minute";
 
 const EVENTS = Number(process.env.BENCH_SCALE_EVENTS ?? 2000);
 const APPENDS = Number(process.env.BENCH_SCALE_APPENDS ?? 2000);
-const RPM_SESSIONS = Number(process.env.BENCH_SCALE_RPM_SESSIONS ?? 6);
-const RPM_RUNS = Number(process.env.BENCH_SCALE_RPM_RUNS ?? 2);
+const RPM_SESSIONS = Number(process.env.BENCH_SCALE_RPM_SESSIONS ?? 8);
+const RPM_RUNS = Number(process.env.BENCH_SCALE_RPM_RUNS ?? 4);
 const WARMUP = 100;
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -83,8 +83,26 @@ const killScenario: Scenario = {
   ],
 };
 
+/** A run whose planner cell waits for `flag` to exist, then a plain reply for the next message. */
+function outageScenario(flag: string): Scenario {
+  const code = `import os, time\nprint('waiting for the flag', flush=True)\nwhile not os.path.exists(${JSON.stringify(flag)}):\n    time.sleep(0.05)\nprint('flag seen')`;
+  return {
+    name: "a cell that ends while the database is down",
+    turns: [
+      { model: "conversation", toolCalls: [{ name: "reply", args: { response: "Waiting.", action: "generate_or_edit_vision_code" } }] },
+      { model: "planner", toolCalls: [{ name: "execute_python", args: { thinking: "Wait.", code } }] },
+      { model: "planner", toolCalls: [{ name: "finalize_plan", args: { thinking: "Done." } }] },
+      { model: "planner", toolCalls: [{ name: "submit_plan", args: { plan: "p", instructions: ["i"], code: "def f(p):\n    return 1" } }] },
+      { model: "coder", toolCalls: [{ name: "write_code", args: { code: "def f(p):\n    return 1" } }] },
+      { model: "coder", toolCalls: [{ name: "write_test", args: { test: "print(f('x'))" } }] },
+      { model: "conversation", toolCalls: [{ name: "reply", args: { response: "Done." } }] },
+      { model: "conversation", expect: { contains: "still there?" }, toolCalls: [{ name: "reply", args: { response: "Yes, ready when you are." } }] },
+    ],
+  };
+}
+
 describe.skipIf(!haveRedis())("two instances, one Postgres, one Redis, one shared Jupyter", () => {
-  it("a client on B watches A's run to the end, answers its question through B, and A resumes with the kernel intact", async () => {
+  it("a client on B watches A's run to the end, answers its question through B, and A resumes with the kernel intact", { timeout: 300_000 }, async () => {
     world.model.load(loadScenario(scenarioPath("ask-mid-run.json")));
     const session = await newSession();
     const watch = await watchOnB(session);
@@ -112,7 +130,7 @@ describe.skipIf(!haveRedis())("two instances, one Postgres, one Redis, one share
     await expectGapFreeLog(session);
   });
 
-  it("a cancel sent to B stops the run executing on A", async () => {
+  it("a cancel sent to B stops the run executing on A", { timeout: 300_000 }, async () => {
     world.model.load(loadScenario(scenarioPath("cancel.json")));
     const session = await newSession();
     const watch = await watchOnB(session);
@@ -126,7 +144,7 @@ describe.skipIf(!haveRedis())("two instances, one Postgres, one Redis, one share
     await eventually(async () => (await world.callA("GET", `/api/sessions/${session.id}`, { token: session.token })).json.state === "stopped", "A's view says stopped");
   });
 
-  it("kill -9 of A mid-run: B marks it interrupted, and the next message on B runs in the same notebook kernel", async () => {
+  it("kill -9 of A mid-run: B marks it interrupted, and the next message on B runs in the same notebook kernel", { timeout: 300_000 }, async () => {
     world.model.load(killScenario);
     const session = await newSession();
     const watch = await watchOnB(session);
@@ -154,13 +172,16 @@ describe.skipIf(!haveRedis())("two instances, one Postgres, one Redis, one share
     expect(existsSync(path.join(world.jupyterRoot, "argus-workspaces", session.id))).toBe(true);
   });
 
-  it("Postgres unreachable mid-run: B answers 503 in plain words, nothing is half-written, and everything recovers", async () => {
-    world.model.load(loadScenario(scenarioPath("cancel.json")));
+  it("Postgres unreachable mid-run: B answers 503 in plain words, nothing is half-written, and everything recovers", { timeout: 300_000 }, async () => {
+    // The planner's cell waits for a flag file, so the run's next writes come exactly while
+    // the database is down.
+    const flag = path.join(world.dataDir, `go-${Date.now()}`);
+    world.model.load(outageScenario(flag));
     // A was killed above: B serves alone, as after a crash behind a load balancer.
     const session = await newSession("b");
     const watch = await watchOnB(session);
-    const runId = await startOnB(session);
-    await eventually(() => watch.messages.some((m) => m.runId === runId && m.content.includes("time.sleep(120)")), "the long cell started");
+    const runId = await startOnB(session, "Wait for the flag.");
+    await eventually(() => watch.messages.some((m) => m.runId === runId && m.content.includes("waiting for the flag")), "the waiting cell started");
     const before = await transcript(world.callB, session);
 
     await world.postgres.halt();
@@ -175,22 +196,22 @@ describe.skipIf(!haveRedis())("two instances, one Postgres, one Redis, one share
         expect(res.json.error).toMatchObject({ code: "unavailable:db", message: expect.stringMatching(/database cannot be reached/) });
       }
       expect((await world.callB("GET", "/api/health")).json).toMatchObject({ db: "down" });
+      // The cell ends now: the run's next append meets the unreachable database.
+      writeFileSync(flag, "go");
+      await eventually(() => world.b.output().includes(`could not record the end of run ${runId}`), "the run met the outage and settled");
     } finally {
       await world.postgres.start();
     }
 
-    // Back: both instances serve again, and the run can be stopped from B.
     await eventually(async () => (await world.callB("GET", "/api/health")).status === 200, "B's health is back");
-    const cancelled = await world.callB("POST", `/api/sessions/${session.id}/cancel`, { token: session.token });
-    expect([202, 409]).toContain(cancelled.status);
-    await eventually(async () => {
-      const view = await world.callB("GET", `/api/sessions/${session.id}`, { token: session.token });
-      return view.status === 200 && ["stopped", "interrupted", "error", "finished"].includes(view.json.state as string);
-    }, "the run ended");
+    // The run that failed on its writes is ended in the chat once the database is back.
+    expect((await watch.until(["interrupted", "stopped", "error", "finished"], 120_000, runId)).agentState).toBe("interrupted");
+    expect((await world.callB("GET", `/api/sessions/${session.id}`, { token: session.token })).json.state).toBe("interrupted");
     // Nothing half-written: what was stored before is unchanged, seqs run without a gap or a
     // repeat, and the message refused while the database was down is not there.
     const after = await transcript(world.callB, session);
     expect(after.slice(0, before.length)).toEqual(before);
+    expect(after.slice(before.length).filter((m) => m.runId === runId).map((m) => m.content)).toEqual([expect.stringMatching(/database could not be reached/)]);
     await expectGapFreeLog(session);
     expect(after.some((m) => m.content === "And another thing")).toBe(false);
 
@@ -202,8 +223,8 @@ describe.skipIf(!haveRedis())("two instances, one Postgres, one Redis, one share
   });
 });
 
-async function startOnB(session: ScaleOutSession): Promise<string> {
-  const started = await world.callB("POST", `/api/sessions/${session.id}/messages`, { token: session.token, body: { role: "user", content: "Take your time." } });
+async function startOnB(session: ScaleOutSession, content: string): Promise<string> {
+  const started = await world.callB("POST", `/api/sessions/${session.id}/messages`, { token: session.token, body: { role: "user", content } });
   expect(started.status).toBe(202);
   return started.json.runId as string;
 }

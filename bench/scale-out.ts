@@ -139,7 +139,8 @@ async function main() {
       ]),
   );
   const [base, , other, pgBase, , pgOther] = results;
-  console.log(`\nother instance vs single instance: SQLite p50 +${fmt(other!.p50 - base!.p50)} ms, p99 +${fmt(other!.p99 - base!.p99)} ms; Postgres p50 +${fmt(pgOther!.p50 - pgBase!.p50)} ms, p99 +${fmt(pgOther!.p99 - pgBase!.p99)} ms; load average ${loadavg()}`);
+  const signed = (ms: number) => `${ms >= 0 ? "+" : ""}${fmt(ms)}`;
+  console.log(`\nother instance vs single instance: SQLite p50 ${signed(other!.p50 - base!.p50)} ms, p99 ${signed(other!.p99 - base!.p99)} ms; Postgres p50 ${signed(pgOther!.p50 - pgBase!.p50)} ms, p99 ${signed(pgOther!.p99 - pgBase!.p99)} ms; load average ${loadavg()}`);
 
   console.log(`\nappend rate (${APPENDS} events per shape, core.events.append), load average ${loadavg()}`);
   const sqliteRates = await appendRates(solo.core, APPENDS);

@@ -4,7 +4,7 @@ import type { Db } from "@/lib/db/database";
 import { DISK_FULL_RUN_ENDED, diskFullError, isDiskFull, type DiskSpace } from "@/lib/db/disk-space";
 import { runsInState } from "@/lib/db/runs";
 import { getSession, setTitleIfEmpty, type SessionRow } from "@/lib/db/sessions";
-import { ArgusError } from "@/lib/errors";
+import { ArgusError, isArgusError } from "@/lib/errors";
 import type { PersonQuestion } from "@/lib/kernels/bridge";
 import type { ModelClient } from "@/lib/llm/models";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
@@ -212,6 +212,8 @@ export class RunManager {
     void this.execute(session.id, active, first, body.media ?? [])
       .catch(async (error: unknown) => {
         if (!this.closing && isDiskFull(error)) return this.endUnwritten(session.id, runId);
+        // The database went away under the run: its end is recorded when it is back (run router).
+        if (isArgusError(error) && error.code === "unavailable:db") return console.error(`[argus] run ${runId} stopped: ${error.message}`);
         // A run whose session was deleted under it just ends; anything else is a bug to see.
         const exists = await getSession(this.core.db, session.id).catch(() => true);
         if (!this.closing && exists) console.error("[argus] run failed outside its controller:", error);

@@ -14,6 +14,7 @@ import {
 } from "@/lib/db/run-leases";
 import { runIdsOfSession } from "@/lib/db/runs";
 import { getSession, type SessionRow } from "@/lib/db/sessions";
+import { DATABASE_UNAVAILABLE_MESSAGE } from "@/lib/db/unavailable";
 import { ArgusError } from "@/lib/errors";
 import type { PostMessage } from "@/lib/protocol/api";
 import { errorNote, stateChanged } from "@/lib/protocol/event-builders";
@@ -41,6 +42,10 @@ export interface RunRouterDeps {
 export const OWNER_LOST_NOTE =
   "This run was interrupted because the Argus instance running it stopped responding. Everything before this point is saved; send your message again to continue.";
 
+/** What the chat says when a run stopped because its own writes could not reach the database. */
+export const DATABASE_LOST_NOTE =
+  "This run stopped because the database could not be reached, so its last steps were not saved. Everything before this point is saved; send your message again to continue.";
+
 const ENDED = new Set<string>(TERMINAL_AGENT_STATES);
 
 /**
@@ -63,14 +68,40 @@ export class RunRouter {
   private readonly leased = new Map<string, string>();
   /** One start at a time per session here, so two requests never take one lease for two runs. */
   private readonly starting = new KeyedMutex();
+  /**
+   * Runs that settled here while the database was unreachable (their end unrecorded or their
+   * lease still held), by session: retried at every renewal until the database is back. Their
+   * leases stay renewed meanwhile, so no other instance writes over them.
+   */
+  private readonly unsettled = new Map<string, string>();
 
   constructor(private readonly deps: RunRouterDeps) {
     this.stopListening = deps.runs.onSettled((sessionId, runId) => {
       if (this.leased.get(sessionId) === runId) this.leased.delete(sessionId);
-      void releaseLease(deps.db, { sessionId, runId, owner: deps.instanceId }).catch((error: unknown) =>
-        deps.log(`[runs] could not release the lease of run ${runId}: ${String(error)}`),
-      );
+      void this.settle(sessionId, runId);
     });
+  }
+
+  /**
+   * Records a settled run's end if it never got one (it failed because its writes could not
+   * reach the database), then lets go of its lease. Writes only while this instance still holds
+   * the run's lease: a run another instance took over is that instance's to end.
+   */
+  private async settle(sessionId: string, runId: string): Promise<void> {
+    const { db, events, instanceId, log } = this.deps;
+    try {
+      const lease = await leaseOfSession(db, sessionId);
+      if (lease?.owner === instanceId && lease.runId === runId && (await getSession(db, sessionId)) && !ENDED.has((await events.runState(sessionId, runId)).agentState)) {
+        await events.append(sessionId, errorNote(DATABASE_LOST_NOTE, "DATABASE_UNAVAILABLE", { runId }));
+        await events.append(sessionId, stateChanged("interrupted", DATABASE_LOST_NOTE, { runId }));
+        log(`[runs] run ${runId} (session ${sessionId}) stopped without a recorded end; marked it interrupted`);
+      }
+      await releaseLease(db, { sessionId, runId, owner: instanceId });
+      this.unsettled.delete(sessionId);
+    } catch (error) {
+      if (!this.unsettled.has(sessionId)) log(`[runs] could not record the end of run ${runId} or release its lease (retrying): ${String(error)}`);
+      this.unsettled.set(sessionId, runId);
+    }
   }
 
   get instanceId(): string {
@@ -156,6 +187,12 @@ export class RunRouter {
     const { db, runs, instanceId, leaseMs } = this.deps;
     // An answer, or a refusal, for the run already going here: no new lease.
     if (runs.isActive(session.id)) return runs.post(session, body);
+    // The chat first records how its previous run ended, if the database was down then.
+    const unsettledRun = this.unsettled.get(session.id);
+    if (unsettledRun) {
+      await this.settle(session.id, unsettledRun);
+      if (this.unsettled.has(session.id)) throw new ArgusError("unavailable:db", DATABASE_UNAVAILABLE_MESSAGE, { retryAfterSeconds: 5 });
+    }
     const runId = randomUUID();
     const lease = await acquireLease(db, { sessionId: session.id, runId, owner: instanceId, expiresAt: Date.now() + leaseMs });
     if (lease.owner !== instanceId) {
@@ -182,6 +219,7 @@ export class RunRouter {
 
   private async renew(): Promise<void> {
     const { db, runs, instanceId, leaseMs, log } = this.deps;
+    for (const [sessionId, runId] of [...this.unsettled]) await this.settle(sessionId, runId);
     try {
       // Only runs leased before the renewal was asked for can be missing from its answer.
       const before = new Map(this.leased);

@@ -1,9 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import { loadScenario, startScriptedModel, type ScriptedModel } from "@/scripted-model/server";
 import { ROLE_MODELS } from "./agent-run";
 import { api, startArgus, type RunningServer } from "./argus-server";
+import { startExternalJupyter } from "./external-jupyter";
+import { startPostgres, type TestPostgres } from "./postgres";
 import { startRedis, type RunningRedis } from "./redis-server";
 import { tempDir } from "./temp-dir";
 
@@ -87,6 +90,58 @@ export async function startScaleOut(scenarioFile: string, env: Record<string, st
   };
 }
 
+export interface ScaleOutOnEngines extends ScaleOutWorld {
+  postgres: TestPostgres;
+  /** The one database both instances use. */
+  databaseUrl: string;
+  /** The shared jupyter-server's root: not Argus's data directory. */
+  jupyterRoot: string;
+}
+
+/**
+ * The deployment the Scaling out section describes: two instances with one shared
+ * ARGUS_DATA_DIR (the blobs' volume), ONE Postgres (started here whatever
+ * ARGUS_TEST_DB says), one Redis, and ONE jupyter-server that someone else runs,
+ * rooted outside Argus's data directory, so files reach the kernels through the
+ * kernel channel (ARGUS_WORKSPACE_TRANSPORT=kernel). Kernels live on that server,
+ * not under either instance, so they outlive a `kill -9` of the instance using them.
+ */
+export async function startScaleOutOnEngines(scenarioFile: string, env: Record<string, string> = {}): Promise<ScaleOutOnEngines> {
+  const scratch = tempDir("argus-scale-engines-");
+  const postgres = await startPostgres();
+  const closers: (() => Promise<void>)[] = [() => postgres.stop()];
+  try {
+    const theirs = await startExternalJupyter(scratch.dir);
+    closers.unshift(() => theirs.server.stop());
+    const databaseUrl = await postgres.createDatabase("argus");
+    const world = await startScaleOut(scenarioFile, {
+      DATABASE_URL: databaseUrl,
+      JUPYTER_URL: theirs.url,
+      JUPYTER_TOKEN: theirs.token,
+      ARGUS_KERNEL_NAME: "argus-python",
+      ARGUS_WORKSPACE_TRANSPORT: "kernel",
+      // No warm pool: every session kernel on the shared server is one a test asked for.
+      ARGUS_KERNEL_POOL: "0",
+      ...env,
+    });
+    return {
+      ...world,
+      postgres,
+      databaseUrl,
+      jupyterRoot: theirs.rootDir,
+      close: async () => {
+        await world.close();
+        for (const close of closers) await close();
+        scratch.cleanup();
+      },
+    };
+  } catch (error) {
+    for (const close of closers) await close().catch(() => undefined);
+    scratch.cleanup();
+    throw error;
+  }
+}
+
 function cmdlineOf(pid: number): string {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, "utf8");
@@ -94,3 +149,22 @@ function cmdlineOf(pid: number): string {
     return "";
   }
 }
+
+export type ScaleOutSession = { id: string; token: string };
+
+/** The session's stored transcript, as an instance serves it over HTTP. */
+export async function transcript(call: ScaleOutWorld["callA"], session: ScaleOutSession): Promise<StreamedMessage[]> {
+  return (await call("GET", `/api/sessions/${session.id}`, { token: session.token })).json.messages as StreamedMessage[];
+}
+
+/** Waits for a state. A generous ceiling only so a broken build fails instead of hanging; nothing is timed. */
+export async function eventually(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  const end = Date.now() + 120_000;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`never happened: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** What a live message and its stored copy must agree on. */
+export const shape = (m: StreamedMessage) => ({ seq: m.seq, role: m.role, content: m.content, runId: m.runId });

@@ -5,7 +5,7 @@ import type { SyncAck } from "@/lib/protocol/socket";
 import { loadScenario } from "@/scripted-model/server";
 import { scenarioPath, watchSession, type Watch } from "@/tests/helpers/agent-run";
 import { haveRedis } from "@/tests/helpers/redis-server";
-import { startScaleOut, type ScaleOutWorld } from "@/tests/helpers/scale-out";
+import { eventually, shape, startScaleOut, transcript, type ScaleOutWorld } from "@/tests/helpers/scale-out";
 
 /**
  * Two real Argus instances ("a" and "b") sharing one database and one Redis
@@ -35,21 +35,6 @@ async function watchOnB(session: Session): Promise<Watch> {
   watches.push(watch);
   return watch;
 }
-
-async function transcript(call: ScaleOutWorld["callA"], session: Session): Promise<StreamedMessage[]> {
-  return (await call("GET", `/api/sessions/${session.id}`, { token: session.token })).json.messages as StreamedMessage[];
-}
-
-async function eventually(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  // A generous ceiling only so a broken build fails instead of hanging; nothing here is timed.
-  const end = Date.now() + 120_000;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`never happened: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-const shape = (m: StreamedMessage) => ({ seq: m.seq, role: m.role, content: m.content, runId: m.runId });
 
 describe.skipIf(!haveRedis())("two instances, one database, one Redis", () => {
   it("a client on B watches a run started through A, answers its question through B, and A resumes with the kernel intact", async () => {

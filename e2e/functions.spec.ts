@@ -1,4 +1,5 @@
-import { expect, test } from "@playwright/test";
+import { readFileSync } from "node:fs";
+import { expect, request, test } from "@playwright/test";
 import { ask, coinsFile, shot, useScenario } from "./support";
 
 test("the Code tab lists the function's versions, shows the diff between them and a ready curl line", async ({ page }) => {
@@ -17,6 +18,24 @@ test("the Code tab lists the function's versions, shows the diff between them an
   await expect(curl).toContainText("/functions/count_coins/run");
   await expect(curl).toContainText("Authorization: Bearer $ARGUS_TOKEN");
   await expect(curl).toContainText('-F "file=@image.png"');
+
+  // A session made in the browser has no token a script could use: the person makes one here.
+  await page.getByTestId("make-function-token").click();
+  await expect(page.getByTestId("function-token-note")).toContainText("shown once");
+  await expect(curl).not.toContainText("$ARGUS_TOKEN");
+  const line = (await curl.textContent()) ?? "";
+  const token = /Bearer ([\w-]+)"/.exec(line)?.[1];
+  expect(token).toBeTruthy();
+  // The command works from outside the page (no cookie): the run endpoint counts the coins.
+  const url = /'(http[^']+)'/.exec(line)![1]!;
+  const script = await request.newContext();
+  const answer = await script.post(url, {
+    headers: { authorization: `Bearer ${token}` },
+    multipart: { file: { name: "coins.png", mimeType: "image/png", buffer: readFileSync(coinsFile()) } },
+  });
+  expect(answer.status()).toBe(200);
+  expect((await answer.json()).result).toBe(24);
+  await script.dispose();
 
   // An edit_code run keeps version 2; the tab shows both and the change between them.
   await ask(page, "Can the function also return each coin's area?");

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { deleteFunctionToken, functionTokenOpens, functionTokensOfSession, insertFunctionToken } from "@/lib/db/function-tokens";
+import type { FileRow } from "@/lib/db/files";
 import { getSession, type SessionRow } from "@/lib/db/sessions";
 import { ArgusError, isArgusError } from "@/lib/errors";
 import type { FunctionTokenCreated, FunctionTokenView } from "@/lib/protocol/functions";
@@ -40,4 +41,16 @@ export async function authorizeFunctionCall(deps: SessionDeps, sessionId: string
     if (!session) throw error;
     return session;
   }
+}
+
+/**
+ * Authorises reading a stored file: the owning session's credentials, or — for
+ * a generated picture only (what a function call answers in `images`) — one of
+ * its function tokens. Uploads stay behind the session's own credentials. An
+ * unknown file is refused like a foreign one.
+ */
+export async function authorizeFileRead(deps: SessionDeps, file: FileRow | null, cred: Credentials): Promise<void> {
+  const sessionId = file?.sessionId ?? "unknown";
+  if (file?.origin === "generated") await authorizeFunctionCall(deps, sessionId, cred);
+  else await authorizeSession(deps, sessionId, cred);
 }

@@ -171,6 +171,31 @@ describe("function tokens (scripts for a session made in a browser)", () => {
     expect(ran.status).toBe(200);
     expect(JSON.stringify(ran.json.result)).toMatch(/^\[24,/);
 
+    // A picture the function saves is readable with the token (its `images` URLs); uploads are not.
+    const db = await openDatabase(world.server.database);
+    try {
+      await addFunctionVersion(db, {
+        sessionId: a.id,
+        name: "mark",
+        code: "from PIL import Image\ndef mark(p):\n    Image.open(p).convert('RGB').save('marked.png')\n    return 1\n",
+        test: "",
+        runId: null,
+        testOutput: "",
+        success: true,
+        now: new Date().toISOString(),
+      });
+    } finally {
+      await db.close();
+    }
+    const marked = await run(a, "mark", { body: { uploadId: coinsUploadId }, token });
+    expect(marked.status).toBe(200);
+    const [picture] = marked.json.images as string[];
+    expect(picture).toMatch(/^\/api\/files\//);
+    const fetched = await world.call("GET", picture!, { token });
+    expect(fetched.status).toBe(200);
+    expect(fetched.headers.get("content-type")).toBe("image/png");
+    expect((await world.call("GET", `/api/files/${coinsUploadId}`, { token })).status).toBe(403);
+
     // Only the run endpoint of this session: not the chat, not its functions list, not another session.
     expect((await world.call("GET", `/api/sessions/${a.id}`, { token })).status).toBe(403);
     expect((await world.call("GET", `/api/sessions/${a.id}/functions`, { token })).status).toBe(403);

@@ -4,7 +4,7 @@ import { FileVariantQuery } from "@/lib/protocol/api";
 import { parseByteRange } from "@/lib/server/byte-range";
 import { getArgus } from "@/lib/server/context";
 import { credentialsOf, parseWith, route } from "@/lib/server/http";
-import { authorizeSession } from "@/lib/sessions/service";
+import { authorizeFileRead } from "@/lib/sessions/function-tokens";
 
 export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ id: string }> };
@@ -16,7 +16,7 @@ export const GET = route(async (req: Request, { params }: Ctx) => {
   const cred = credentialsOf(req);
   const file = await getFile(core.db, id);
   // Authorise against the owning session; an unknown id answers like a foreign one.
-  await authorizeSession(core, file?.sessionId ?? "unknown", cred);
+  await authorizeFileRead(core, file, cred);
   if (!file) throw new ArgusError("not_found:file", "No such file.");
 
   const variant = parseWith(FileVariantQuery, new URL(req.url).searchParams.get("variant") ?? undefined);

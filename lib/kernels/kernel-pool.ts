@@ -168,6 +168,17 @@ export class KernelPool {
     return model !== undefined && model.execution_state !== "dead";
   }
 
+  /**
+   * Interrupts a kernel through the server's REST API, without a websocket: a kernel busy with a
+   * cell does not answer the kernel_info a new connection waits for until that cell ends.
+   */
+  async interruptById(kernelId: string): Promise<void> {
+    if (!this.settings) return;
+    await KernelAPI.interruptKernel(kernelId, this.settings).catch((error: unknown) => {
+      throw explainJupyterError(error, this.settings?.baseUrl ?? "");
+    });
+  }
+
   /** Kernels the machine's free memory allows the pool to start now (pool-memory.ts). */
   private memoryRoom(): number {
     if (this.o.availableMemory === null) return this.o.poolSize;

@@ -277,6 +277,20 @@ export class KernelRegistry {
     this.retiring.add(done);
   }
 
+  /**
+   * A run taken over from an instance that died may have left a cell running in the session's
+   * kernel on a shared Jupyter: interrupt it, so the session's next cell does not queue behind
+   * the dead run's work. (ipykernel ignores an interrupt while idle.)
+   */
+  async interruptAbandonedCell(sessionId: string): Promise<void> {
+    // Not through a connection: a new one waits for kernel_info, which a busy kernel answers only
+    // once its cell ends. The server's REST interrupt reaches it at once.
+    const kernelId = this.sessions.get(sessionId)?.id ?? (await this.o.kernelIds?.get(sessionId)) ?? null;
+    if (kernelId === null) return;
+    this.o.log?.(`[kernels] interrupting whatever the dead run left running in session ${sessionId}'s kernel ${kernelId}`);
+    await this.kernels.interruptById(kernelId).catch((error: unknown) => this.o.log?.(`[kernels] could not interrupt kernel ${kernelId}: ${errorText(error)}`));
+  }
+
   /** Shuts a session's kernel down (the session was deleted). */
   async release(sessionId: string): Promise<void> {
     let kernel = this.sessions.get(sessionId) ?? null;

@@ -36,6 +36,8 @@ export interface RunRouterDeps {
   /** Reaches other instances (REDIS_URL); null for a lone instance. */
   bus: RunCommandBus | null;
   log: (line: string) => void;
+  /** After a dead owner's run is marked interrupted: stop what it left running (its cell on a shared Jupyter). */
+  onTakenOver?: (sessionId: string) => Promise<void>;
 }
 
 /** What the chat says when another instance takes over a run whose owner died. */
@@ -261,6 +263,7 @@ export class RunRouter {
     await events.append(lease.sessionId, errorNote(OWNER_LOST_NOTE, "INTERRUPTED", { runId: lease.runId }));
     await events.append(lease.sessionId, stateChanged("interrupted", OWNER_LOST_NOTE, { runId: lease.runId }));
     log(`[runs] instance ${lease.owner} stopped renewing run ${lease.runId} (session ${lease.sessionId}); marked it interrupted`);
+    await this.deps.onTakenOver?.(lease.sessionId).catch((error: unknown) => log(`[runs] after taking over session ${lease.sessionId}: ${String(error)}`));
   }
 
   /** Stops the timers, lets go of this instance's leases (its runs were marked interrupted) and the bus. */

@@ -295,6 +295,7 @@ export async function createArgusCore(
     leaseMs: config.scale.leaseMs,
     bus: redis ? new RunCommandBus(redis, config.scale.instanceId, log) : null,
     log,
+    onTakenOver: async (sessionId) => kernels?.interruptAbandonedCell(sessionId),
   });
 
   let closed = false;

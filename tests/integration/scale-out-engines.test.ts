@@ -72,7 +72,8 @@ const killScenario: Scenario = {
   turns: [
     { model: "conversation", toolCalls: [{ name: "reply", args: { response: "On it.", action: "generate_or_edit_vision_code" } }] },
     { model: "planner", toolCalls: [{ name: "execute_python", args: { thinking: "Remember it.", code: "kept = 41\nprint('kept set')" } }] },
-    { model: "planner", fault: { type: "slow", ms: 600_000 }, toolCalls: [{ name: "finalize_plan", args: { thinking: "Never reached." } }] },
+    // A dies while this cell runs on the shared Jupyter: B must interrupt it when it takes the run over.
+    { model: "planner", toolCalls: [{ name: "execute_python", args: { thinking: "Take long.", code: "import pathlib, time\npathlib.Path('busy.flag').write_text('1')\ntime.sleep(600)" } }] },
     { model: "conversation", expect: { contains: "still there?" }, toolCalls: [{ name: "reply", args: { response: "Let me look.", action: "generate_or_edit_vision_code" } }] },
     { model: "planner", toolCalls: [{ name: "execute_python", args: { thinking: "Read it back.", code: "print('kept', kept + 1)" } }] },
     { model: "planner", expect: { contains: "kept 42" }, toolCalls: [{ name: "finalize_plan", args: { thinking: "Enough." } }] },
@@ -150,8 +151,9 @@ describe.skipIf(!haveRedis())("two instances, one Postgres, one Redis, one share
     const watch = await watchOnB(session);
     const runId = await startOnA(session, "Remember 41.");
     await eventually(() => watch.messages.some((m) => m.runId === runId && m.role === "observation" && m.content.includes("kept set")), "A's planner set the variable");
-    // A is now waiting for the model's held reply: mid-run, its kernel idle on the shared Jupyter.
-    await eventually(() => world.model.requests.some((r) => r.matchedTurn === 3), "A asked for the held planner reply");
+    // A is now mid-cell: its planner's second cell sleeps in the kernel on the shared Jupyter.
+    const busyFlag = path.join(world.jupyterRoot, "argus-workspaces", session.id, "busy.flag");
+    await eventually(() => existsSync(busyFlag), "A's long cell is running");
 
     await world.crashA();
     expect((await watch.until(["interrupted", "stopped", "error", "finished"], 120_000, runId)).agentState).toBe("interrupted");
@@ -162,12 +164,14 @@ describe.skipIf(!haveRedis())("two instances, one Postgres, one Redis, one share
     const nextRun = next.json.runId as string;
     const end = await watch.until(["finished", "error", "stopped"], 180_000, nextRun);
     expect(end.agentState, errorsOf(watch.messages)).toBe("finished");
-    // The variable A's planner set is still there: B reconnected to the same live kernel.
+    // The variable A's planner set is still there: B reconnected to the same live kernel and
+    // interrupted the dead run's sleeping cell instead of queueing behind it.
     expect(watch.messages.some((m) => m.runId === nextRun && m.role === "observation" && /kept 42/.test(m.content))).toBe(true);
     const stored = await transcript(world.callB, session);
     expect(stored.map((m) => m.content).join("\n")).not.toMatch(/notebook was reset/);
     await expectGapFreeLog(session);
     expect(world.b.output()).toMatch(new RegExp(`session ${session.id} reconnected to its running kernel`));
+    expect(world.b.output()).toMatch(new RegExp(`interrupting whatever the dead run left running in session ${session.id}`));
     // The session's files live on the kernel host, not in Argus's shared data directory.
     expect(existsSync(path.join(world.jupyterRoot, "argus-workspaces", session.id))).toBe(true);
   });

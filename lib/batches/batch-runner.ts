@@ -35,6 +35,13 @@ export interface BatchRunnerDeps {
   /** Items run at once across all batches (ARGUS_BATCH_PARALLEL). */
   parallel: number;
   itemTimeoutMs: number;
+  /** This instance's id, written as the owner of the batches it starts. */
+  instanceId: string;
+  /**
+   * Several instances share the database (REDIS_URL): resume only this instance's own batches at
+   * start, never items another live instance is running. A lone instance resumes every batch.
+   */
+  resumeOnlyOwn: boolean;
   log?: (line: string) => void;
 }
 
@@ -82,7 +89,7 @@ export class BatchRunner {
     if (!this.deps.kernels) throw new ArgusError("unavailable:jupyter", "Batch runs need Python kernels, and Jupyter is off on this server.");
     if (this.closing) throw new ArgusError("unavailable:api", "The server is stopping; start the batch again in a moment.");
     const id = randomUUID();
-    await insertBatch(this.deps.db, { id, sessionId, functionName: fn.name, functionVersion: fn.version, code: fn.code, createdAt: new Date().toISOString() }, items);
+    await insertBatch(this.deps.db, { id, sessionId, functionName: fn.name, functionVersion: fn.version, code: fn.code, createdAt: new Date().toISOString(), owner: this.deps.instanceId }, items);
     const row = (await getBatch(this.deps.db, id))!;
     await this.publish(row, (batch, progress) => ({ type: "batch_created", batch, progress }));
     this.start(row);
@@ -92,7 +99,7 @@ export class BatchRunner {
   /** Resumes every batch a stopped server left running, from its first unfinished item. */
   async resumeAll(): Promise<number> {
     if (!this.deps.kernels) return 0;
-    const rows = await runningBatches(this.deps.db);
+    const rows = await runningBatches(this.deps.db, this.deps.resumeOnlyOwn ? this.deps.instanceId : null);
     for (const row of rows) {
       if (this.active.has(row.id)) continue;
       const requeued = await requeueRunningItems(this.deps.db, row.id);

@@ -28,7 +28,7 @@ describe("batches (engine under test: ARGUS_TEST_DB)", () => {
     await insertSession(db, { id: "s1", tokenHash: "h", browserHash: null, now: "t" });
     await insertBatch(
       db,
-      { id: "b1", sessionId: "s1", functionName: "count_coins", functionVersion: 2, code: "def count_coins(p): pass", createdAt: "2026-01-01T00:00:00Z" },
+      { id: "b1", sessionId: "s1", functionName: "count_coins", functionVersion: 2, code: "def count_coins(p): pass", createdAt: "2026-01-01T00:00:00Z", owner: "argus-1" },
       [
         { fileName: "a.png", uploadId: null, blobSha256: SHA },
         { fileName: "bad.png", uploadId: null, blobSha256: null, failed: "Not an image." },
@@ -48,6 +48,9 @@ describe("batches (engine under test: ARGUS_TEST_DB)", () => {
     expect(await requeueRunningItems(db, "b1")).toBe(1);
     expect((await pendingItems(db, "b1")).map((i) => i.idx)).toEqual([2, 3]);
     expect((await runningBatches(db)).map((b) => b.id)).toEqual(["b1"]);
+    // With several instances, each resumes only the batches it started.
+    expect((await runningBatches(db, "argus-1")).map((b) => b.id)).toEqual(["b1"]);
+    expect(await runningBatches(db, "argus-2")).toEqual([]);
 
     const [done] = await itemsOfBatch(db, "b1", { offset: 0, limit: 1 });
     expect(done).toMatchObject({ status: "done", result: { count: 3, areas: [1.5] }, seconds: 0.25, overlayFileId: "f1" });

@@ -77,14 +77,14 @@ const itemFromRaw = (r: RawItem): BatchItemRow => ({
 /** Creates the batch and all its items in one transaction: a batch is never seen half-made. */
 export async function insertBatch(
   db: Db,
-  b: { id: string; sessionId: string; functionName: string; functionVersion: number; code: string; createdAt: string },
+  b: { id: string; sessionId: string; functionName: string; functionVersion: number; code: string; createdAt: string; owner: string },
   items: readonly NewBatchItem[],
 ): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.run(
-      `INSERT INTO batches (id, session_id, function_name, function_version, code, status, total, created_at)
-       VALUES (?, ?, ?, ?, ?, 'running', ?, ?)`,
-      [b.id, b.sessionId, b.functionName, b.functionVersion, b.code, items.length, b.createdAt],
+      `INSERT INTO batches (id, session_id, function_name, function_version, code, status, total, created_at, owner)
+       VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?)`,
+      [b.id, b.sessionId, b.functionName, b.functionVersion, b.code, items.length, b.createdAt, b.owner],
     );
     let idx = 0;
     for (const item of items) {
@@ -108,8 +108,12 @@ export async function batchesOfSession(db: Db, sessionId: string): Promise<Batch
 }
 
 /** Batches a stopped server left running (to resume at start). */
-export async function runningBatches(db: Db): Promise<BatchRow[]> {
-  const rows = await db.all<RawBatch>("SELECT * FROM batches WHERE status = 'running' ORDER BY created_at, id");
+/** Batches still running: all of them, or (`owner` given) those that instance started, and unowned ones. */
+export async function runningBatches(db: Db, owner: string | null = null): Promise<BatchRow[]> {
+  const rows =
+    owner === null
+      ? await db.all<RawBatch>("SELECT * FROM batches WHERE status = 'running' ORDER BY created_at, id")
+      : await db.all<RawBatch>("SELECT * FROM batches WHERE status = 'running' AND (owner = ? OR owner IS NULL) ORDER BY created_at, id", [owner]);
   return rows.map(batchFromRaw);
 }
 

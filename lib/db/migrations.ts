@@ -188,4 +188,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX function_tokens_by_session ON function_tokens(session_id, created_at);
     `,
   },
+  {
+    version: 8,
+    name: "batch owners",
+    sql: `
+      -- The Argus instance that started a batch. With several instances (REDIS_URL) each resumes
+      -- only its own batches when it restarts, so a starting instance never re-runs items another
+      -- live instance is running. NULL for batches made before this column.
+      ALTER TABLE batches ADD COLUMN owner TEXT;
+    `,
+  },
 ];

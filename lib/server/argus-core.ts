@@ -233,6 +233,8 @@ export async function createArgusCore(
     channel: batchEvents,
     parallel: config.batches.parallel,
     itemTimeoutMs: config.batches.itemTimeoutMs,
+    instanceId: config.scale.instanceId,
+    resumeOnlyOwn: config.scale.redisUrl !== null,
     log,
   });
 

@@ -124,6 +124,21 @@ export class BrowserComputer implements Computer {
    * ends holds its renderer, and DevTools waits for it forever): the browser is closed, which
    * ends the renderer and frees the queue, and the next action starts a new one.
    */
+  /**
+   * An input to the page (click, keys, typing, drag): when the page closes itself in answer
+   * (`window.close()` on a click), Playwright reports the page closed mid-action, yet the input
+   * was delivered and did what it was meant to; the tabs then show the opener.
+   */
+  private input(fn: (page: Page) => Promise<void>): Promise<void> {
+    return this.act(async (page) => {
+      try {
+        await fn(page);
+      } catch (error) {
+        if (!page.isClosed()) throw error;
+      }
+    });
+  }
+
   private act<T>(fn: (page: Page) => Promise<T>, options: { settle?: boolean; deadlineMs?: number } = {}): Promise<T> {
     // Busy from the call, not from when its turn comes: a queued action must keep the reaper away too.
     this.running += 1;
@@ -196,12 +211,12 @@ export class BrowserComputer implements Computer {
     if (which === "back") return this.back();
     if (which === "forward") return this.forward();
     const p = this.point(x, y);
-    await this.act((page) => page.mouse.click(p.x, p.y, { button: which === "wheel" ? "middle" : which }));
+    await this.input((page) => page.mouse.click(p.x, p.y, { button: which === "wheel" ? "middle" : which }));
   }
 
   async doubleClick(x: number, y: number): Promise<void> {
     const p = this.point(x, y);
-    await this.act((page) => page.mouse.dblclick(p.x, p.y));
+    await this.input((page) => page.mouse.dblclick(p.x, p.y));
   }
 
   async scroll(x: number, y: number, dx: number, dy: number): Promise<void> {
@@ -216,12 +231,12 @@ export class BrowserComputer implements Computer {
 
   async type(text: string): Promise<void> {
     const value = parseArg(TextSchema, text, "text");
-    await this.act((page) => page.keyboard.type(value));
+    await this.input((page) => page.keyboard.type(value));
   }
 
   async keypress(keys: readonly string[]): Promise<void> {
     const chord = chordKeys(parseArg(KeysSchema, keys, "keys"));
-    await this.act(async (page) => {
+    await this.input(async (page) => {
       const down: string[] = [];
       try {
         for (const key of chord) {
@@ -237,7 +252,7 @@ export class BrowserComputer implements Computer {
   async drag(path: readonly Point[]): Promise<void> {
     const points = parseArg(DragPathSchema, path, "path");
     for (const p of points) checkPoint(p.x, p.y, this.dimensions);
-    await this.act(async (page) => {
+    await this.input(async (page) => {
       await page.mouse.move(points[0]!.x, points[0]!.y);
       await page.mouse.down();
       try {

@@ -14,8 +14,8 @@ import {
 } from "@/lib/db/run-leases";
 import { runIdsOfSession } from "@/lib/db/runs";
 import { getSession, type SessionRow } from "@/lib/db/sessions";
-import { DATABASE_UNAVAILABLE_MESSAGE } from "@/lib/db/unavailable";
-import { ArgusError } from "@/lib/errors";
+import { DATABASE_UNAVAILABLE_MESSAGE, isConnectionFailure } from "@/lib/db/unavailable";
+import { ArgusError, isArgusError } from "@/lib/errors";
 import type { PostMessage } from "@/lib/protocol/api";
 import { errorNote, stateChanged } from "@/lib/protocol/event-builders";
 import { TERMINAL_AGENT_STATES } from "@/lib/protocol/state";
@@ -89,7 +89,7 @@ export class RunRouter {
    * reach the database), then lets go of its lease. Writes only while this instance still holds
    * the run's lease: a run another instance took over is that instance's to end.
    */
-  private async settle(sessionId: string, runId: string): Promise<void> {
+  private async settle(sessionId: string, runId: string): Promise<unknown> {
     const { db, events, instanceId, log } = this.deps;
     try {
       const lease = await leaseOfSession(db, sessionId);
@@ -100,9 +100,11 @@ export class RunRouter {
       }
       await releaseLease(db, { sessionId, runId, owner: instanceId });
       this.unsettled.delete(sessionId);
+      return null;
     } catch (error) {
       if (!this.unsettled.has(sessionId)) log(`[runs] could not record the end of run ${runId} or release its lease (retrying): ${String(error)}`);
       this.unsettled.set(sessionId, runId);
+      return error;
     }
   }
 
@@ -192,8 +194,10 @@ export class RunRouter {
     // The chat first records how its previous run ended, if the database was down then.
     const unsettledRun = this.unsettled.get(session.id);
     if (unsettledRun) {
-      await this.settle(session.id, unsettledRun);
-      if (this.unsettled.has(session.id)) throw new ArgusError("unavailable:db", DATABASE_UNAVAILABLE_MESSAGE, { retryAfterSeconds: 5 });
+      const failure = await this.settle(session.id, unsettledRun);
+      // Only an unreachable database is this request's answer; anything else (a full disk) is
+      // met again below by the step that refuses it in its own words (507).
+      if (failure !== null && (isConnectionFailure(failure) || (isArgusError(failure) && failure.type === "unavailable"))) throw new ArgusError("unavailable:db", DATABASE_UNAVAILABLE_MESSAGE, { retryAfterSeconds: 5 });
     }
     const runId = randomUUID();
     const lease = await acquireLease(db, { sessionId: session.id, runId, owner: instanceId, expiresAt: Date.now() + leaseMs });

@@ -149,6 +149,17 @@ describe("tabs", () => {
     expect(computer.currentUrl()).toBe(`${lab.origin}/`);
   });
 
+  it("counts a click as done when the page closes itself on the press (before the release)", async () => {
+    await computer.goto(lab.origin);
+    const help = await centreOf(computer, "#to-help");
+    await computer.click(help.x, help.y);
+    expect(computer.pageCount).toBe(2);
+    const close = await centreOf(computer, "#close-on-press");
+    await computer.click(close.x, close.y);
+    await expect.poll(() => computer.pageCount, { timeout: 15_000 }).toBe(1);
+    expect(computer.currentUrl()).toBe(`${lab.origin}/`);
+  });
+
   it("follows window.open too", async () => {
     await computer.goto(lab.origin);
     const button = await centreOf(computer, "#open-window");

@@ -1,9 +1,9 @@
 "use client";
 
 import { useCallback, useEffect, useState } from "react";
-import { io, type Socket } from "socket.io-client";
 import type { BatchEvent, BatchItemView, BatchProgress, BatchView } from "@/lib/protocol/batches";
 import { applyBatchEvent, withPage, type BatchState } from "./batch-state";
+import { listenToBatches } from "./session-batch-events";
 
 const finishedOf = (b: BatchView) => b.counts.done + b.counts.failed + b.counts.cancelled;
 
@@ -22,17 +22,15 @@ export function useBatch(sessionId: string | null): { state: BatchState | null; 
   const [version, setVersion] = useState(0);
   const reload = useCallback(() => setVersion((v) => v + 1), []);
 
-  // One socket per session (not per read), so no event is missed while a read is under way.
+  // Events come through the session's one socket (use-session-stream), so none is missed while a read is under way.
   useEffect(() => {
     setState(null);
     if (!sessionId) return;
-    const socket: Socket = io({ auth: { sessionId }, transports: ["websocket", "polling"] });
-    socket.on("batch", (e: BatchEvent) => setState((s) => applyBatchEvent(s, e)));
-    // After a reconnect, read the state again: events sent meanwhile are gone.
-    socket.on("connect", reload);
-    return () => {
-      socket.disconnect();
-    };
+    return listenToBatches(sessionId, {
+      onBatch: (e: BatchEvent) => setState((s) => applyBatchEvent(s, e)),
+      // After a reconnect, read the state again: events sent meanwhile are gone.
+      onReconnect: reload,
+    });
   }, [sessionId, reload]);
 
   useEffect(() => {

@@ -8,6 +8,8 @@ import type { RunStateWire } from "@/lib/protocol/state-wire";
 import { createDraftStore, isDraftWire, type DraftStore } from "./live-draft";
 import { lastSeq, mergeMessages } from "./merge-messages";
 import { isSocketRefusal } from "./session-refusal";
+import type { BatchEvent } from "@/lib/protocol/batches";
+import { publishBatchEvent, publishReconnect } from "./session-batch-events";
 
 export interface SessionStream {
   messages: StreamedMessage[];
@@ -65,6 +67,7 @@ export function useSessionStream(sessionId: string | null): SessionStream {
     socket.on("connect", () => {
       setConnected(true);
       catchUp();
+      publishReconnect(sessionId);
     });
     socket.on("disconnect", () => setConnected(false));
     socket.on("connect_error", (error) => {
@@ -78,6 +81,8 @@ export function useSessionStream(sessionId: string | null): SessionStream {
     // Another instance's events may have been lost while Redis was away: all of them again, merged by seq.
     socket.on("resync", () => catchUp(0));
     socket.on("state", (s: RunStateWire) => setState(s));
+    // The batch panel listens through this one socket (session-batch-events.ts).
+    socket.on("batch", (e: BatchEvent) => publishBatchEvent(sessionId, e));
     socket.on("draft", (d: unknown) => {
       if (isDraftWire(d)) drafts.set(d);
     });

@@ -152,7 +152,10 @@ describe("batch runs", () => {
 
   it("resumes after a server restart from the first unfinished item", async () => {
     const dir = `${scratch.dir}/restart`;
-    const first = await startCore(dir);
+    // The same instance coming back (a fixed id, as deployments set it): with REDIS_URL (the
+    // suite's second pass) an instance resumes only the batches it started.
+    const same = { ARGUS_INSTANCE_ID: "batch-restart-test" };
+    const first = await startCore(dir, same);
     const session = await createSession(first, null);
     const sha = (await first.blobs.put(new Uint8Array([9]))).sha256;
     const code = "import os, time\ndef f(p):\n    time.sleep(0.4)\n    return os.path.basename(p)\n";
@@ -163,7 +166,7 @@ describe("batch runs", () => {
 
     let atRestart: Awaited<ReturnType<typeof itemsOfBatch>> = [];
     let seen: BatchEvent[] = [];
-    const second = await startCore(dir, {}, async (core) => {
+    const second = await startCore(dir, same, async (core) => {
       atRestart = await itemsOfBatch(core.db, batch.id, { offset: 0, limit: 100 });
       seen = record(core);
     });

@@ -52,3 +52,37 @@ test("the Code tab lists the function's versions, shows the diff between them an
   await page.getByLabel("Compare").selectOption("2");
   await expect(page.getByTestId("diff-counts")).toHaveText("No changes.");
 });
+
+test("a session that keeps two functions lets the person pick which one the Code tab and the batch panel show", async ({ page }) => {
+  await useScenario("two-functions.json");
+  await page.goto("/");
+  await page.getByTestId("file-input").setInputFiles(coinsFile());
+  await expect(page.getByTestId("attachment-chip")).toContainText("Ready");
+  await ask(page, "How many coins are on the table?");
+  await expect(page.getByTestId("message-conversation").last()).toContainText("24 coins", { timeout: 60_000 });
+  await page.getByTestId("tab-code").click();
+  // One function kept: no picker.
+  await expect(page.getByTestId("function-versions")).toContainText("v1");
+  await expect(page.getByTestId("function-picker")).toHaveCount(0);
+
+  await ask(page, "And how big is the biggest coin?");
+  await expect(page.getByTestId("message-conversation").last()).toContainText("biggest_coin", { timeout: 60_000 });
+  await page.getByTestId("tab-code").click();
+  const picker = page.getByTestId("function-picker");
+  await expect(picker).toHaveValue("biggest_coin");
+  await expect(picker.locator("option")).toHaveText(["biggest_coin (v1)", "count_coins (v1)"]);
+  const code = page.getByLabel("Final code");
+  await expect(code).toContainText("def biggest_coin");
+  await expect(page.getByTestId("curl-line")).toContainText("/functions/biggest_coin/run");
+
+  // Picking the first function shows its code, its versions, its curl line and its batch run.
+  await picker.selectOption("count_coins");
+  await expect(code).toContainText("def count_coins");
+  await expect(code).not.toContainText("def biggest_coin");
+  await expect(page.getByRole("heading", { name: "Versions of count_coins" })).toBeVisible();
+  await expect(page.getByTestId("curl-line")).toContainText("/functions/count_coins/run");
+  await expect(page.getByRole("button", { name: /Run on images/ })).toBeVisible();
+  await page.getByRole("button", { name: /Run on images/ }).click();
+  await expect(page.getByRole("dialog")).toContainText("Run count_coins on images");
+  await shot(page, "functions-picker");
+});

@@ -8,20 +8,36 @@ import { DownloadPyButton } from "./download-py-button";
 import { EmptyState } from "./empty-state";
 import { HighlightedCode } from "./highlighted-code";
 import { CurlLine } from "./curl-line";
+import { FunctionPicker } from "./function-picker";
 import { FunctionVersions } from "./function-versions";
 import { useFunctionVersions } from "./use-function-versions";
+
+export interface CodeTabProps {
+  /** The last coder run's function and test, from the chat. */
+  final: FinalCode | null;
+  sessionId: string | null;
+  active: boolean;
+  /** The kept function the person picked, null for the newest. */
+  chosen: string | null;
+  onChoose: (name: string) => void;
+}
 
 /**
  * The coder's deliverable: the function and its test, to copy or download;
  * its kept versions with a diff between two, and the curl line that runs it
- * over HTTP.
+ * over HTTP. A session that keeps several functions gets a picker, and the
+ * tab shows the picked one's latest version.
  */
-export function CodeTab({ final, sessionId, active }: { final: FinalCode | null; sessionId: string | null; active: boolean }) {
+export function CodeTab({ final: lastRun, sessionId, active, chosen, onChoose }: CodeTabProps) {
   const id = useId();
-  const kept = useFunctionVersions(sessionId, final?.code ?? "", active && final !== null);
+  const kept = useFunctionVersions(sessionId, chosen, lastRun?.code ?? "", active && lastRun !== null);
+  const latest = kept.versions.at(-1);
+  // A picked function shows its newest kept version; otherwise the last run's code, which is the newest function's.
+  const final = chosen !== null && latest && latest.name === chosen ? { code: latest.code, test: latest.test } : lastRun;
   if (!final) return <EmptyState>No code yet — ask a vision question.</EmptyState>;
   return (
     <div className="flex flex-col gap-4">
+      {kept.functions.length > 1 && kept.current && <FunctionPicker functions={kept.functions} value={kept.current.name} onChange={onChoose} />}
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="flex items-center gap-1.5 font-mono text-sm">
           <FileCode2 aria-hidden="true" className="size-4 text-muted-foreground" />

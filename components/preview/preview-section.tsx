@@ -47,6 +47,8 @@ export function PreviewSection(props: PreviewSectionProps) {
   const [ownTab, setOwnTab] = useState<PreviewTab>("media");
   // Whether the person picked a tab in this session (then the pane never switches by itself).
   const [picked, setPicked] = useState(false);
+  // The kept function the Code tab (and its batch panel) shows, when the person picked one.
+  const [chosenFunction, setChosenFunction] = useState<string | null>(null);
   const select = (tab: PreviewTab) => {
     setOwnTab(tab);
     setPicked(true);
@@ -63,7 +65,10 @@ export function PreviewSection(props: PreviewSectionProps) {
   if (seen.sessionId !== sessionId || seen.browsing !== browsing) {
     const sameSession = seen.sessionId === sessionId;
     setSeen({ sessionId, browsing });
-    if (!sameSession) setPicked(false);
+    if (!sameSession) {
+      setPicked(false);
+      setChosenFunction(null);
+    }
     if (browsing && (!sameSession || !picked)) setOwnTab("browser");
   }
   const wanted = props.tab ?? ownTab;
@@ -71,6 +76,12 @@ export function PreviewSection(props: PreviewSectionProps) {
 
   const media = useMemo(() => sessionImages(uploads, messages), [uploads, messages]);
   const code = useMemo(() => finalCode(messages), [messages]);
+  // A coder run that ends with new code brings the newest function back into view.
+  const [codeSeen, setCodeSeen] = useState(code?.code ?? null);
+  if (codeSeen !== (code?.code ?? null)) {
+    setCodeSeen(code?.code ?? null);
+    setChosenFunction(null);
+  }
   const result = useMemo(() => resultImage(messages), [messages]);
 
   const panels: Record<PreviewTab, ReactNode> = {
@@ -86,8 +97,8 @@ export function PreviewSection(props: PreviewSectionProps) {
     ),
     code: (
       <div className="flex flex-col gap-4">
-        <CodeTab final={code} sessionId={sessionId} active={active === "code"} />
-        {sessionId && <BatchPanel sessionId={sessionId} functionName={code ? functionName(code.code, code.test ?? "") : null} uploads={uploads} />}
+        <CodeTab final={code} sessionId={sessionId} active={active === "code"} chosen={chosenFunction} onChoose={setChosenFunction} />
+        {sessionId && <BatchPanel sessionId={sessionId} functionName={chosenFunction ?? (code ? functionName(code.code, code.test ?? "") : null)} uploads={uploads} />}
       </div>
     ),
     result: <ResultTab result={result} />,

@@ -5,8 +5,11 @@ import type { FunctionSummaryView, FunctionVersionView } from "@/lib/protocol/fu
 
 export interface FunctionVersionsState {
   status: "idle" | "loading" | "ready" | "error";
-  /** The session's newest function (the one the Code tab shows), null when none is kept yet. */
+  /** Every function the session keeps, newest first. */
+  functions: FunctionSummaryView[];
+  /** The function the Code tab shows: the one the person chose, else the newest; null when none is kept yet. */
   current: FunctionSummaryView | null;
+  /** The current function's versions, oldest first. */
   versions: FunctionVersionView[];
   error: string | null;
 }
@@ -18,14 +21,17 @@ async function getJson<T>(url: string, signal: AbortSignal): Promise<T> {
   return body as T;
 }
 
+const EMPTY = { functions: [], current: null, versions: [], error: null };
+
 /**
- * The kept versions of the session's newest function, fetched while the Code
- * tab is open and again whenever `refresh` changes (the page passes the final
- * code, which changes when a coder run ends and a version is kept).
+ * The session's kept functions and the versions of the one shown (`chosen`,
+ * else the newest), fetched while the Code tab is open and again whenever
+ * `refresh` changes (the page passes the final code, which changes when a
+ * coder run ends and a version is kept) or another function is chosen.
  */
-export function useFunctionVersions(sessionId: string | null, refresh: string, active: boolean): FunctionVersionsState {
-  const [state, setState] = useState<FunctionVersionsState & { key: string | null }>({ key: null, status: "idle", current: null, versions: [], error: null });
-  const key = sessionId ? `${sessionId}:${refresh}` : null;
+export function useFunctionVersions(sessionId: string | null, chosen: string | null, refresh: string, active: boolean): FunctionVersionsState {
+  const [state, setState] = useState<FunctionVersionsState & { key: string | null }>({ key: null, status: "idle", ...EMPTY });
+  const key = sessionId ? `${sessionId}:${chosen ?? ""}:${refresh}` : null;
 
   useEffect(() => {
     if (!active || !sessionId || key === null || state.key === key) return;
@@ -35,9 +41,9 @@ export function useFunctionVersions(sessionId: string | null, refresh: string, a
     (async () => {
       try {
         const { functions } = await getJson<{ functions: FunctionSummaryView[] }>(base, ctrl.signal);
-        const current = functions[0] ?? null;
+        const current = functions.find((f) => f.name === chosen) ?? functions[0] ?? null;
         const versions = current ? (await getJson<{ versions: FunctionVersionView[] }>(`${base}/${encodeURIComponent(current.name)}/versions`, ctrl.signal)).versions : [];
-        setState({ key, status: "ready", current, versions, error: null });
+        setState({ key, status: "ready", functions, current, versions, error: null });
       } catch (e) {
         if (ctrl.signal.aborted) return;
         const message = e instanceof TypeError ? "The server can't be reached." : e instanceof Error ? e.message : String(e);
@@ -49,7 +55,7 @@ export function useFunctionVersions(sessionId: string | null, refresh: string, a
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [active, sessionId, key]);
 
-  // Another session's versions never show, even for a moment.
-  if (!key || !state.key?.startsWith(`${sessionId}:`)) return { status: state.status === "loading" ? "loading" : "idle", current: null, versions: [], error: null };
-  return { status: state.status, current: state.current, versions: state.versions, error: state.error };
+  // Another session's functions never show, even for a moment.
+  if (!key || !state.key?.startsWith(`${sessionId}:`)) return { status: state.status === "loading" ? "loading" : "idle", ...EMPTY };
+  return { status: state.status, functions: state.functions, current: state.current, versions: state.versions, error: state.error };
 }

@@ -11,6 +11,7 @@ import {
   markItemRunning,
   pendingItems,
   requeueRunningItems,
+  renewBatchLeases,
   runningBatches,
   type BatchItemRow,
   type BatchRow,
@@ -38,10 +39,12 @@ export interface BatchRunnerDeps {
   /** This instance's id, written as the owner of the batches it starts. */
   instanceId: string;
   /**
-   * Several instances share the database (REDIS_URL): resume only this instance's own batches at
-   * start, never items another live instance is running. A lone instance resumes every batch.
+   * Several instances share the database (REDIS_URL): batches carry a lease of this many
+   * milliseconds, which the owner renews (batch-leases.ts) and another instance takes over once it
+   * runs out. At start an instance resumes only its own batches, never items another live
+   * instance is running. Null on a lone instance, which resumes every batch.
    */
-  resumeOnlyOwn: boolean;
+  leaseMs: number | null;
   log?: (line: string) => void;
 }
 
@@ -54,6 +57,8 @@ const NO_KERNEL_RETRY_MS = 1000;
 interface ActiveBatch {
   abort: AbortController;
   cancelled: boolean;
+  /** Another instance took the batch over (this one stalled past its lease): stop without writing. */
+  abandoned: boolean;
   /** When this server started (or resumed) the batch, and how many items it has finished since: the speed. */
   startedAtMs: number;
   finishedSince: number;
@@ -89,7 +94,8 @@ export class BatchRunner {
     if (!this.deps.kernels) throw new ArgusError("unavailable:jupyter", "Batch runs need Python kernels, and Jupyter is off on this server.");
     if (this.closing) throw new ArgusError("unavailable:api", "The server is stopping; start the batch again in a moment.");
     const id = randomUUID();
-    await insertBatch(this.deps.db, { id, sessionId, functionName: fn.name, functionVersion: fn.version, code: fn.code, createdAt: new Date().toISOString(), owner: this.deps.instanceId }, items);
+    const leaseExpiresAt = this.deps.leaseMs === null ? null : Date.now() + this.deps.leaseMs;
+    await insertBatch(this.deps.db, { id, sessionId, functionName: fn.name, functionVersion: fn.version, code: fn.code, createdAt: new Date().toISOString(), owner: this.deps.instanceId, leaseExpiresAt }, items);
     const row = (await getBatch(this.deps.db, id))!;
     await this.publish(row, (batch, progress) => ({ type: "batch_created", batch, progress }));
     this.start(row);
@@ -99,14 +105,34 @@ export class BatchRunner {
   /** Resumes every batch a stopped server left running, from its first unfinished item. */
   async resumeAll(): Promise<number> {
     if (!this.deps.kernels) return 0;
-    const rows = await runningBatches(this.deps.db, this.deps.resumeOnlyOwn ? this.deps.instanceId : null);
-    for (const row of rows) {
-      if (this.active.has(row.id)) continue;
-      const requeued = await requeueRunningItems(this.deps.db, row.id);
-      this.deps.log?.(`[batches] resuming batch ${row.id} (${requeued} interrupted item(s) back to pending)`);
-      this.start(row);
-    }
+    const { leaseMs, instanceId } = this.deps;
+    // With leases, taking the own batches renews them in the same statement: another instance's
+    // sweeper cannot take one over between reading it and resuming it here.
+    const rows = leaseMs === null ? await runningBatches(this.deps.db) : await renewBatchLeases(this.deps.db, instanceId, Date.now() + leaseMs, true);
+    for (const row of rows) await this.adopt(row, "resuming");
     return rows.length;
+  }
+
+  /** Runs a batch another run of Argus left: its interrupted items go back to pending, then it goes on. */
+  async adopt(row: BatchRow, why = "taking over"): Promise<void> {
+    if (this.active.has(row.id) || this.closing) return;
+    const requeued = await requeueRunningItems(this.deps.db, row.id);
+    this.deps.log?.(`[batches] ${why} batch ${row.id} (${requeued} interrupted item(s) back to pending)`);
+    this.start(row);
+  }
+
+  /** The batches running in this process. */
+  activeIds(): string[] {
+    return [...this.active.keys()];
+  }
+
+  /** Stops a batch here without writing anything more: another instance owns it now. */
+  async abandon(batchId: string): Promise<void> {
+    const active = this.active.get(batchId);
+    if (!active) return;
+    active.abandoned = true;
+    active.abort.abort(new Error("taken over by another instance"));
+    await active.done;
   }
 
   /** Stops a batch: running items are interrupted, the rest marked cancelled. */
@@ -150,7 +176,7 @@ export class BatchRunner {
   }
 
   private start(row: BatchRow): void {
-    const active: ActiveBatch = { abort: new AbortController(), cancelled: false, startedAtMs: Date.now(), finishedSince: 0, counts: null, done: Promise.resolve() };
+    const active: ActiveBatch = { abort: new AbortController(), cancelled: false, abandoned: false, startedAtMs: Date.now(), finishedSince: 0, counts: null, done: Promise.resolve() };
     this.active.set(row.id, active);
     active.done = this.run(row, active)
       .catch((error: unknown) => this.deps.log?.(`[batches] batch ${row.id} stopped on an error: ${String(error).slice(0, 300)}`))
@@ -164,7 +190,7 @@ export class BatchRunner {
     active.counts = await batchCounts(this.deps.db, row.id);
     const workers = Math.max(1, Math.min(this.deps.parallel, queue.length));
     await Promise.all(Array.from({ length: workers }, () => this.worker(row, queue, active)));
-    if (this.closing) return;
+    if (this.stopping(active)) return;
     const now = new Date().toISOString();
     if (active.cancelled) await cancelPendingItems(this.deps.db, row.id, now);
     active.counts = null; // the final event reads the settled counts from the database
@@ -221,14 +247,14 @@ export class BatchRunner {
         await new Promise((r) => setTimeout(r, NO_KERNEL_RETRY_MS));
         return true;
       }
-      if (this.closing) return false;
+      if (this.stopping(active)) return false;
       const message = isArgusError(error) ? error.message : "The item could not be run (the error was logged).";
       if (!isArgusError(error)) this.deps.log?.(`[batches] item ${row.id}#${item.idx}: ${String(error).slice(0, 300)}`);
       await this.finish(row, item, active, { status: active.cancelled ? "cancelled" : "failed", result: null, stdout: null, seconds: null, error: message, overlayFileId: null });
       return false;
     }
-    // Stopping: leave the item `running`; the next server runs it again.
-    if (this.closing) return false;
+    // Stopping (or taken over): leave the item `running`; whoever runs the batch next runs it again.
+    if (this.stopping(active)) return false;
     const status = out.error ? (out.error.kind === "cancelled" ? "cancelled" : "failed") : "done";
     await this.finish(row, item, active, {
       status,
@@ -239,6 +265,11 @@ export class BatchRunner {
       overlayFileId: out.images[0]?.fileId ?? null,
     });
     return false;
+  }
+
+  /** This process writes nothing more for the batch: the server is stopping, or another instance took it over. */
+  private stopping(active: ActiveBatch): boolean {
+    return this.closing || active.abandoned;
   }
 
   private async finish(row: BatchRow, item: BatchItemRow, active: ActiveBatch, outcome: Parameters<typeof finishItem>[3]): Promise<void> {

@@ -13,6 +13,9 @@ import {
   pendingItems,
   requeueRunningItems,
   runningBatches,
+  claimExpiredBatch,
+  expiredBatchIds,
+  renewBatchLeases,
 } from "./batches";
 import { blobInUse } from "./files";
 import { insertSession } from "./sessions";
@@ -48,9 +51,9 @@ describe("batches (engine under test: ARGUS_TEST_DB)", () => {
     expect(await requeueRunningItems(db, "b1")).toBe(1);
     expect((await pendingItems(db, "b1")).map((i) => i.idx)).toEqual([2, 3]);
     expect((await runningBatches(db)).map((b) => b.id)).toEqual(["b1"]);
-    // With several instances, each resumes only the batches it started.
-    expect((await runningBatches(db, "argus-1")).map((b) => b.id)).toEqual(["b1"]);
-    expect(await runningBatches(db, "argus-2")).toEqual([]);
+    // With several instances, each resumes only the batches it started (renewing their lease).
+    expect((await renewBatchLeases(db, "argus-1", 5000)).map((b) => b.id)).toEqual(["b1"]);
+    expect(await renewBatchLeases(db, "argus-2", 5000, true)).toEqual([]);
 
     const [done] = await itemsOfBatch(db, "b1", { offset: 0, limit: 1 });
     expect(done).toMatchObject({ status: "done", result: { count: 3, areas: [1.5] }, seconds: 0.25, overlayFileId: "f1" });
@@ -64,6 +67,37 @@ describe("batches (engine under test: ARGUS_TEST_DB)", () => {
     // The batch's own files keep their blob alive.
     expect(await blobInUse(db, SHA)).toBe(true);
     expect(await batchBlobsOfSession(db, "s1")).toEqual([SHA]);
+    await db.close();
+  });
+
+  it("leases: an owner renews what it still owns; another instance takes over an expired batch, once", async () => {
+    const db = await dbs.open("batch-leases");
+    await insertSession(db, { id: "s1", tokenHash: "h", browserHash: null, now: "t" });
+    const batch = (id: string, owner: string, leaseExpiresAt: number | null) =>
+      insertBatch(db, { id, sessionId: "s1", functionName: "f", functionVersion: 1, code: "def f(p): pass", createdAt: `2026-01-01T00:00:0${id.at(-1)}Z`, owner, leaseExpiresAt }, [
+        { fileName: "a.png", uploadId: null, blobSha256: SHA },
+      ]);
+    await batch("b1", "a", 1000);
+    await batch("b2", "a", 5000);
+    await batch("b3", "b", 1000);
+    await batch("b4", "a", null); // a lone instance's batch: no lease, never taken over
+
+    // At 2000, b1 (a's) ran out; b3 is b's own, b2 still runs, b4 has no lease.
+    expect(await expiredBatchIds(db, "b", 2000)).toEqual(["b1"]);
+    expect(await expiredBatchIds(db, "a", 2000)).toEqual(["b3"]);
+    const taken = await claimExpiredBatch(db, "b1", "b", 2000, 12_000);
+    expect(taken).toMatchObject({ id: "b1", status: "running" });
+    // A second sweeper (or the same one again) finds nothing left to take.
+    expect(await claimExpiredBatch(db, "b1", "c", 2000, 12_000)).toBeNull();
+    expect(await claimExpiredBatch(db, "b2", "b", 2000, 12_000)).toBeNull();
+    // a, waking up, renews only what it still owns: b1 is b's now.
+    expect((await renewBatchLeases(db, "a", 3000)).map((r) => r.id)).toEqual(["b2", "b4"]);
+    expect((await renewBatchLeases(db, "b", 3000)).map((r) => r.id)).toEqual(["b1", "b3"]);
+    // A finished batch is nobody's to renew or take.
+    await finishBatch(db, "b2", "done", "t");
+    expect((await renewBatchLeases(db, "a", 4000)).map((r) => r.id)).toEqual(["b4"]);
+    // b4 has a lease since a's keeper renewed it: when a stops renewing, b can take it over too.
+    expect(await expiredBatchIds(db, "b", 99_999)).toEqual(["b4"]);
     await db.close();
   });
 });

@@ -77,14 +77,14 @@ const itemFromRaw = (r: RawItem): BatchItemRow => ({
 /** Creates the batch and all its items in one transaction: a batch is never seen half-made. */
 export async function insertBatch(
   db: Db,
-  b: { id: string; sessionId: string; functionName: string; functionVersion: number; code: string; createdAt: string; owner: string },
+  b: { id: string; sessionId: string; functionName: string; functionVersion: number; code: string; createdAt: string; owner: string; leaseExpiresAt?: number | null },
   items: readonly NewBatchItem[],
 ): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.run(
-      `INSERT INTO batches (id, session_id, function_name, function_version, code, status, total, created_at, owner)
-       VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?)`,
-      [b.id, b.sessionId, b.functionName, b.functionVersion, b.code, items.length, b.createdAt, b.owner],
+      `INSERT INTO batches (id, session_id, function_name, function_version, code, status, total, created_at, owner, lease_expires_at)
+       VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)`,
+      [b.id, b.sessionId, b.functionName, b.functionVersion, b.code, items.length, b.createdAt, b.owner, b.leaseExpiresAt ?? null],
     );
     let idx = 0;
     for (const item of items) {
@@ -107,14 +107,45 @@ export async function batchesOfSession(db: Db, sessionId: string): Promise<Batch
   return rows.map(batchFromRaw);
 }
 
-/** Batches a stopped server left running (to resume at start). */
-/** Batches still running: all of them, or (`owner` given) those that instance started, and unowned ones. */
-export async function runningBatches(db: Db, owner: string | null = null): Promise<BatchRow[]> {
-  const rows =
-    owner === null
-      ? await db.all<RawBatch>("SELECT * FROM batches WHERE status = 'running' ORDER BY created_at, id")
-      : await db.all<RawBatch>("SELECT * FROM batches WHERE status = 'running' AND (owner = ? OR owner IS NULL) ORDER BY created_at, id", [owner]);
+/** Batches still running (a lone instance resumes them all at start). */
+export async function runningBatches(db: Db): Promise<BatchRow[]> {
+  const rows = await db.all<RawBatch>("SELECT * FROM batches WHERE status = 'running' ORDER BY created_at, id");
   return rows.map(batchFromRaw);
+}
+
+/**
+ * Batch leases (several instances): the owner pushes the lease of every running batch it still
+ * owns, and learns which those are (one another instance took over is no longer among them).
+ * At start it passes `withUnowned` to also take batches made before owners were recorded.
+ */
+export async function renewBatchLeases(db: Db, owner: string, expiresAt: number, withUnowned = false): Promise<BatchRow[]> {
+  const rows = await db.all<RawBatch>(
+    `UPDATE batches SET owner = ?, lease_expires_at = ?
+     WHERE status = 'running' AND (owner = ?${withUnowned ? " OR owner IS NULL" : ""})
+     RETURNING *`,
+    [owner, expiresAt, owner],
+  );
+  return rows.map(batchFromRaw).sort((x, y) => x.createdAt.localeCompare(y.createdAt) || x.id.localeCompare(y.id));
+}
+
+/** Running batches of other instances whose lease ran out by `now` (their owner stopped renewing). */
+export async function expiredBatchIds(db: Db, self: string, now: number): Promise<string[]> {
+  const rows = await db.all<{ id: string }>(
+    "SELECT id FROM batches WHERE status = 'running' AND owner <> ? AND lease_expires_at IS NOT NULL AND lease_expires_at <= ? ORDER BY created_at, id",
+    [self, now],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Takes over one expired batch; null when it is not expired any more or another instance won. */
+export async function claimExpiredBatch(db: Db, id: string, self: string, now: number, expiresAt: number): Promise<BatchRow | null> {
+  const row = await db.one<RawBatch>(
+    `UPDATE batches SET owner = ?, lease_expires_at = ?
+     WHERE id = ? AND status = 'running' AND owner <> ? AND lease_expires_at IS NOT NULL AND lease_expires_at <= ?
+     RETURNING *`,
+    [self, expiresAt, id, self, now],
+  );
+  return row ? batchFromRaw(row) : null;
 }
 
 export async function batchCounts(db: Db, batchId: string): Promise<BatchCounts> {

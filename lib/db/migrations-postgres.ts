@@ -190,4 +190,14 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE batches ADD COLUMN owner TEXT;
     `,
   },
+  {
+    version: 9,
+    name: "batch leases",
+    sql: `
+      -- Until when the owner of a running batch is known to be alive (milliseconds since the epoch,
+      -- renewed by the owner). With several instances, another one takes over a batch whose lease
+      -- ran out and resumes it from its first unfinished item. NULL on a lone instance.
+      ALTER TABLE batches ADD COLUMN lease_expires_at BIGINT;
+    `,
+  },
 ];

@@ -40,6 +40,7 @@ import { browserEngineFactory } from "@/agents/browser/make-engine";
 import { createBrowserServices } from "./browser-services";
 import { KeyedMutex } from "./keyed-mutex";
 import { BatchChannel } from "@/lib/batches/batch-channel";
+import { BatchLeaseKeeper } from "@/lib/batches/batch-leases";
 import { BatchRunner } from "@/lib/batches/batch-runner";
 import { batchStarter } from "@/lib/batches/agent-port";
 
@@ -234,9 +235,11 @@ export async function createArgusCore(
     parallel: config.batches.parallel,
     itemTimeoutMs: config.batches.itemTimeoutMs,
     instanceId: config.scale.instanceId,
-    resumeOnlyOwn: config.scale.redisUrl !== null,
+    leaseMs: config.scale.redisUrl ? config.scale.leaseMs : null,
     log,
   });
+  // Several instances: batches carry leases, and a dead instance's batch goes on elsewhere.
+  const batchLeases = config.scale.redisUrl ? new BatchLeaseKeeper({ db, instanceId: config.scale.instanceId, leaseMs: config.scale.leaseMs, batches, log }) : null;
 
   // The kernel's calls back into the server, registered once what they use exists.
   if (model) {
@@ -337,6 +340,7 @@ export async function createArgusCore(
       // Batches a stopped server left running go on from their first unfinished item.
       const resumed = await batches.resumeAll();
       if (resumed > 0) log(`[argus] resumed ${resumed} batch run(s)`);
+      batchLeases?.start();
     },
     async health() {
       const dbUp = await pingDatabase(db);
@@ -361,6 +365,7 @@ export async function createArgusCore(
       await runRouter.close();
       if (redis) await closeRedis(redis);
       await browser?.computers.closeAll().catch(() => undefined);
+      await batchLeases?.close();
       await batches.close().catch(() => undefined);
       await kernels?.close().catch(() => undefined);
       await jupyter.stop();

@@ -1,0 +1,77 @@
+import type { BatchRow } from "@/lib/db/batches";
+import { claimExpiredBatch, expiredBatchIds, renewBatchLeases } from "@/lib/db/batches";
+import type { Db } from "@/lib/db/database";
+import { leaseTimings } from "@/lib/scale/lease-policy";
+
+/** What the keeper needs of the batch runner. */
+export interface LeasedBatches {
+  activeIds(): string[];
+  adopt(row: BatchRow): Promise<void>;
+  abandon(batchId: string): Promise<void>;
+}
+
+export interface BatchLeaseDeps {
+  db: Db;
+  instanceId: string;
+  leaseMs: number;
+  batches: LeasedBatches;
+  log: (line: string) => void;
+}
+
+/**
+ * Batch leases across instances (REDIS_URL), on the same timings as run leases:
+ * the owner renews the lease of every batch it runs three times per lease; every
+ * instance sweeps, and takes over a running batch whose lease ran out (its owner
+ * died or stalled), resuming it from its first unfinished item. An owner that
+ * wakes up after a stall finds the batch gone from its renewal and stops it
+ * without writing more.
+ */
+export class BatchLeaseKeeper {
+  private renewTimer: NodeJS.Timeout | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
+  /** One renewal or sweep at a time: a slow database must not pile them up. */
+  private busy: Promise<void> = Promise.resolve();
+
+  constructor(private readonly deps: BatchLeaseDeps) {}
+
+  start(): void {
+    const { renewEveryMs, sweepEveryMs } = leaseTimings(this.deps.leaseMs);
+    this.renewTimer = setInterval(() => void this.serial(() => this.renew()), renewEveryMs);
+    this.sweepTimer = setInterval(() => void this.serial(() => this.sweep()), sweepEveryMs);
+    this.renewTimer.unref();
+    this.sweepTimer.unref();
+  }
+
+  async close(): Promise<void> {
+    if (this.renewTimer) clearInterval(this.renewTimer);
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.renewTimer = this.sweepTimer = null;
+    await this.busy;
+  }
+
+  /** Pushes this instance's leases on; stops here what another instance has taken over meanwhile. */
+  async renew(): Promise<void> {
+    const { db, instanceId, leaseMs, batches } = this.deps;
+    const held = new Set((await renewBatchLeases(db, instanceId, Date.now() + leaseMs)).map((b) => b.id));
+    for (const id of batches.activeIds()) {
+      if (held.has(id)) continue;
+      this.deps.log(`[batches] batch ${id} was taken over by another instance; stopping it here`);
+      await batches.abandon(id);
+    }
+  }
+
+  /** Takes over every batch whose owner stopped renewing its lease. */
+  async sweep(): Promise<void> {
+    const { db, instanceId, leaseMs, batches } = this.deps;
+    const now = Date.now();
+    for (const id of await expiredBatchIds(db, instanceId, now)) {
+      const row = await claimExpiredBatch(db, id, instanceId, now, Date.now() + leaseMs);
+      if (row) await batches.adopt(row);
+    }
+  }
+
+  private serial(step: () => Promise<void>): Promise<void> {
+    this.busy = this.busy.then(step).catch((error: unknown) => this.deps.log(`[batches] lease upkeep failed: ${String(error).slice(0, 300)}`));
+    return this.busy;
+  }
+}

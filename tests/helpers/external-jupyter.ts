@@ -4,15 +4,25 @@ import { ManagedJupyterServer } from "@/lib/kernels/jupyter-server";
 import { writeKernelspec } from "@/lib/kernels/kernelspec";
 import { PYTHON_DIR } from "@/lib/server/argus-core";
 
+export interface ExternalJupyterOptions {
+  /** What it serves; by default `<dir>/their-root`, which is not Argus's data directory. */
+  rootDir?: string;
+  /** The kernelspec's sandbox: none by default (the operator's kernels are theirs to contain). */
+  sandbox?: "none" | "bubblewrap";
+  extraArgs?: string[];
+}
+
 /**
  * A jupyter-server that "someone else" runs for Argus (JUPYTER_URL): Debian's jupyter_server on a
- * free loopback port with its own token, serving `rootDir`, which is NOT Argus's data directory.
- * Its `argus-python` kernelspec puts the argus package on the kernels' path, as an operator does
- * for a shared Jupyter, and has no Argus sandbox (the operator's kernels are theirs to contain).
+ * free loopback port with its own token, serving `rootDir`. Its `argus-python` kernelspec puts the
+ * argus package on the kernels' path, as an operator does for a shared Jupyter.
  */
-export async function startExternalJupyter(dir: string): Promise<{ server: ManagedJupyterServer; rootDir: string; url: string; token: string }> {
+export async function startExternalJupyter(
+  dir: string,
+  options: ExternalJupyterOptions = {},
+): Promise<{ server: ManagedJupyterServer; rootDir: string; url: string; token: string }> {
   const runtimeDir = path.join(dir, "their-jupyter");
-  const rootDir = path.join(dir, "their-root");
+  const rootDir = options.rootDir ?? path.join(dir, "their-root");
   mkdirSync(rootDir, { recursive: true });
   writeKernelspec({
     jupyterDataDir: path.join(runtimeDir, "data"),
@@ -22,9 +32,9 @@ export async function startExternalJupyter(dir: string): Promise<{ server: Manag
     maxProcesses: 128,
     memoryMb: 4096,
     cpuSeconds: 600,
-    sandbox: "none",
+    sandbox: options.sandbox ?? "none",
   });
-  const server = new ManagedJupyterServer({ python: "/usr/bin/python3", rootDir, runtimeDir });
+  const server = new ManagedJupyterServer({ python: "/usr/bin/python3", rootDir, runtimeDir, ...(options.extraArgs ? { extraArgs: options.extraArgs } : {}) });
   await server.start();
   const ep = server.endpoint()!;
   return { server, rootDir, url: ep.baseUrl, token: ep.token };

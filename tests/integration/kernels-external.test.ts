@@ -3,9 +3,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/lib/config";
 import { ManagedJupyterServer } from "@/lib/kernels/jupyter-server";
-import { writeKernelspec } from "@/lib/kernels/kernelspec";
-import { createArgusCore, PYTHON_DIR, type ArgusCore } from "@/lib/server/argus-core";
+import { createArgusCore, type ArgusCore } from "@/lib/server/argus-core";
 import { createSession } from "@/lib/sessions/service";
+import { startExternalJupyter } from "@/tests/helpers/external-jupyter";
 import { tempDir } from "@/tests/helpers/temp-dir";
 
 const scratch = tempDir("argus-external-");
@@ -21,25 +21,12 @@ const jupyterProcesses = () => {
 };
 
 beforeAll(async () => {
-  // A Jupyter Server that someone else runs, serving the sessions directory.
-  const runtimeDir = path.join(scratch.dir, "their-jupyter");
-  writeKernelspec({
-    jupyterDataDir: path.join(runtimeDir, "data"),
-    python: "/usr/bin/python3",
-    launcherPath: path.join(PYTHON_DIR, "argus_sandbox", "launch_kernel.py"),
-    packageDir: PYTHON_DIR,
-    maxProcesses: 128,
-    memoryMb: 4096,
-    cpuSeconds: 600,
-    sandbox: "bubblewrap",
-  });
-  someoneElses = new ManagedJupyterServer({
-    python: "/usr/bin/python3",
+  // A Jupyter Server that someone else runs, serving the sessions directory, with the Argus sandbox.
+  ({ server: someoneElses } = await startExternalJupyter(scratch.dir, {
     rootDir: path.join(scratch.dir, "data", "sessions"),
-    runtimeDir,
+    sandbox: "bubblewrap",
     extraArgs: ["--KernelManager.transport=ipc"],
-  });
-  await someoneElses.start();
+  }));
 });
 afterAll(async () => {
   await core?.close();

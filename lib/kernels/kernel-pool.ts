@@ -169,6 +169,18 @@ export class KernelPool {
   }
 
   /**
+   * When the server last saw the kernel do anything (any client's cells: with a shared Jupyter,
+   * another Argus instance may be using it), and whether it is busy now; null when unknown.
+   */
+  async activityOf(kernelId: string): Promise<{ lastActivityMs: number | null; busy: boolean } | null> {
+    if (!this.settings) return null;
+    const model = await KernelAPI.getKernelModel(kernelId, this.settings).catch(() => undefined);
+    if (!model) return null;
+    const at = model.last_activity ? Date.parse(model.last_activity) : Number.NaN;
+    return { lastActivityMs: Number.isFinite(at) ? at : null, busy: model.execution_state === "busy" };
+  }
+
+  /**
    * Interrupts a kernel through the server's REST API, without a websocket: a kernel busy with a
    * cell does not answer the kernel_info a new connection waits for until that cell ends.
    */

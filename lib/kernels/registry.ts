@@ -314,11 +314,18 @@ export class KernelRegistry {
     return this.sessions.has(sessionId);
   }
 
-  /** Shuts down session kernels idle for longer than the limit. */
+  /**
+   * Shuts down session kernels idle for longer than the limit: idle here, and idle on the Jupyter
+   * server too. With a shared Jupyter another instance may have taken the session's later runs
+   * into the same kernel, and this instance's own last use says nothing about those.
+   */
   async reap(now = Date.now()): Promise<string[]> {
     const reaped: string[] = [];
-    for (const [sessionId, kernel] of this.sessions) {
+    for (const [sessionId, kernel] of [...this.sessions]) {
       if (kernel.isBusy || now - kernel.lastUsed < this.o.idleMs) continue;
+      const seen = await this.kernels.activityOf(kernel.id);
+      if (seen && (seen.busy || (seen.lastActivityMs !== null && now - seen.lastActivityMs < this.o.idleMs))) continue;
+      if (this.sessions.get(sessionId) !== kernel || kernel.isBusy) continue; // used while we asked
       this.sessions.delete(sessionId);
       const minutes = Math.round(this.o.idleMs / 60_000);
       this.resetReasons.set(

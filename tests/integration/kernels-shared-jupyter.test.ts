@@ -111,6 +111,31 @@ describe("a session's notebook on a shared Jupyter", () => {
     await stop(core);
   });
 
+  it("an instance's idle reaper leaves a kernel another instance went on using; idle everywhere, it is reaped", async () => {
+    const idleMs = 30 * 60_000;
+    const a = await instance({ ARGUS_KERNEL_IDLE_MINUTES: "30" });
+    const b = await instance({ ARGUS_KERNEL_IDLE_MINUTES: "30" });
+    const session = await createSession(a, null);
+    await a.kernels!.execute(session.id, "shared = 7");
+    const aLastUse = Date.now();
+    const kernelId = await sessionKernelId(a.db, session.id);
+    // The session's next runs went to B: it reconnects to the same kernel and works there.
+    expect((await b.kernels!.execute(session.id, "shared += 1\nprint(shared)")).stdout).toBe("8\n");
+    expect(await sessionKernelId(b.db, session.id)).toBe(kernelId);
+
+    // By A's own clock the kernel is idle past its limit, but Jupyter saw B use it since: A leaves it.
+    expect(await a.kernels!.reap(aLastUse + idleMs)).toEqual([]);
+    expect((await b.kernels!.execute(session.id, "print(shared)")).stdout).toBe("8\n");
+    expect(await notes(b, session.id)).toEqual([]);
+
+    // Idle for everyone past the limit: A reaps it, and it is gone from the server.
+    expect(await a.kernels!.reap(Date.now() + idleMs + 1000)).toEqual([session.id]);
+    const res = await fetch(`${theirs.url}/api/kernels/${kernelId}`, { headers: { authorization: `token ${theirs.token}` } });
+    expect(res.status).toBe(404);
+    await stop(a);
+    await stop(b);
+  });
+
   it("deleting a session stops its kernel and its workspace on the server, even one an earlier instance started", async () => {
     const first = await instance();
     const session = await createSession(first, null);

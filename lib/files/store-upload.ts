@@ -23,7 +23,7 @@ export function uploadView(f: FileRow): UploadView {
     height: f.height,
     durationSec: f.durationSec,
     url: fileUrl(f.id),
-    thumbnailUrl: f.thumbSha256 ? `${fileUrl(f.id)}?variant=thumb` : null,
+    thumbnailUrl: f.thumbSha256 || needsVerification(f) ? `${fileUrl(f.id)}?variant=thumb` : null,
   };
 }
 

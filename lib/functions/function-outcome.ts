@@ -68,9 +68,9 @@ export function parseOutcome(raw: unknown, wallSeconds: number): ChunkItemOutcom
 }
 
 /**
- * Reads one call's outcome from the cell's Execution: the published result
- * when there is one, else the cell's own error mapped to a kind (a timeout,
- * a dead kernel). Pure, so every way a call can end is unit-tested.
+ * Reads a one-item call's outcome from the cell's Execution: the published
+ * result when there is one, else the cell's own error mapped to a kind (a
+ * timeout, a dead kernel). Pure, so every way a call can end is unit-tested.
  */
 export function readOutcome(execution: Execution, wallSeconds: number): KernelOutcome {
   for (const r of execution.results) {
@@ -121,14 +121,5 @@ export function chunkCell(code: string, name: string, items: ReadonlyArray<reado
   return [
     "from argus.function_call import call_chunk as __argus_call_chunk",
     `__argus_call_chunk(${pyString(code)}, ${pyString(name)}, ${JSON.stringify(items)}, ${int(caps.maxOutputChars)}, ${int(caps.maxResultChars)});`,
-  ].join("\n");
-}
-
-/** The one cell that runs `name` from `code` on `path` in the kernel. */
-export function callCell(code: string, name: string, path: string, caps: { maxOutputChars: number; maxResultChars: number }): string {
-  const int = (n: number) => Math.max(1, Math.floor(n));
-  return [
-    "from argus.function_call import call_function as __argus_call_function",
-    `__argus_call_function(${pyString(code)}, ${pyString(name)}, ${pyString(path)}, ${int(caps.maxOutputChars)}, ${int(caps.maxResultChars)});`,
   ].join("\n");
 }

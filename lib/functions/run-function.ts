@@ -141,11 +141,28 @@ export function openFunctionRunner(deps: FunctionRunnerDeps, fn: FunctionSource,
       await lease?.release();
       lease = await KernelLease.take(deps.kernels);
     }
-    const { outcomes, clean } = await chunkInKernel(deps, fn, lease.kernel, inputs, limits, signal, options.onItem);
+    const { outcomes, clean, unsure } = await chunkInKernel(deps, fn, lease.kernel, inputs, limits, signal, options.onItem);
     if (!clean) {
       const old = lease;
       lease = null;
       await old.release();
+    }
+    if (unsure !== null) {
+      // The kernel died with this item unreported, but it may not be the one to blame: an outcome
+      // still in the kernel's send queue dies with the process when the next item calls os._exit.
+      // Alone in a fresh kernel, it gives its own verdict.
+      try {
+        lease = await KernelLease.take(deps.kernels);
+      } catch {
+        return outcomes; // no kernel now: the item stays unfinished, and the caller runs it again
+      }
+      const alone = await chunkInKernel(deps, fn, lease.kernel, [inputs[unsure]!], limits, signal, options.onItem && ((_, out) => options.onItem!(unsure, out)));
+      if (!alone.clean) {
+        const old = lease;
+        lease = null;
+        await old.release();
+      }
+      outcomes.push(...alone.outcomes);
     }
     return outcomes;
   };
@@ -197,7 +214,8 @@ class KernelLease {
  * One kernel call over a chunk. The kernel publishes each item's outcome as it ends; the item's
  * clock starts at the call for the first and at the previous outcome for the others, and on
  * expiry the kernel is interrupted (the call's own timeout is only a backstop). `clean` is false
- * when the kernel must not be used again.
+ * when the kernel must not be used again; `unsure` is the item running when a kernel of several
+ * items died (not yet blamed: see the caller).
  */
 async function chunkInKernel(
   deps: FunctionRunnerDeps,
@@ -207,7 +225,7 @@ async function chunkInKernel(
   limits: FunctionLimits,
   signal: AbortSignal | undefined,
   onItem: ItemListener | undefined,
-): Promise<{ outcomes: FunctionRunResult[]; clean: boolean }> {
+): Promise<{ outcomes: FunctionRunResult[]; clean: boolean; unsure: number | null }> {
   const refused = await writeInputs(kernel, inputs);
   const items = inputs.map((input, n) => (refused.has(n) ? (["", ""] as const) : ([stagedInputName(n), input.name] as const)));
   const outcomes: FunctionRunResult[] = [];
@@ -259,12 +277,13 @@ async function chunkInKernel(
   if (next < inputs.length) {
     clean = false; // the chunk ended early: an interrupt, a crash or an overflow left the kernel unsure
     const stopped = itemEnding(execution, { timedOut, next, cancelled: signal?.aborted === true, limits, wallSeconds: (Date.now() - itemStarted) / 1000 });
+    if (stopped?.error?.kind === "crashed" && inputs.length > 1) return { outcomes, clean, unsure: next };
     if (stopped) {
       outcomes[next] = stopped;
       await onItem?.(next, stopped);
     }
   }
-  return { outcomes, clean };
+  return { outcomes, clean, unsure: null };
 }
 
 /**

@@ -253,10 +253,11 @@ async function chunkInKernel(
     if (next < inputs.length) arm();
     else clearTimeout(timer);
     const index = outcome.index;
-    const error = refused.get(index) ?? outcome.error;
+    const error = refused.get(index) ?? overCaps(outcome, limits) ?? outcome.error;
     stored = stored.then(async () => {
       const images = error ? [] : await storeSavedImages(deps, fn, kernel, outcome.saved, limits);
-      const result: FunctionRunResult = { result: error ? null : outcome.result, stdout: outcome.stdout, images, seconds: outcome.seconds, ...(error ? { error } : {}) };
+      const stdout = outcome.stdout.slice(0, limits.maxOutputChars);
+      const result: FunctionRunResult = { result: error ? null : outcome.result, stdout, images, seconds: outcome.seconds, ...(error ? { error } : {}) };
       outcomes[index] = result;
       await onItem?.(index, result);
     });
@@ -304,6 +305,17 @@ function itemEnding(
   if (!execution.error) return null; // the kernel ended the chunk itself (after an overflow): the rest run again
   const { error, stdout } = cellFailure(execution, at.wallSeconds);
   return { ...failed, stdout, error };
+}
+
+/**
+ * The caps held again on what arrived: the kernel side checks them, but code running in the
+ * kernel can publish an outcome of its own past them.
+ */
+function overCaps(outcome: { stdout: string; result: unknown }, limits: FunctionLimits): FunctionError | null {
+  if (outcome.stdout.length > limits.maxOutputChars) return { kind: "output_too_large", message: `The function printed more than ${limits.maxOutputChars} characters.` };
+  const size = outcome.result === null ? 0 : (JSON.stringify(outcome.result)?.length ?? 0);
+  if (size > limits.maxResultChars) return { kind: "output_too_large", message: `The result is ${size} characters as JSON, over the limit of ${limits.maxResultChars}.` };
+  return null;
 }
 
 /** Writes a chunk's inputs into the kernel's workspace; returns the items that could not be given, with why. */

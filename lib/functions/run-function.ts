@@ -277,7 +277,8 @@ async function chunkInKernel(
   let clean = !execution.error && !kernel.lost && !outcomes.some((o) => o.error && DIRTY.has(o.error.kind));
   if (next < inputs.length) {
     clean = false; // the chunk ended early: an interrupt, a crash or an overflow left the kernel unsure
-    const stopped = itemEnding(execution, { timedOut, next, cancelled: signal?.aborted === true, limits, wallSeconds: (Date.now() - itemStarted) / 1000 });
+    const endedByOverflow = outcomes[next - 1]?.error?.kind === "output_too_large";
+    const stopped = itemEnding(execution, { timedOut, next, cancelled: signal?.aborted === true, endedByOverflow, limits, wallSeconds: (Date.now() - itemStarted) / 1000 });
     if (stopped?.error?.kind === "crashed" && inputs.length > 1) return { outcomes, clean, unsure: next };
     if (stopped) {
       outcomes[next] = stopped;
@@ -293,7 +294,7 @@ async function chunkInKernel(
  */
 function itemEnding(
   execution: Execution,
-  at: { timedOut: number; next: number; cancelled: boolean; limits: FunctionLimits; wallSeconds: number },
+  at: { timedOut: number; next: number; cancelled: boolean; endedByOverflow: boolean; limits: FunctionLimits; wallSeconds: number },
 ): FunctionRunResult | null {
   const failed = { result: null, stdout: "", images: [], seconds: at.wallSeconds };
   if (at.timedOut === at.next) {
@@ -302,7 +303,7 @@ function itemEnding(
   }
   if (at.cancelled) return { ...failed, error: { kind: "cancelled", message: "Cancelled while it ran." } };
   if (at.timedOut >= 0) return null;
-  if (!execution.error) return null; // the kernel ended the chunk itself (after an overflow): the rest run again
+  if (!execution.error && at.endedByOverflow) return null; // the kernel ended the chunk itself: the rest run again
   const { error, stdout } = cellFailure(execution, at.wallSeconds);
   return { ...failed, stdout, error };
 }

@@ -19,7 +19,9 @@ export type { FunctionError, FunctionErrorKind } from "./function-outcome";
  *   openFunctionRunner(deps, fn, options?)      many calls; a kernel is reused
  *                                               while calls end cleanly, and
  *                                               replaced after a timeout, a
- *                                               crash or an output overflow
+ *                                               crash or an output overflow;
+ *                                               callChunk sends several inputs
+ *                                               in one kernel call (batches)
  *
  * Never throws for what the function does (it fails its own call with
  * `error`); throws ArgusError only when no kernel can be had (the cap is

@@ -1,9 +1,10 @@
-"""Runs one stored function on one file inside an isolated kernel (issue #15).
+"""Runs one stored function on files inside an isolated kernel (issue #15).
 
 Internal module, used by the server's function runner (lib/functions/). The
-server sends one cell that calls `call_function`; the outcome comes back as one
-display output of mime type RESULT_MIME, so nothing has to be parsed out of
-printed text. Two rules matter here:
+server sends one cell that calls `call_chunk` on a chunk of files (or
+`call_function` on one); each file's outcome comes back as one display output
+of mime type RESULT_MIME as soon as it is known, so nothing has to be parsed
+out of printed text and a batch's progress stays live. Two rules matter here:
 
 - What the function prints is kept in a bounded buffer. Past the cap the next
   write raises OutputTooLarge inside the function, so a function printing

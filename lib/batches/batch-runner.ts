@@ -4,11 +4,12 @@ import {
   batchCounts,
   cancelPendingItems,
   finishBatch,
-  finishItem,
   getBatch,
   insertBatch,
   markBatchStarted,
-  markItemRunning,
+  markItemsRunning,
+  settleChunk,
+  type ItemOutcome,
   pendingItems,
   requeueRunningItems,
   renewBatchLeases,
@@ -20,10 +21,11 @@ import {
 import type { Db } from "@/lib/db/database";
 import { getFile } from "@/lib/db/files";
 import { ArgusError, isArgusError } from "@/lib/errors";
-import { openFunctionRunner, type FunctionRunner } from "@/lib/functions/run-function";
+import { openFunctionRunner, type FunctionRunner, type FunctionRunResult } from "@/lib/functions/run-function";
 import type { KernelRegistry } from "@/lib/kernels/registry";
 import type { BatchCounts, BatchEvent, BatchItemStatus, BatchProgress, BatchView } from "@/lib/protocol/batches";
 import type { BatchChannel } from "./batch-channel";
+import { nextChunkSize } from "./chunk-size";
 import { batchProgress } from "./progress";
 import { Semaphore } from "./semaphore";
 
@@ -199,23 +201,31 @@ export class BatchRunner {
     }
   }
 
-  /** One lane: takes the next pending item while there is one; its runner keeps one kernel between items. */
+  /**
+   * One lane: takes the next chunk of pending items while there are some; its runner keeps one
+   * kernel between chunks. The chunk size adapts (chunk-size.ts): one item at first, more while
+   * items are fast, fewer after a chunk that failed badly.
+   */
   private async worker(row: BatchRow, queue: BatchItemRow[], active: ActiveBatch): Promise<void> {
     const runner = openFunctionRunner(
       { kernels: this.deps.kernels!, db: this.deps.db, blobs: this.deps.blobs },
       { sessionId: row.sessionId, name: row.functionName, code: row.code },
       { limits: { timeoutMs: this.deps.itemTimeoutMs } },
     );
+    let size = 1;
     try {
       while (!active.abort.signal.aborted) {
-        const item = queue.shift();
-        if (!item) break;
+        const chunk = queue.splice(0, size);
+        if (chunk.length === 0) break;
         const release = await this.slots.acquire(active.abort.signal);
         if (!release) break; // cancelled (or stopping) while waiting for a lane
         try {
           if (active.abort.signal.aborted) break;
-          const again = await this.runItem(row, item, runner, active);
-          if (again) queue.unshift(item);
+          const started = Date.now();
+          const ran = await this.runChunk(row, chunk, runner, active);
+          queue.unshift(...ran.again);
+          size = nextChunkSize(size, { finished: ran.finished, seconds: (Date.now() - started) / 1000, failed: ran.failed });
+          if (ran.noKernel) await new Promise((r) => setTimeout(r, NO_KERNEL_RETRY_MS));
         } finally {
           release();
         }
@@ -225,46 +235,58 @@ export class BatchRunner {
     }
   }
 
-  /** Runs one item and records how it ended; true when it must be tried again (no kernel could be had). */
-  private async runItem(row: BatchRow, item: BatchItemRow, runner: FunctionRunner, active: ActiveBatch): Promise<boolean> {
+  /**
+   * Runs one chunk in one kernel call and records how each item ended. The chunk's items are
+   * marked running in one transaction, and its outcomes written in one more when it ends, each
+   * item marked done only with its result and overlay row stored; then published, one event
+   * per item. Returns the items to run again (those the call did not reach, or all of them when
+   * no kernel could be had).
+   */
+  private async runChunk(
+    row: BatchRow,
+    chunk: BatchItemRow[],
+    runner: FunctionRunner,
+    active: ActiveBatch,
+  ): Promise<{ again: BatchItemRow[]; finished: number; failed: boolean; noKernel: boolean }> {
     const { db } = this.deps;
-    if (!(await markItemRunning(db, row.id, item.idx))) return false;
-    move(active, "pending", "running");
-    await this.publish(row, (batch, progress) => ({ type: "item_started", batch, progress, idx: item.idx }), active);
-    const bytes = await this.bytesOf(item);
-    if (typeof bytes === "string") {
-      await this.finish(row, item, active, { status: "failed", result: null, stdout: null, seconds: null, error: bytes, overlayFileId: null });
-      return false;
+    const marked = new Set(await markItemsRunning(db, row.id, chunk.map((i) => i.idx)));
+    const items = chunk.filter((i) => marked.has(i.idx)); // the rest were cancelled meanwhile
+    for (const item of items) {
+      move(active, "pending", "running");
+      await this.publish(row, (batch, progress) => ({ type: "item_started", batch, progress, idx: item.idx }), active);
     }
-    let out;
+    const finished: Array<{ item: BatchItemRow; outcome: ItemOutcome }> = [];
+    const runnable: Array<{ item: BatchItemRow; bytes: Uint8Array }> = [];
+    for (const item of items) {
+      const bytes = await this.bytesOf(item);
+      if (typeof bytes === "string") finished.push({ item, outcome: { status: "failed", result: null, stdout: null, seconds: null, error: bytes, overlayFileId: null } });
+      else runnable.push({ item, bytes });
+    }
+    let outcomes: FunctionRunResult[] = [];
+    let noKernel = false;
     try {
-      out = await runner.call({ name: item.fileName, bytes }, { signal: active.abort.signal });
+      if (runnable.length > 0) outcomes = await runner.callChunk(runnable.map((r) => ({ name: r.item.fileName, bytes: r.bytes })), { signal: active.abort.signal });
     } catch (error) {
       if (isArgusError(error) && error.code === "unavailable:jupyter" && !active.abort.signal.aborted) {
-        // Every kernel is taken (other sessions, other batches): wait, then try this item again.
-        await db.run("UPDATE batch_items SET status = 'pending' WHERE batch_id = ? AND idx = ?", [row.id, item.idx]);
-        move(active, "running", "pending");
-        await new Promise((r) => setTimeout(r, NO_KERNEL_RETRY_MS));
-        return true;
+        // Every kernel is taken (other sessions, other batches): wait, then try these items again.
+        noKernel = true;
+      } else if (!this.stopping(active)) {
+        const message = isArgusError(error) ? error.message : "The item could not be run (the error was logged).";
+        if (!isArgusError(error)) this.deps.log?.(`[batches] chunk of ${row.id} at #${runnable[0]?.item.idx}: ${String(error).slice(0, 300)}`);
+        // Nothing is known of any of them: the first fails with the reason, the rest run again.
+        outcomes = [{ result: null, stdout: "", images: [], seconds: 0, error: { kind: active.cancelled ? "cancelled" : "crashed", message } }];
       }
-      if (this.stopping(active)) return false;
-      const message = isArgusError(error) ? error.message : "The item could not be run (the error was logged).";
-      if (!isArgusError(error)) this.deps.log?.(`[batches] item ${row.id}#${item.idx}: ${String(error).slice(0, 300)}`);
-      await this.finish(row, item, active, { status: active.cancelled ? "cancelled" : "failed", result: null, stdout: null, seconds: null, error: message, overlayFileId: null });
-      return false;
     }
-    // Stopping (or taken over): leave the item `running`; whoever runs the batch next runs it again.
-    if (this.stopping(active)) return false;
-    const status = out.error ? (out.error.kind === "cancelled" ? "cancelled" : "failed") : "done";
-    await this.finish(row, item, active, {
-      status,
-      result: out.error ? null : out.result,
-      stdout: out.stdout ? out.stdout.slice(0, STDOUT_EXCERPT_CHARS) : null,
-      seconds: out.seconds,
-      error: out.error ? (status === "cancelled" ? "Cancelled while it ran." : out.error.message) : null,
-      overlayFileId: out.images[0]?.fileId ?? null,
-    });
-    return false;
+    // Stopping (or taken over): leave the items `running`; whoever runs the batch next runs them again.
+    if (this.stopping(active)) return { again: [], finished: 0, failed: true, noKernel: false };
+    outcomes.forEach((out, n) => finished.push({ item: runnable[n]!.item, outcome: itemOutcome(out) }));
+    const again = runnable.slice(outcomes.length).map((r) => r.item);
+    const at = new Date().toISOString();
+    await settleChunk(db, row.id, finished.map((f) => ({ idx: f.item.idx, outcome: f.outcome })), again.map((i) => i.idx), at);
+    for (const item of again) move(active, "running", "pending");
+    for (const f of finished) await this.published(row, f.item, active, f.outcome, at);
+    const failed = again.length > 0 || outcomes.some((o) => o.error && BAD_ENDINGS.has(o.error.kind));
+    return { again: active.abort.signal.aborted ? [] : again, finished: outcomes.length, failed, noKernel };
   }
 
   /** This process writes nothing more for the batch: the server is stopping, or another instance took it over. */
@@ -272,9 +294,8 @@ export class BatchRunner {
     return this.closing || active.abandoned;
   }
 
-  private async finish(row: BatchRow, item: BatchItemRow, active: ActiveBatch, outcome: Parameters<typeof finishItem>[3]): Promise<void> {
-    const at = new Date().toISOString();
-    await finishItem(this.deps.db, row.id, item.idx, outcome, at);
+  /** Publishes one item's ending (already written). */
+  private async published(row: BatchRow, item: BatchItemRow, active: ActiveBatch, outcome: ItemOutcome, at: string): Promise<void> {
     move(active, "running", outcome.status);
     active.finishedSince += 1;
     const view = { ...item, ...outcome, result: outcome.result ?? null, finishedAt: at };
@@ -318,6 +339,22 @@ export class BatchRunner {
     const { batch, progress } = await this.viewOf(row, active);
     this.deps.channel.publish(row.sessionId, make(batch, progress));
   }
+}
+
+/** Endings after which the lane's kernel was replaced: the next chunk is smaller. */
+const BAD_ENDINGS = new Set(["timeout", "crashed", "output_too_large", "cancelled"]);
+
+/** How a function call's result is recorded on its row. */
+function itemOutcome(out: FunctionRunResult): ItemOutcome {
+  const status = out.error ? (out.error.kind === "cancelled" ? "cancelled" : "failed") : "done";
+  return {
+    status,
+    result: out.error ? null : out.result,
+    stdout: out.stdout ? out.stdout.slice(0, STDOUT_EXCERPT_CHARS) : null,
+    seconds: out.seconds,
+    error: out.error ? (status === "cancelled" ? "Cancelled while it ran." : out.error.message) : null,
+    overlayFileId: out.images[0]?.fileId ?? null,
+  };
 }
 
 function move(active: ActiveBatch, from: BatchItemStatus, to: BatchItemStatus): void {

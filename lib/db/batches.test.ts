@@ -16,6 +16,8 @@ import {
   claimExpiredBatch,
   expiredBatchIds,
   renewBatchLeases,
+  markItemsRunning,
+  settleChunk,
 } from "./batches";
 import { blobInUse } from "./files";
 import { insertSession } from "./sessions";
@@ -98,6 +100,23 @@ describe("batches (engine under test: ARGUS_TEST_DB)", () => {
     expect((await renewBatchLeases(db, "a", 4000)).map((r) => r.id)).toEqual(["b4"]);
     // b4 has a lease since a's keeper renewed it: when a stops renewing, b can take it over too.
     expect(await expiredBatchIds(db, "b", 99_999)).toEqual(["b4"]);
+    await db.close();
+  });
+
+  it("marks a chunk running at once, and settles it at once: outcomes for what ended, pending for what it did not reach", async () => {
+    const db = await dbs.open("chunks");
+    await insertSession(db, { id: "s1", tokenHash: "h", browserHash: null, now: "t" });
+    const items = ["a", "b", "c", "d"].map((n) => ({ fileName: `${n}.png`, uploadId: null, blobSha256: SHA }));
+    await insertBatch(db, { id: "b2", sessionId: "s1", functionName: "f", functionVersion: 1, code: "", createdAt: "t", owner: "argus-1" }, items);
+    await cancelPendingItems(db, "b2", "t0"); // a cancel from another instance…
+    await db.run("UPDATE batch_items SET status = 'pending', error = NULL WHERE batch_id = 'b2' AND idx <> 3");
+    // …left item 3 cancelled: it is not marked running.
+    expect(await markItemsRunning(db, "b2", [0, 1, 2, 3])).toEqual([0, 1, 2]);
+    const ok = { status: "done" as const, result: 1, stdout: null, seconds: 0.1, error: null, overlayFileId: null };
+    const timedOut = { status: "failed" as const, result: null, stdout: null, seconds: 2, error: "too slow", overlayFileId: null };
+    await settleChunk(db, "b2", [{ idx: 0, outcome: ok }, { idx: 1, outcome: timedOut }], [2], "t1");
+    expect(await batchCounts(db, "b2")).toEqual({ pending: 1, running: 0, done: 1, failed: 1, cancelled: 1 });
+    expect((await pendingItems(db, "b2")).map((i) => i.idx)).toEqual([2]);
     await db.close();
   });
 });

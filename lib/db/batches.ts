@@ -186,6 +186,29 @@ export async function markItemRunning(db: Db, batchId: string, idx: number): Pro
   return changes === 1;
 }
 
+/** pending → running for a chunk's items, in one transaction; returns those that were still pending (not cancelled meanwhile). */
+export async function markItemsRunning(db: Db, batchId: string, idxs: readonly number[]): Promise<number[]> {
+  return db.transaction(async (tx) => {
+    const marked: number[] = [];
+    for (const idx of idxs) if (await markItemRunning(tx, batchId, idx)) marked.push(idx);
+    return marked;
+  });
+}
+
+export type ItemOutcome = Parameters<typeof finishItem>[3];
+
+/**
+ * A chunk's ending in one transaction: the finished items' outcomes (each stored with its
+ * overlay row already written), and the items it did not reach back to pending.
+ */
+export async function settleChunk(db: Db, batchId: string, finished: ReadonlyArray<{ idx: number; outcome: ItemOutcome }>, requeue: readonly number[], at: string): Promise<void> {
+  if (finished.length === 0 && requeue.length === 0) return;
+  await db.transaction(async (tx) => {
+    for (const f of finished) await finishItem(tx, batchId, f.idx, f.outcome, at);
+    for (const idx of requeue) await tx.run("UPDATE batch_items SET status = 'pending' WHERE batch_id = ? AND idx = ? AND status = 'running'", [batchId, idx]);
+  });
+}
+
 export async function finishItem(
   db: Db,
   batchId: string,

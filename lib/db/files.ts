@@ -77,3 +77,8 @@ export async function blobInUse(db: Db, sha256: string): Promise<boolean> {
   if ((await db.one("SELECT 1 AS one FROM files WHERE sha256 = ? OR thumb_sha256 = ? LIMIT 1", [sha256, sha256])) !== undefined) return true;
   return (await db.one("SELECT 1 AS one FROM batch_items WHERE blob_sha256 = ? LIMIT 1", [sha256])) !== undefined;
 }
+
+/** Records a thumbnail made after the file was stored (generated pictures get theirs on first request). */
+export async function setFileThumbnail(db: Db, id: string, thumb: { sha256: string; mime: string }): Promise<void> {
+  await db.run("UPDATE files SET thumb_sha256 = ?, thumb_mime = ? WHERE id = ?", [thumb.sha256, thumb.mime, id]);
+}

@@ -4,6 +4,8 @@ import { insertFile } from "@/lib/db/files";
 import type { Execution } from "@/lib/protocol/contexts";
 import type { SessionDeps } from "@/lib/sessions/service";
 import { fileUrl } from "@/lib/protocol/files";
+import { readImageHeader } from "./image-header";
+import { makeThumbnail } from "./lazy-thumbnail";
 
 export interface StoredImage {
   fileId: string;
@@ -42,28 +44,44 @@ export async function storeExecutionImages(
 }
 
 /**
- * Stores one picture Argus made for a session (a cell's output, a browser screenshot) as a
- * generated file with its thumbnail. Null when the bytes are not a decodable picture.
+ * Stores one picture Argus made for a session (a cell's output, a browser screenshot, a batch
+ * overlay) as a generated file. Null when the bytes are not a picture.
+ *
+ * `thumbnail: "now"` (the default) decodes the picture whole and stores its thumbnail with it.
+ * `"lazy"` (batch overlays, one per item, where that decode was the largest CPU cost of storing
+ * them) checks only the signature and header (format, a sane size) and leaves the row without a
+ * thumbnail: the first request decodes it whole and makes the thumbnail (lazy-thumbnail.ts), and
+ * bytes that do not decode are never served.
  */
 export async function storeGeneratedImage(
   deps: Pick<SessionDeps, "db" | "blobs">,
   sessionId: string,
   bytes: Buffer,
   meta: { name: string; mime: "image/png" | "image/jpeg"; label: string },
+  options: { thumbnail?: "now" | "lazy" } = {},
 ): Promise<Omit<StoredImage, "viewed"> | null> {
   let width = 0;
   let height = 0;
-  let thumb: Buffer;
-  try {
-    const info = await sharp(bytes).metadata();
-    width = info.width ?? 0;
-    height = info.height ?? 0;
-    thumb = await sharp(bytes).resize(256, 256, { fit: "inside", withoutEnlargement: true }).webp().toBuffer();
-  } catch {
-    return null; // not a decodable picture: nothing to show
+  let mime: string = meta.mime;
+  let thumbSha256: string | null = null;
+  if (options.thumbnail === "lazy") {
+    const header = readImageHeader(bytes);
+    if (!header) return null; // not a PNG or JPEG: nothing to show
+    ({ width, height } = header);
+    mime = header.format === "png" ? "image/png" : "image/jpeg"; // what the bytes are, whatever the name says
+  } else {
+    let thumb: Buffer;
+    try {
+      const info = await sharp(bytes).metadata();
+      width = info.width ?? 0;
+      height = info.height ?? 0;
+      thumb = await makeThumbnail(bytes);
+    } catch {
+      return null; // not a decodable picture: nothing to show
+    }
+    thumbSha256 = (await deps.blobs.put(thumb)).sha256;
   }
   const original = await deps.blobs.put(bytes);
-  const thumbBlob = await deps.blobs.put(thumb);
   const fileId = randomUUID();
   await insertFile(deps.db, {
     id: fileId,
@@ -71,14 +89,14 @@ export async function storeGeneratedImage(
     origin: "generated",
     name: meta.name,
     kind: "image",
-    mime: meta.mime,
+    mime,
     size: bytes.length,
     sha256: original.sha256,
     width,
     height,
     durationSec: null,
-    thumbSha256: thumbBlob.sha256,
-    thumbMime: "image/webp",
+    thumbSha256,
+    thumbMime: thumbSha256 ? "image/webp" : null,
     createdAt: new Date().toISOString(),
   });
   return { fileId, url: fileUrl(fileId), label: meta.label, width, height };

@@ -6,6 +6,7 @@ import { ArgusError } from "@/lib/errors";
 import { fileUrl, type UploadView } from "@/lib/protocol/files";
 import { workspaceDir, workspaceLock, type SessionDeps } from "@/lib/sessions/service";
 import { uniqueName } from "./filename";
+import { needsVerification } from "./lazy-thumbnail";
 import { processUpload } from "./process-upload";
 import { writeWorkspaceFile } from "./workspace-fs";
 import { WorkspacePathError } from "./workspace-path";
@@ -23,7 +24,7 @@ export function uploadView(f: FileRow): UploadView {
     height: f.height,
     durationSec: f.durationSec,
     url: fileUrl(f.id),
-    thumbnailUrl: f.thumbSha256 ? `${fileUrl(f.id)}?variant=thumb` : null,
+    thumbnailUrl: f.thumbSha256 || needsVerification(f) ? `${fileUrl(f.id)}?variant=thumb` : null,
   };
 }
 

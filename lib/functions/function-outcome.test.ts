@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Execution } from "@/lib/protocol/contexts";
-import { callCell, readOutcome, RESULT_MIME } from "./function-outcome";
+import { chunkCell, parseOutcome, readOutcome, RESULT_MIME, stagedInputName } from "./function-outcome";
 
 const execution = (over: Partial<Execution>): Execution => ({ results: [], stdout: "", stderr: "", error: null, ...over });
 const published = (outcome: unknown): Execution["results"][number] => ({ data: { [RESULT_MIME]: JSON.stringify(outcome), "text/plain": "<argus function result>" }, isMain: false, viewed: false });
@@ -34,10 +34,28 @@ describe("readOutcome", () => {
   });
 });
 
-describe("callCell", () => {
-  it("passes code, name and path as Python string literals", () => {
-    const cell = callCell('def f(p):\n    return "a\\"b"\n', "f", "it's.png", { maxOutputChars: 100.7, maxResultChars: 5000 });
-    expect(cell).toContain(JSON.stringify('def f(p):\n    return "a\\"b"\n'));
-    expect(cell).toContain('"it\'s.png", 100, 5000);');
+describe("parseOutcome", () => {
+  it("reads an outcome published as an object or as JSON text, with its place in the chunk", () => {
+    const outcome = { index: 3, result: [1], stdout: "", seconds: 0.1, error: null, saved: [".argus-saved/3-o.png"] };
+    expect(parseOutcome(outcome, 9)).toEqual(outcome);
+    expect(parseOutcome(JSON.stringify(outcome), 9)).toEqual(outcome);
+  });
+
+  it("distrusts what the kernel sent: no index is 0, a fractional one too, an unknown kind is raised, junk is null", () => {
+    expect(parseOutcome({ result: 1 }, 2)).toMatchObject({ index: 0, seconds: 2, saved: [], error: null });
+    expect(parseOutcome({ index: 1.5 }, 2)?.index).toBe(0);
+    expect(parseOutcome({ index: 0, error: { kind: "bad_input", message: "m" } }, 1)?.error?.kind).toBe("bad_input");
+    expect(parseOutcome({ index: 0, error: { kind: "timeout", message: "m" } }, 1)?.error?.kind).toBe("raised");
+    expect(parseOutcome("{not json", 1)).toBeNull();
+    expect(parseOutcome(null, 1)).toBeNull();
+  });
+});
+
+describe("chunkCell", () => {
+  it("passes code, name and the items as Python literals, caps as integers", () => {
+    const code = 'def f(p):\n    return "a\\"b"\n';
+    const cell = chunkCell(code, "f", [[stagedInputName(0), "it's.png"], ["", ""]], { maxOutputChars: 100.7, maxResultChars: 5000 });
+    expect(cell).toContain(JSON.stringify(code));
+    expect(cell).toContain(`[[".argus-input-0","it's.png"],["",""]], 100, 5000);`);
   });
 });

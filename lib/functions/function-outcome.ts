@@ -33,35 +33,59 @@ export interface KernelOutcome {
   saved: string[];
 }
 
-const KERNEL_KINDS = new Set<FunctionErrorKind>(["raised", "bad_function", "output_too_large"]);
+const KERNEL_KINDS = new Set<FunctionErrorKind>(["raised", "bad_function", "output_too_large", "bad_input"]);
+
+/** One item's outcome as a chunk publishes it: the outcome and its place in the chunk. */
+export interface ChunkItemOutcome extends KernelOutcome {
+  index: number;
+}
 
 /**
- * Reads one call's outcome from the cell's Execution: the published result
- * when there is one, else the cell's own error mapped to a kind (a timeout,
- * a dead kernel). Pure, so every way a call can end is unit-tested.
+ * One published outcome (the RESULT_MIME value, parsed or as JSON text); null when it is not
+ * one. Pure: the kernel is untrusted, so every field is checked.
+ */
+export function parseOutcome(raw: unknown, wallSeconds: number): ChunkItemOutcome | null {
+  let parsed: { index?: unknown; result?: unknown; stdout?: unknown; seconds?: unknown; saved?: unknown; error?: { kind?: unknown; message?: unknown } | null };
+  try {
+    parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as typeof parsed;
+  } catch {
+    return null;
+  }
+  if (!parsed || typeof parsed !== "object") return null;
+  const kind = parsed.error?.kind;
+  const error =
+    parsed.error && typeof kind === "string"
+      ? { kind: KERNEL_KINDS.has(kind as FunctionErrorKind) ? (kind as FunctionErrorKind) : "raised", message: String(parsed.error.message ?? "") }
+      : null;
+  return {
+    index: typeof parsed.index === "number" && Number.isInteger(parsed.index) ? parsed.index : 0,
+    result: parsed.result ?? null,
+    stdout: typeof parsed.stdout === "string" ? parsed.stdout : "",
+    seconds: typeof parsed.seconds === "number" ? parsed.seconds : wallSeconds,
+    error,
+    saved: Array.isArray(parsed.saved) ? parsed.saved.filter((n): n is string => typeof n === "string") : [],
+  };
+}
+
+/**
+ * Reads a one-item call's outcome from the cell's Execution: the published
+ * result when there is one, else the cell's own error mapped to a kind (a
+ * timeout, a dead kernel). Pure, so every way a call can end is unit-tested.
  */
 export function readOutcome(execution: Execution, wallSeconds: number): KernelOutcome {
   for (const r of execution.results) {
     const raw = r.data[RESULT_MIME];
     if (raw === undefined) continue;
-    try {
-      const parsed = JSON.parse(raw) as { result?: unknown; stdout?: unknown; seconds?: unknown; saved?: unknown; error?: { kind?: unknown; message?: unknown } | null };
-      const kind = parsed.error?.kind;
-      const error =
-        parsed.error && typeof kind === "string"
-          ? { kind: KERNEL_KINDS.has(kind as FunctionErrorKind) ? (kind as FunctionErrorKind) : "raised", message: String(parsed.error.message ?? "") }
-          : null;
-      return {
-        result: parsed.result ?? null,
-        stdout: typeof parsed.stdout === "string" ? parsed.stdout : "",
-        seconds: typeof parsed.seconds === "number" ? parsed.seconds : wallSeconds,
-        error,
-        saved: Array.isArray(parsed.saved) ? parsed.saved.filter((n): n is string => typeof n === "string") : [],
-      };
-    } catch {
-      break;
-    }
+    const parsed = parseOutcome(raw, wallSeconds);
+    if (!parsed) break;
+    const { index: _index, ...outcome } = parsed;
+    return outcome;
   }
+  return cellFailure(execution, wallSeconds);
+}
+
+/** How a cell that reported no (further) outcome ended: a timeout, a cancel, a dead kernel. */
+export function cellFailure(execution: Execution, wallSeconds: number): KernelOutcome & { error: FunctionError } {
   const stdout = execution.stdout;
   const cellError = execution.error;
   const failed = { result: null, stdout, seconds: wallSeconds, saved: [] as string[] };
@@ -84,11 +108,18 @@ export function pyString(text: string): string {
   return JSON.stringify(text);
 }
 
-/** The one cell that runs `name` from `code` on `path` in the kernel. */
-export function callCell(code: string, name: string, path: string, caps: { maxOutputChars: number; maxResultChars: number }): string {
+/** Where the server writes a chunk's n-th input before the call (python/argus/function_call.py INPUT_PREFIX). */
+export const stagedInputName = (n: number) => `.argus-input-${n}`;
+
+/**
+ * The one cell that runs `name` from `code` on each item of a chunk in turn. Each item is
+ * [staged input, the name the function sees]; ["", ""] is an item whose file could not be
+ * written (it fails as bad_input in its turn, so outcomes stay in order).
+ */
+export function chunkCell(code: string, name: string, items: ReadonlyArray<readonly [string, string]>, caps: { maxOutputChars: number; maxResultChars: number }): string {
   const int = (n: number) => Math.max(1, Math.floor(n));
   return [
-    "from argus.function_call import call_function as __argus_call_function",
-    `__argus_call_function(${pyString(code)}, ${pyString(name)}, ${pyString(path)}, ${int(caps.maxOutputChars)}, ${int(caps.maxResultChars)});`,
+    "from argus.function_call import call_chunk as __argus_call_chunk",
+    `__argus_call_chunk(${pyString(code)}, ${pyString(name)}, ${JSON.stringify(items)}, ${int(caps.maxOutputChars)}, ${int(caps.maxResultChars)});`,
   ].join("\n");
 }

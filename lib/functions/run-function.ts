@@ -5,7 +5,9 @@ import { storeGeneratedImage } from "@/lib/files/generated";
 import { readWorkspaceFile, writeWorkspaceFile } from "@/lib/files/workspace-fs";
 import type { KernelHandle } from "@/lib/kernels/kernel-handle";
 import type { KernelRegistry } from "@/lib/kernels/registry";
-import { callCell, readOutcome, type FunctionError } from "./function-outcome";
+import { workspaceName } from "@/lib/files/workspace-path";
+import type { Execution } from "@/lib/protocol/contexts";
+import { cellFailure, chunkCell, parseOutcome, RESULT_MIME, stagedInputName, type FunctionError } from "./function-outcome";
 
 export type { FunctionError, FunctionErrorKind } from "./function-outcome";
 
@@ -17,7 +19,9 @@ export type { FunctionError, FunctionErrorKind } from "./function-outcome";
  *   openFunctionRunner(deps, fn, options?)      many calls; a kernel is reused
  *                                               while calls end cleanly, and
  *                                               replaced after a timeout, a
- *                                               crash or an output overflow
+ *                                               crash or an output overflow;
+ *                                               callChunk sends several inputs
+ *                                               in one kernel call (batches)
  *
  * Never throws for what the function does (it fails its own call with
  * `error`); throws ArgusError only when no kernel can be had (the cap is
@@ -84,8 +88,23 @@ export interface FunctionRunResult {
   error?: FunctionError;
 }
 
+/** Told of each item of a chunk as it ends, in order, once its saved images are stored. */
+export type ItemListener = (index: number, outcome: FunctionRunResult) => void | Promise<void>;
+
+export interface ChunkOptions extends CallOptions {
+  /** Called for each finished item, in order, before callChunk resolves. */
+  onItem?: ItemListener;
+}
+
 export interface FunctionRunner {
   call(input: FunctionInput, options?: CallOptions): Promise<FunctionRunResult>;
+  /**
+   * Runs several inputs in one kernel call, each with its own timeout, caps and outcome. Resolves
+   * with the outcomes of the items that ended, in order: a prefix of `inputs`. The rest (after a
+   * timeout, a crash or an output overflow, which replace the kernel) were not run: call again
+   * with them. At least one item always ends, so calling again always gets further.
+   */
+  callChunk(inputs: readonly FunctionInput[], options?: ChunkOptions): Promise<FunctionRunResult[]>;
   /** Gives the kernel back (it is shut down, never pooled). Always call it. */
   close(): Promise<void>;
 }
@@ -117,27 +136,46 @@ export async function runFunction(deps: FunctionRunnerDeps, fn: FunctionSource, 
 export function openFunctionRunner(deps: FunctionRunnerDeps, fn: FunctionSource, defaults: CallOptions = {}): FunctionRunner {
   let lease: KernelLease | null = null;
   let queue: Promise<unknown> = Promise.resolve();
-  const call = async (input: FunctionInput, options: CallOptions): Promise<FunctionRunResult> => {
+  const run = async (inputs: readonly FunctionInput[], options: ChunkOptions): Promise<FunctionRunResult[]> => {
     const limits = { ...DEFAULT_FUNCTION_LIMITS, ...defaults.limits, ...options.limits };
     const signal = options.signal ?? defaults.signal;
     if (!lease || lease.kernel.lost) {
       await lease?.release();
       lease = await KernelLease.take(deps.kernels);
     }
-    const outcome = await callInKernel(deps, fn, lease.kernel, input, limits, signal);
-    if (outcome.error && DIRTY.has(outcome.error.kind)) {
+    const { outcomes, clean, unsure } = await chunkInKernel(deps, fn, lease.kernel, inputs, limits, signal, options.onItem);
+    if (!clean) {
       const old = lease;
       lease = null;
       await old.release();
     }
-    return outcome;
+    if (unsure !== null) {
+      // The kernel died with this item unreported, but it may not be the one to blame: an outcome
+      // still in the kernel's send queue dies with the process when the next item calls os._exit.
+      // Alone in a fresh kernel, it gives its own verdict.
+      try {
+        lease = await KernelLease.take(deps.kernels);
+      } catch {
+        return outcomes; // no kernel now: the item stays unfinished, and the caller runs it again
+      }
+      const alone = await chunkInKernel(deps, fn, lease.kernel, [inputs[unsure]!], limits, signal, options.onItem && ((_, out) => options.onItem!(unsure, out)));
+      if (!alone.clean) {
+        const old = lease;
+        lease = null;
+        await old.release();
+      }
+      outcomes.push(...alone.outcomes);
+    }
+    return outcomes;
+  };
+  const queued = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = queue.then(work);
+    queue = next.catch(() => undefined);
+    return next;
   };
   return {
-    call(input, options = {}) {
-      const next = queue.then(() => call(input, options));
-      queue = next.catch(() => undefined);
-      return next;
-    },
+    call: (input, options = {}) => queued(async () => (await run([input], options))[0]!),
+    callChunk: (inputs, options = {}) => queued(() => (inputs.length === 0 ? Promise.resolve([]) : run(inputs, options))),
     async close() {
       await queue;
       const old = lease;
@@ -174,34 +212,131 @@ class KernelLease {
   }
 }
 
-async function callInKernel(
+/**
+ * One kernel call over a chunk. The kernel publishes each item's outcome as it ends; the item's
+ * clock starts at the call for the first and at the previous outcome for the others, and on
+ * expiry the kernel is interrupted (the call's own timeout is only a backstop). `clean` is false
+ * when the kernel must not be used again; `unsure` is the item running when a kernel of several
+ * items died (not yet blamed: see the caller).
+ */
+async function chunkInKernel(
   deps: FunctionRunnerDeps,
   fn: FunctionSource,
   kernel: KernelHandle,
-  input: FunctionInput,
+  inputs: readonly FunctionInput[],
   limits: FunctionLimits,
   signal: AbortSignal | undefined,
-): Promise<FunctionRunResult> {
-  const started = Date.now();
-  try {
-    // Through the kernel when its host does not share Argus's disk (ARGUS_WORKSPACE_TRANSPORT=kernel).
-    if (kernel.files) await kernel.files.push(input.name, input.bytes);
-    else await writeWorkspaceFile(kernel.workspace, input.name, input.bytes);
-  } catch (error) {
-    return { result: null, stdout: "", images: [], seconds: 0, error: { kind: "bad_input", message: `The file could not be given to the function: ${(error as Error).message}` } };
-  }
-  // The kernel side removes the previous call's input and files, and names the images this one saved.
-  const cell = callCell(fn.code, fn.name, input.name, limits);
-  const { execution } = await kernel.execute(cell, { timeoutMs: limits.timeoutMs, signal });
-  const outcome = readOutcome(execution, (Date.now() - started) / 1000);
-  const images = kernel.lost ? [] : await storeSavedImages(deps, fn, kernel, outcome.saved, limits);
-  return {
-    result: outcome.result,
-    stdout: outcome.stdout,
-    images,
-    seconds: outcome.seconds,
-    ...(outcome.error ? { error: outcome.error } : {}),
+  onItem: ItemListener | undefined,
+): Promise<{ outcomes: FunctionRunResult[]; clean: boolean; unsure: number | null }> {
+  const refused = await writeInputs(kernel, inputs);
+  const items = inputs.map((input, n) => (refused.has(n) ? (["", ""] as const) : ([stagedInputName(n), input.name] as const)));
+  const outcomes: FunctionRunResult[] = [];
+  let next = 0; // the item running now: the first without an outcome
+  let itemStarted = Date.now();
+  let timedOut = -1;
+  const itemClock = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    itemStarted = Date.now();
+    const item = next;
+    timer = setTimeout(() => {
+      timedOut = item;
+      itemClock.abort(new Error("item timeout"));
+    }, limits.timeoutMs);
   };
+  // Saved images are read and stored in order while the kernel goes on with the next item.
+  let stored: Promise<void> = Promise.resolve();
+  const onDisplay = (data: Record<string, unknown>) => {
+    if (data[RESULT_MIME] === undefined) return;
+    const outcome = parseOutcome(data[RESULT_MIME], (Date.now() - itemStarted) / 1000);
+    if (!outcome || outcome.index !== next || next >= inputs.length) return; // out of order: a forgery, ignored
+    next += 1;
+    if (next < inputs.length) arm();
+    else clearTimeout(timer);
+    const index = outcome.index;
+    const error = refused.get(index) ?? overCaps(outcome, limits) ?? outcome.error;
+    stored = stored.then(async () => {
+      const images = error ? [] : await storeSavedImages(deps, fn, kernel, outcome.saved, limits);
+      const stdout = outcome.stdout.slice(0, limits.maxOutputChars);
+      const result: FunctionRunResult = { result: error ? null : outcome.result, stdout, images, seconds: outcome.seconds, ...(error ? { error } : {}) };
+      outcomes[index] = result;
+      await onItem?.(index, result);
+    });
+  };
+  arm();
+  const cell = chunkCell(fn.code, fn.name, items, limits);
+  const stop = signal ? AbortSignal.any([signal, itemClock.signal]) : itemClock.signal;
+  // Backstop only: every item has its own clock above.
+  const backstopMs = limits.timeoutMs * (inputs.length + 1);
+  let execution;
+  try {
+    ({ execution } = await kernel.execute(cell, { timeoutMs: backstopMs, signal: stop, onDisplay }));
+  } finally {
+    clearTimeout(timer);
+  }
+  await stored;
+  let clean = !execution.error && !kernel.lost && !outcomes.some((o) => o.error && DIRTY.has(o.error.kind));
+  if (next < inputs.length) {
+    clean = false; // the chunk ended early: an interrupt, a crash or an overflow left the kernel unsure
+    const endedByOverflow = outcomes[next - 1]?.error?.kind === "output_too_large";
+    const stopped = itemEnding(execution, { timedOut, next, cancelled: signal?.aborted === true, endedByOverflow, limits, wallSeconds: (Date.now() - itemStarted) / 1000 });
+    if (stopped?.error?.kind === "crashed" && inputs.length > 1) return { outcomes, clean, unsure: next };
+    if (stopped) {
+      outcomes[next] = stopped;
+      await onItem?.(next, stopped);
+    }
+  }
+  return { outcomes, clean, unsure: null };
+}
+
+/**
+ * Why the item that was running when the call ended did not report; null when it is not to
+ * blame (its predecessor's clock ran out as that one's outcome was on its way: it is run again).
+ */
+function itemEnding(
+  execution: Execution,
+  at: { timedOut: number; next: number; cancelled: boolean; endedByOverflow: boolean; limits: FunctionLimits; wallSeconds: number },
+): FunctionRunResult | null {
+  const failed = { result: null, stdout: "", images: [], seconds: at.wallSeconds };
+  if (at.timedOut === at.next) {
+    const seconds = Math.round(at.limits.timeoutMs / 100) / 10;
+    return { ...failed, error: { kind: "timeout", message: `The function ran longer than ${seconds} s on this file and was stopped.` } };
+  }
+  if (at.cancelled) return { ...failed, error: { kind: "cancelled", message: "Cancelled while it ran." } };
+  if (at.timedOut >= 0) return null;
+  if (!execution.error && at.endedByOverflow) return null; // the kernel ended the chunk itself: the rest run again
+  const { error, stdout } = cellFailure(execution, at.wallSeconds);
+  return { ...failed, stdout, error };
+}
+
+/**
+ * The caps held again on what arrived: the kernel side checks them, but code running in the
+ * kernel can publish an outcome of its own past them.
+ */
+function overCaps(outcome: { stdout: string; result: unknown }, limits: FunctionLimits): FunctionError | null {
+  if (outcome.stdout.length > limits.maxOutputChars) return { kind: "output_too_large", message: `The function printed more than ${limits.maxOutputChars} characters.` };
+  const size = outcome.result === null ? 0 : (JSON.stringify(outcome.result)?.length ?? 0);
+  if (size > limits.maxResultChars) return { kind: "output_too_large", message: `The result is ${size} characters as JSON, over the limit of ${limits.maxResultChars}.` };
+  return null;
+}
+
+/** Writes a chunk's inputs into the kernel's workspace; returns the items that could not be given, with why. */
+async function writeInputs(kernel: KernelHandle, inputs: readonly FunctionInput[]): Promise<Map<number, FunctionError>> {
+  const refused = new Map<number, FunctionError>();
+  await Promise.all(
+    inputs.map(async (input, n) => {
+      try {
+        workspaceName(input.name); // the name the function sees: a plain file name
+        // Through the kernel when its host does not share Argus's disk (ARGUS_WORKSPACE_TRANSPORT=kernel).
+        if (kernel.files) await kernel.files.push(stagedInputName(n), input.bytes);
+        else await writeWorkspaceFile(kernel.workspace, stagedInputName(n), input.bytes);
+      } catch (error) {
+        refused.set(n, { kind: "bad_input", message: `The file could not be given to the function: ${(error as Error).message}` });
+      }
+    }),
+  );
+  return refused;
 }
 
 async function storeSavedImages(deps: FunctionRunnerDeps, fn: FunctionSource, kernel: KernelHandle, names: string[], limits: FunctionLimits): Promise<FunctionImage[]> {
@@ -216,8 +351,11 @@ async function storeSavedImages(deps: FunctionRunnerDeps, fn: FunctionSource, ke
     } catch {
       continue; // too big, a link, gone: not an image the function gave us
     }
-    const stored = await storeGeneratedImage(deps, fn.sessionId, bytes, { name, mime, label: `${fn.name}: ${name}` });
-    if (stored) images.push({ fileId: stored.fileId, url: stored.url, name });
+    // The kernel moved it aside as `.argus-saved/<index>-<name>`; people see the name it gave.
+    const shown = path.basename(name).replace(/^\d+-/, "");
+    // Header checked now; decoded whole (and its thumbnail made) when first requested.
+    const stored = await storeGeneratedImage(deps, fn.sessionId, bytes, { name: shown, mime, label: `${fn.name}: ${shown}` }, { thumbnail: "lazy" });
+    if (stored) images.push({ fileId: stored.fileId, url: stored.url, name: shown });
   }
   return images;
 }

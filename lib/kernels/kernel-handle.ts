@@ -18,6 +18,8 @@ export interface ExecuteOptions {
   timeoutMs: number;
   /** Stream output as it arrives, for live display. */
   onStream?: (name: "stdout" | "stderr", text: string) => void;
+  /** Each display output's mime bundle as it arrives (a batch chunk reports each item's outcome as one). */
+  onDisplay?: (data: Record<string, unknown>) => void;
   /** Meters the cell's bridge calls (count, and the run's budgets); a default per-cell count when absent. */
   bridgeMeter?: BridgeMeter;
   /** Lets bridge methods ask the person (tool review); absent outside a run. */
@@ -145,6 +147,7 @@ export class KernelHandle {
     future.onIOPub = (msg) => {
       collector.push(msg as unknown as Parameters<ExecutionCollector["push"]>[0]);
       if (KernelMessage.isStreamMsg(msg)) options.onStream?.(msg.content.name, msg.content.text);
+      else if (KernelMessage.isDisplayDataMsg(msg)) options.onDisplay?.(msg.content.data as Record<string, unknown>);
     };
     // The per-cell timeout runs through bridge calls too (a cell looping on
     // vqa must end); only waiting on the person (tool review) stops it.

@@ -1,9 +1,10 @@
-"""Runs one stored function on one file inside an isolated kernel (issue #15).
+"""Runs one stored function on files inside an isolated kernel (issue #15).
 
 Internal module, used by the server's function runner (lib/functions/). The
-server sends one cell that calls `call_function`; the outcome comes back as one
-display output of mime type RESULT_MIME, so nothing has to be parsed out of
-printed text. Two rules matter here:
+server sends one cell that calls `call_chunk` on a chunk of files (or
+`call_function` on one); each file's outcome comes back as one display output
+of mime type RESULT_MIME as soon as it is known, so nothing has to be parsed
+out of printed text and a batch's progress stays live. Two rules matter here:
 
 - What the function prints is kept in a bounded buffer. Past the cap the next
   write raises OutputTooLarge inside the function, so a function printing
@@ -159,6 +160,93 @@ def call_function(code: str, name: str, path: str, max_output_chars: int, max_re
     than `max_output_chars`, or its result is longer than `max_result_chars`
     as JSON: a 5000x5000 array must not cross the kernel's socket).
     """
+    outcome = _run_one(_compiled(code, name), name, path, max_output_chars, max_result_chars)
+    _publish(outcome)
+    return outcome
+
+
+# A chunk's inputs are written by the server before the call under these names
+# (`.argus-input-<n>`), so items sharing a file name never collide; each is
+# renamed to its item's name only when its turn comes, so a call sees its own
+# input alone. Images a call saved are moved into SAVED_DIR as `<index>-<name>`
+# before the next item starts, where the server reads them back (without
+# following links) while the chunk goes on.
+INPUT_PREFIX = ".argus-input-"
+SAVED_DIR = ".argus-saved"
+
+
+def call_chunk(code: str, name: str, items: list[list[str]], max_output_chars: int, max_result_chars: int = 10_000_000) -> None:
+    """Calls `name` on each [staged input, name] of `items` in turn, publishing each outcome as it ends.
+
+    One outcome per item, as call_function's plus `index` (its place in the
+    chunk); `saved` names paths under SAVED_DIR. Each item has its own output
+    and result caps. An item whose output overflowed ends the chunk (the
+    kernel may be left half-way through something): the server runs the
+    rest in a fresh kernel. A KeyboardInterrupt (the server's per-item
+    timeout, or a cancel) ends the cell as interrupted.
+    """
+    _reset_saved_dir()
+    _remove_stale_inputs(keep={staged for staged, _ in items})
+    compiled = _compiled(code, name)
+    for index, (staged, path) in enumerate(items):
+        _clear_left_behind(keep=staged)
+        try:
+            os.replace(staged, path)  # replaces whatever the name holds (a link included) without following it
+        except OSError as error:
+            outcome: dict[str, Any] = {"result": None, "stdout": "", "seconds": 0.0, "saved": []}
+            outcome["error"] = _error("bad_input", f"The file could not be given to the function: {error.strerror or error}")
+        else:
+            outcome = _run_one(compiled, name, path, max_output_chars, max_result_chars)
+            outcome["saved"] = _keep_saved(index, outcome["saved"])
+        outcome["index"] = index
+        _publish(outcome)
+        if outcome["error"] and outcome["error"]["kind"] == "output_too_large":
+            break
+
+
+def _reset_saved_dir() -> None:
+    import shutil
+
+    with contextlib.suppress(OSError):
+        if os.path.islink(SAVED_DIR) or not os.path.isdir(SAVED_DIR):
+            os.remove(SAVED_DIR)
+        else:
+            shutil.rmtree(SAVED_DIR)  # never follows links inside
+
+
+def _remove_stale_inputs(keep: set[str]) -> None:
+    """Staged inputs an earlier, interrupted chunk never reached."""
+    for stale in _top_files():
+        if stale.startswith(INPUT_PREFIX) and stale not in keep:
+            with contextlib.suppress(OSError):
+                os.remove(stale)
+
+
+def _keep_saved(index: int, saved: list[str]) -> list[str]:
+    kept: list[str] = []
+    for name in saved:
+        target = f"{SAVED_DIR}/{index}-{name}"
+        try:
+            os.makedirs(SAVED_DIR, exist_ok=True)
+            os.replace(name, target)
+        except OSError:
+            continue  # gone, or the directory was tampered with: not an image this item gave us
+        with contextlib.suppress(ValueError):
+            _left_behind.remove(name)
+        kept.append(target)
+    return kept
+
+
+def _compiled(code: str, name: str) -> Any:
+    """The code compiled once (a chunk runs it for every item), or the SyntaxError each item reports."""
+    try:
+        return compile(code, f"<function {name}>", "exec")
+    except BaseException as error:  # noqa: BLE001 - reported per item, like any error of the code
+        return error
+
+
+def _run_one(compiled: Any, name: str, path: str, max_output_chars: int, max_result_chars: int) -> dict[str, Any]:
+    """Runs the compiled code in a fresh namespace, calls `name(path)`; the outcome, not yet published."""
     _clear_left_behind(keep=path)
     before = _top_files()
     out = CappedStream(max_output_chars)
@@ -166,8 +254,10 @@ def call_function(code: str, name: str, path: str, max_output_chars: int, max_re
     started = time.monotonic()
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            if isinstance(compiled, BaseException):
+                raise compiled
             namespace: dict[str, Any] = {"__name__": "__argus_function__"}
-            exec(compile(code, f"<function {name}>", "exec"), namespace)
+            exec(compiled, namespace)
             fn = namespace.get(name)
             if not callable(fn):
                 outcome["error"] = _error("bad_function", f"The code does not define a function named {name}.")
@@ -197,5 +287,4 @@ def call_function(code: str, name: str, path: str, max_output_chars: int, max_re
             "output_too_large",
             f"The result is {size} characters as JSON, over the limit of {max_result_chars}. Return a summary (counts, boxes) instead of whole arrays.",
         )
-    _publish(outcome)
     return outcome

@@ -29,6 +29,8 @@ STAGING = Path(".argus") / "incoming"
 MANIFEST = Path(".argus") / "received.json"
 # Session ids and staging tokens are server-made; anything else is refused.
 _SAFE_ID = re.compile(r"^[A-Za-z0-9_-]{1,80}$")
+# The one hidden name the server writes: a batch chunk's staged input (function_call.INPUT_PREFIX).
+_STAGED_INPUT = re.compile(r"^\.argus-input-[0-9]{1,6}$")
 _base: "Path | None" = None
 
 
@@ -56,7 +58,7 @@ def _file_name(value: Any) -> str:
     """A plain file name at the top of the workspace (as uploads are named)."""
     if not isinstance(value, str) or not value or "/" in value or "\\" in value or "\x00" in value:
         raise TransferError(f"not a plain file name: {value!r}")
-    if value.startswith(".") or len(value.encode()) > 255:
+    if (value.startswith(".") and not _STAGED_INPUT.match(value)) or len(value.encode()) > 255:
         raise TransferError(f"file name not allowed: {value!r}")
     return value
 

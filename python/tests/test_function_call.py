@@ -142,3 +142,71 @@ class CallFunctionTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class CallChunkTest(unittest.TestCase):
+    """call_chunk: several items in one cell, each outcome published as it ends."""
+
+    def setUp(self) -> None:
+        self.cwd = os.getcwd()
+        self.dir = tempfile.TemporaryDirectory()
+        os.chdir(self.dir.name)
+        function_call._left_behind.clear()
+
+    def tearDown(self) -> None:
+        os.chdir(self.cwd)
+        self.dir.cleanup()
+
+    def chunk(self, code: str, inputs: List[bytes], names: List[str], cap: int = 1000) -> List[Dict[str, Any]]:
+        items = []
+        for i, (data, name) in enumerate(zip(inputs, names)):
+            Path(f"{function_call.INPUT_PREFIX}{i}").write_bytes(data)
+            items.append([f"{function_call.INPUT_PREFIX}{i}", name])
+        published: List[Any] = []
+        with mock.patch.object(function_call, "_publish", published.append):
+            function_call.call_chunk(code, "f", items, cap)
+        for outcome in published:
+            json.dumps(outcome, allow_nan=False)
+        return published
+
+    def test_each_item_sees_its_own_input_under_its_name_even_when_names_repeat(self) -> None:
+        code = "import os\ndef f(p):\n    return [p, open(p, 'rb').read().decode(), sorted(n for n in os.listdir('.') if not n.startswith('.'))]\n"
+        out = self.chunk(code, [b"one", b"two", b"three"], ["a.png", "a.png", "b.png"])
+        self.assertEqual([o["index"] for o in out], [0, 1, 2])
+        self.assertEqual([o["result"] for o in out], [["a.png", "one", ["a.png"]], ["a.png", "two", ["a.png"]], ["b.png", "three", ["b.png"]]])
+
+    def test_saved_images_are_kept_apart_per_item_and_not_seen_by_the_next(self) -> None:
+        code = "import os\ndef f(p):\n    seen = sorted(n for n in os.listdir('.') if not n.startswith('.'))\n    open('overlay.png', 'wb').write(p.encode())\n    return seen\n"
+        out = self.chunk(code, [b"1", b"2"], ["x.png", "y.png"])
+        self.assertEqual(out[0]["saved"], [".argus-saved/0-overlay.png"])
+        self.assertEqual(out[1]["saved"], [".argus-saved/1-overlay.png"])
+        self.assertEqual(out[1]["result"], ["y.png"])  # neither x.png nor the first overlay
+        self.assertEqual(Path(".argus-saved/0-overlay.png").read_bytes(), b"x.png")
+        # The next chunk starts clean: the earlier chunk's saved images are gone.
+        self.chunk("def f(p):\n    return 1\n", [b"3"], ["z.png"])
+        self.assertFalse(Path(".argus-saved/0-overlay.png").exists())
+
+    def test_an_overflowing_item_fails_alone_and_ends_the_chunk(self) -> None:
+        code = "def f(p):\n    if p == 'loud.png':\n        while True:\n            print('x' * 1000)\n    return p\n"
+        out = self.chunk(code, [b"", b"", b""], ["a.png", "loud.png", "c.png"], cap=5000)
+        self.assertEqual([o["index"] for o in out], [0, 1])
+        self.assertEqual(out[0]["result"], "a.png")
+        self.assertEqual(out[1]["error"]["kind"], "output_too_large")
+
+    def test_an_item_whose_input_is_missing_fails_as_bad_input_and_the_rest_run(self) -> None:
+        Path(f"{function_call.INPUT_PREFIX}1").write_bytes(b"b")
+        published: List[Any] = []
+        with mock.patch.object(function_call, "_publish", published.append):
+            function_call.call_chunk("def f(p):\n    return p\n", "f", [[f"{function_call.INPUT_PREFIX}0", "a.png"], [f"{function_call.INPUT_PREFIX}1", "b.png"]], 100)
+        self.assertEqual(published[0]["error"]["kind"], "bad_input")
+        self.assertEqual(published[1]["result"], "b.png")
+
+    def test_a_syntax_error_fails_each_item_as_raised(self) -> None:
+        out = self.chunk("def f(p)\n    return 1\n", [b"", b""], ["a.png", "b.png"])
+        self.assertEqual([o["error"]["kind"] for o in out], ["raised", "raised"])
+        self.assertIn("SyntaxError", out[0]["error"]["message"])
+
+    def test_stale_inputs_of_an_interrupted_chunk_are_removed(self) -> None:
+        Path(f"{function_call.INPUT_PREFIX}7").write_bytes(b"old")
+        self.chunk("def f(p):\n    return 1\n", [b""], ["a.png"])
+        self.assertFalse(Path(f"{function_call.INPUT_PREFIX}7").exists())

@@ -132,6 +132,38 @@ describe("batch runs", () => {
     expect((await finished(core, after.id)).batch.counts.done).toBe(1);
   });
 
+  it("fast items go in growing chunks; a hang and a crash inside a chunk fail only their own rows, every item its own result", async () => {
+    const core = await startCore(`${scratch.dir}/chunks`, { ARGUS_BATCH_ITEM_TIMEOUT_SECONDS: "3", ARGUS_BATCH_PARALLEL: "1" });
+    const session = await createSession(core, null);
+    const code = [
+      "import os, time",
+      "def f(p):",
+      "    data = open(p, 'rb').read().decode()",
+      "    if data == 'hang':",
+      "        while True:",
+      "            time.sleep(0.05)",
+      "    if data == 'exit':",
+      "        os._exit(1)",
+      "    return data",
+    ].join("\n");
+    // One lane: chunks of 1, 2, 4, 8… while items are fast, so the hang and the exit land inside a chunk.
+    const contents = Array.from({ length: 24 }, (_, i) => (i === 10 ? "hang" : i === 13 ? "exit" : `item-${i}`));
+    const items = await Promise.all(contents.map(async (c, i) => ({ fileName: `same-${i % 3}.png`, uploadId: null, blobSha256: (await core.blobs.put(new TextEncoder().encode(c))).sha256 })));
+    const seen = record(core);
+    const batch = await core.batches.create(session.id, { name: "f", version: 1, code }, items);
+    const view = await finished(core, batch.id);
+    const rows = await itemsOfBatch(core.db, batch.id, { offset: 0, limit: 100 });
+    expect(view.batch.counts, JSON.stringify(rows.filter((r) => r.status !== "done"))).toMatchObject({ done: 22, failed: 2, pending: 0, running: 0 });
+    rows.forEach((row, i) => {
+      if (i === 10) expect(row).toMatchObject({ status: "failed", error: expect.stringMatching(/longer than 3 s/) });
+      else if (i === 13) expect(row).toMatchObject({ status: "failed", error: expect.stringMatching(/stopped its kernel/) });
+      else expect(row).toMatchObject({ status: "done", result: `item-${i}` });
+    });
+    // Each item was told started and finished exactly once.
+    const finishedIdx = seen.filter((e) => e.type === "item_finished" && e.batch.id === batch.id).map((e) => (e as { item: { idx: number } }).item.idx);
+    expect(finishedIdx.sort((x, y) => x - y)).toEqual(contents.map((_, i) => i));
+  });
+
   it("cancel interrupts the running items and marks the rest cancelled", async () => {
     const core = await startCore(`${scratch.dir}/cancel`);
     const session = await createSession(core, null);

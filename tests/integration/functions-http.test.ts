@@ -157,6 +157,54 @@ describe("POST /api/sessions/:id/functions/:name/run", () => {
   });
 });
 
+describe("pictures a function saved (thumbnails made on first request)", () => {
+  it("serves a real overlay and its thumbnail; never serves bytes that only look like a PNG, nor text saved as .png", async () => {
+    const db = await openDatabase(world.server.database);
+    try {
+      await addFunctionVersion(db, {
+        sessionId: a.id,
+        name: "saves",
+        // A real overlay, a PNG header followed by an HTML page, and plain text, all saved as .png.
+        code: [
+          "from PIL import Image",
+          "def saves(p):",
+          "    img = Image.open(p)",
+          "    img.save('real.png')",
+          "    head = open('real.png', 'rb').read(33)",
+          "    open('forged.png', 'wb').write(head + b'<html><script>alert(1)</script></html>' * 40)",
+          "    open('text.png', 'w').write('just text')",
+          "    return 'saved'",
+          "",
+        ].join("\n"),
+        test: "",
+        runId: null,
+        testOutput: "",
+        success: true,
+        now: new Date().toISOString(),
+      });
+    } finally {
+      await db.close();
+    }
+    const res = await run(a, "saves", { raw: imageForm(await coinImage(4), "four.png") });
+    expect(res.status, res.text).toBe(200);
+    const images = res.json.images as string[];
+    expect(images).toHaveLength(2); // the text file is not a picture at all
+    const get = (url: string) => fetch(`${world.server.url}${url}`, { headers: { authorization: `Bearer ${a.token}` } });
+    const served = await Promise.all(images.map(async (url) => ({ url, file: await get(url), thumb: await get(`${url}?variant=thumb`) })));
+    const real = served.filter((s) => s.file.status === 200);
+    const forged = served.filter((s) => s.file.status !== 200);
+    expect(real).toHaveLength(1);
+    expect(real[0]!.file.headers.get("content-type")).toBe("image/png");
+    expect(real[0]!.thumb.status).toBe(200);
+    expect(real[0]!.thumb.headers.get("content-type")).toBe("image/webp");
+    expect(forged).toHaveLength(1);
+    for (const answer of [forged[0]!.file, forged[0]!.thumb]) {
+      expect(answer.status).toBe(422);
+      expect(((await answer.json()) as { error: { code: string } }).error.code).toBe("unprocessable:file");
+    }
+  });
+});
+
 describe("function tokens (scripts for a session made in a browser)", () => {
   it("runs the session's functions with a token made from the page, and opens nothing else", async () => {
     const made = await world.call("POST", `/api/sessions/${a.id}/function-tokens`, { token: a.token });

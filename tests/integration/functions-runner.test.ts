@@ -112,3 +112,84 @@ describe("runFunction", () => {
     expect(out.error?.kind).toBe("bad_input");
   });
 });
+
+describe("callChunk: several items in one kernel call", () => {
+  const names = ["a.png", "b.png", "c.png", "d.png", "e.png"];
+  const inputs = names.map((name, i) => ({ name, bytes: new TextEncoder().encode(`item-${i}`) }));
+  /** The function reads its own input, so each result shows it got its own file. */
+  const own = (misbehaviour: string) => `import os, time, sys\ndef f(p):\n    if p == 'c.png':\n${misbehaviour}\n    return [p, open(p).read()]\n`;
+
+  /** Runs the chunk, then what it did not reach, as the batch runner does; the outcomes of each call. */
+  async function runAll(code: string, limits = {}) {
+    const runner = openFunctionRunner(deps, fn(code), { limits });
+    const calls: string[][] = [];
+    const outcomes: Array<{ result: unknown; error?: { kind: string } }> = [];
+    const seen: number[] = [];
+    try {
+      while (outcomes.length < inputs.length) {
+        const rest = inputs.slice(outcomes.length);
+        const base = outcomes.length;
+        const got = await runner.callChunk(rest, { onItem: (index) => void seen.push(base + index) });
+        calls.push(got.map((o) => (o.error ? o.error.kind : "done")));
+        outcomes.push(...got);
+      }
+    } finally {
+      await runner.close();
+    }
+    expect(seen).toEqual([0, 1, 2, 3, 4]); // each item told once, in order
+    return { calls, outcomes };
+  }
+
+  const doneWithOwnInput = (outcomes: Array<{ result: unknown }>, at: number[]) => {
+    for (const i of at) expect(outcomes[i]!.result).toEqual([names[i], `item-${i}`]);
+  };
+
+  it("times out only the hanging third item; the first two keep their results, the last two run in a fresh call", async () => {
+    const { calls, outcomes } = await runAll(own("        while True:\n            time.sleep(0.05)"), { timeoutMs: 3000 });
+    expect(calls.flat()).toEqual(["done", "done", "timeout", "done", "done"]);
+    expect(calls[0]!.length).toBeLessThan(5); // the first call stopped at the third item; the rest ran in another
+    doneWithOwnInput(outcomes, [0, 1, 3, 4]);
+    expect(outcomes[2]!.result).toBeNull();
+    await stillHealthy();
+  });
+
+  it("fails only the third item as crashed when it calls os._exit; the rest run in a new kernel", async () => {
+    const { calls, outcomes } = await runAll(own("        os._exit(1)"));
+    expect(calls.flat()).toEqual(["done", "done", "crashed", "done", "done"]);
+    expect(calls[0]!.length).toBeLessThan(5); // the first call stopped at the third item; the rest ran in another
+    doneWithOwnInput(outcomes, [0, 1, 3, 4]);
+    await stillHealthy();
+  });
+
+  it("fails only the third item when it prints 100 MB", async () => {
+    const { calls, outcomes } = await runAll(own("        for _ in range(100):\n            sys.stdout.write('x' * 1_000_000)"), { maxOutputChars: 100_000 });
+    expect(calls.flat()).toEqual(["done", "done", "output_too_large", "done", "done"]);
+    expect(calls[0]!.length).toBeLessThan(5); // the first call stopped at the third item; the rest ran in another
+    doneWithOwnInput(outcomes, [0, 1, 3, 4]);
+    await stillHealthy();
+  });
+
+  it("gives items with the same file name each its own input, and stores each item's overlay apart", async () => {
+    const runner = openFunctionRunner(deps, fn(COUNT_COINS_CODE, "count_coins"));
+    try {
+      const counts = [2, 5, 9];
+      const got = await runner.callChunk(await Promise.all(counts.map(async (c) => ({ name: "coins.png", bytes: await coinImage(c) }))));
+      expect(got.map((o) => (o.result as { count: number }).count)).toEqual(counts);
+      const overlays = got.map((o) => o.images[0]?.fileId);
+      expect(new Set(overlays).size).toBe(3);
+      expect(got[0]!.images[0]!.name).toBe("coins_overlay.png");
+    } finally {
+      await runner.close();
+    }
+  });
+
+  it("fails only an item whose name is not a plain file name", async () => {
+    const runner = openFunctionRunner(deps, fn("def f(p):\n    return p\n"));
+    try {
+      const got = await runner.callChunk([input, { name: "../x.png", bytes: new Uint8Array([0]) }, { name: "z.png", bytes: new Uint8Array([0]) }]);
+      expect(got.map((o) => o.error?.kind ?? o.result)).toEqual(["in.png", "bad_input", "z.png"]);
+    } finally {
+      await runner.close();
+    }
+  });
+});

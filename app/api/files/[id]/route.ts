@@ -1,4 +1,5 @@
 import { getFile } from "@/lib/db/files";
+import { verifiedFile } from "@/lib/files/lazy-thumbnail";
 import { ArgusError } from "@/lib/errors";
 import { FileVariantQuery } from "@/lib/protocol/api";
 import { parseByteRange } from "@/lib/server/byte-range";
@@ -20,8 +21,10 @@ export const GET = route(async (req: Request, { params }: Ctx) => {
   if (!file) throw new ArgusError("not_found:file", "No such file.");
 
   const variant = parseWith(FileVariantQuery, new URL(req.url).searchParams.get("variant") ?? undefined);
-  const sha = variant === "thumb" ? file.thumbSha256 : file.sha256;
-  const mime = variant === "thumb" ? file.thumbMime : file.mime;
+  // A picture a kernel wrote is decoded whole before it is first served (its thumbnail is made then).
+  const checked = await verifiedFile(core, file);
+  const sha = variant === "thumb" ? checked.thumbSha256 : checked.sha256;
+  const mime = variant === "thumb" ? checked.thumbMime : checked.mime;
   if (!sha || !mime) throw new ArgusError("not_found:file", "This file has no thumbnail.");
   const bytes = await core.blobs.read(sha);
 

@@ -35,48 +35,92 @@ export interface KernelOutcome {
 
 const KERNEL_KINDS = new Set<FunctionErrorKind>(["raised", "bad_function", "output_too_large"]);
 
+/** The caps of one call, as the kernel side was told them (callCell). */
+export interface OutcomeCaps {
+  maxOutputChars: number;
+  maxResultChars: number;
+}
+
+/** Room for the outcome's own fields around its result and output. */
+const OUTCOME_ENVELOPE_CHARS = 64 * 1024;
+
 /**
  * Reads one call's outcome from the cell's Execution: the published result
  * when there is one, else the cell's own error mapped to a kind (a timeout,
  * a dead kernel). Pure, so every way a call can end is unit-tested.
+ *
+ * The function runs in the same Python process as argus.function_call, so it
+ * can publish a display of RESULT_MIME itself, or replace `_publish` and send
+ * only its own. So nothing in the published outcome is trusted over what the
+ * server saw or can check here: a cell that ended in an error (a timeout, a
+ * death, a cancel) failed whatever was published before; more than one
+ * outcome is a forgery; and the caps the kernel side enforces are enforced
+ * again on what arrived.
  */
-export function readOutcome(execution: Execution, wallSeconds: number): KernelOutcome {
-  for (const r of execution.results) {
-    const raw = r.data[RESULT_MIME];
-    if (raw === undefined) continue;
-    try {
-      const parsed = JSON.parse(raw) as { result?: unknown; stdout?: unknown; seconds?: unknown; saved?: unknown; error?: { kind?: unknown; message?: unknown } | null };
-      const kind = parsed.error?.kind;
-      const error =
-        parsed.error && typeof kind === "string"
-          ? { kind: KERNEL_KINDS.has(kind as FunctionErrorKind) ? (kind as FunctionErrorKind) : "raised", message: String(parsed.error.message ?? "") }
-          : null;
-      return {
-        result: parsed.result ?? null,
-        stdout: typeof parsed.stdout === "string" ? parsed.stdout : "",
-        seconds: typeof parsed.seconds === "number" ? parsed.seconds : wallSeconds,
-        error,
-        saved: Array.isArray(parsed.saved) ? parsed.saved.filter((n): n is string => typeof n === "string") : [],
-      };
-    } catch {
-      break;
-    }
-  }
-  const stdout = execution.stdout;
+export function readOutcome(execution: Execution, wallSeconds: number, caps: OutcomeCaps): KernelOutcome {
+  const failed = { result: null, stdout: execution.stdout.slice(0, caps.maxOutputChars), seconds: wallSeconds, saved: [] as string[] };
   const cellError = execution.error;
-  const failed = { result: null, stdout, seconds: wallSeconds, saved: [] as string[] };
-  if (cellError?.name === "TimeoutError") return { ...failed, error: { kind: "timeout", message: cellError.value } };
-  if (cellError?.name === "Cancelled") return { ...failed, error: { kind: "cancelled", message: cellError.value } };
-  if (cellError?.name === "KernelDied") {
-    return {
-      ...failed,
-      error: { kind: "crashed", message: `The function stopped its kernel (it may have used too much memory or exited): ${cellError.value}` },
-    };
+  if (cellError) return { ...failed, error: cellFailure(cellError) };
+  const published = execution.results.map((r) => r.data[RESULT_MIME]).filter((raw): raw is string => raw !== undefined);
+  if (published.length === 0) return { ...failed, error: { kind: "crashed", message: "The function ended without reporting a result." } };
+  if (published.length > 1) {
+    return { ...failed, error: { kind: "raised", message: "The function published an outcome of its own beside Argus's; the call is refused." } };
+  }
+  const raw = published[0]!;
+  // Twice the caps: the kernel counts characters, JavaScript UTF-16 units.
+  if (raw.length > 2 * (caps.maxOutputChars + caps.maxResultChars) + OUTCOME_ENVELOPE_CHARS) {
+    return { ...failed, error: tooLarge(`The function's outcome is ${raw.length} characters, over the limits of this call.`) };
+  }
+  let parsed: { result?: unknown; stdout?: unknown; seconds?: unknown; saved?: unknown; error?: { kind?: unknown; message?: unknown } | null };
+  try {
+    parsed = JSON.parse(raw) as typeof parsed;
+  } catch {
+    return { ...failed, error: { kind: "crashed", message: "The function ended without reporting a result." } };
+  }
+  const kind = parsed.error?.kind;
+  let error: FunctionError | null =
+    parsed.error && typeof kind === "string"
+      ? { kind: KERNEL_KINDS.has(kind as FunctionErrorKind) ? (kind as FunctionErrorKind) : "raised", message: String(parsed.error.message ?? "") }
+      : null;
+  let stdout = typeof parsed.stdout === "string" ? parsed.stdout : "";
+  let result = error ? null : (parsed.result ?? null);
+  if (codePoints(stdout) > caps.maxOutputChars) {
+    stdout = stdout.slice(0, caps.maxOutputChars);
+    error = tooLarge(`The function was stopped: it printed more than ${caps.maxOutputChars} characters.`);
+    result = null;
+  }
+  // JSON.stringify never makes a value longer than Python's json.dumps (which escapes non-ASCII), so a result the kernel let through passes.
+  const resultChars = result === null ? 0 : JSON.stringify(result).length;
+  if (resultChars > caps.maxResultChars) {
+    error = tooLarge(`The result is ${resultChars} characters as JSON, over the limit of ${caps.maxResultChars}. Return a summary (counts, boxes) instead of whole arrays.`);
+    result = null;
   }
   return {
-    ...failed,
-    error: { kind: "crashed", message: cellError ? `${cellError.name}: ${cellError.value}` : "The function ended without reporting a result." },
+    result,
+    stdout,
+    seconds: typeof parsed.seconds === "number" ? parsed.seconds : wallSeconds,
+    error,
+    saved: Array.isArray(parsed.saved) ? parsed.saved.filter((n): n is string => typeof n === "string") : [],
   };
+}
+
+function tooLarge(message: string): FunctionError {
+  return { kind: "output_too_large", message };
+}
+
+/** Characters as Python counts them (a surrogate pair is one). */
+function codePoints(text: string): number {
+  return text.length - (text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
+}
+
+/** What the server saw end the cell: its own timeout, a cancel, a dead kernel, or an error the cell raised. */
+function cellFailure(cellError: NonNullable<Execution["error"]>): FunctionError {
+  if (cellError.name === "TimeoutError") return { kind: "timeout", message: cellError.value };
+  if (cellError.name === "Cancelled") return { kind: "cancelled", message: cellError.value };
+  if (cellError.name === "KernelDied") {
+    return { kind: "crashed", message: `The function stopped its kernel (it may have used too much memory or exited): ${cellError.value}` };
+  }
+  return { kind: "crashed", message: `${cellError.name}: ${cellError.value}` };
 }
 
 /** A Python string literal for `text` (a JSON string is one). */

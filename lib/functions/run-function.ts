@@ -193,7 +193,7 @@ async function callInKernel(
   // The kernel side removes the previous call's input and files, and names the images this one saved.
   const cell = callCell(fn.code, fn.name, input.name, limits);
   const { execution } = await kernel.execute(cell, { timeoutMs: limits.timeoutMs, signal });
-  const outcome = readOutcome(execution, (Date.now() - started) / 1000);
+  const outcome = readOutcome(execution, (Date.now() - started) / 1000, limits);
   const images = kernel.lost ? [] : await storeSavedImages(deps, fn, kernel, outcome.saved, limits);
   return {
     result: outcome.result,

@@ -10,9 +10,10 @@ import {
   markBatchStarted,
   markItemRunning,
   pendingItems,
+  requeueItem,
   requeueRunningItems,
   renewBatchLeases,
-  runningBatches,
+  takeRunningBatches,
   type BatchItemRow,
   type BatchRow,
   type NewBatchItem,
@@ -108,7 +109,7 @@ export class BatchRunner {
     const { leaseMs, instanceId } = this.deps;
     // With leases, taking the own batches renews them in the same statement: another instance's
     // sweeper cannot take one over between reading it and resuming it here.
-    const rows = leaseMs === null ? await runningBatches(this.deps.db) : await renewBatchLeases(this.deps.db, instanceId, Date.now() + leaseMs, true);
+    const rows = leaseMs === null ? await takeRunningBatches(this.deps.db, instanceId) : await renewBatchLeases(this.deps.db, instanceId, Date.now() + leaseMs, true);
     for (const row of rows) await this.adopt(row, "resuming");
     return rows.length;
   }
@@ -194,7 +195,8 @@ export class BatchRunner {
     const now = new Date().toISOString();
     if (active.cancelled) await cancelPendingItems(this.deps.db, row.id, now);
     active.counts = null; // the final event reads the settled counts from the database
-    if (await finishBatch(this.deps.db, row.id, active.cancelled ? "cancelled" : "done", now)) {
+    // Not when another instance took the batch over meanwhile: its items may still be running there.
+    if (await finishBatch(this.deps.db, row.id, active.cancelled ? "cancelled" : "done", now, this.deps.instanceId)) {
       await this.publish(row, (batch, progress) => ({ type: "batch_finished", batch, progress }), active);
     }
   }
@@ -228,7 +230,8 @@ export class BatchRunner {
   /** Runs one item and records how it ended; true when it must be tried again (no kernel could be had). */
   private async runItem(row: BatchRow, item: BatchItemRow, runner: FunctionRunner, active: ActiveBatch): Promise<boolean> {
     const { db } = this.deps;
-    if (!(await markItemRunning(db, row.id, item.idx))) return false;
+    // False also when another instance took the batch over: it runs this item.
+    if (!(await markItemRunning(db, row.id, item.idx, this.deps.instanceId))) return false;
     move(active, "pending", "running");
     await this.publish(row, (batch, progress) => ({ type: "item_started", batch, progress, idx: item.idx }), active);
     const bytes = await this.bytesOf(item);
@@ -242,7 +245,7 @@ export class BatchRunner {
     } catch (error) {
       if (isArgusError(error) && error.code === "unavailable:jupyter" && !active.abort.signal.aborted) {
         // Every kernel is taken (other sessions, other batches): wait, then try this item again.
-        await db.run("UPDATE batch_items SET status = 'pending' WHERE batch_id = ? AND idx = ?", [row.id, item.idx]);
+        await requeueItem(db, row.id, item.idx, this.deps.instanceId);
         move(active, "running", "pending");
         await new Promise((r) => setTimeout(r, NO_KERNEL_RETRY_MS));
         return true;
@@ -274,7 +277,8 @@ export class BatchRunner {
 
   private async finish(row: BatchRow, item: BatchItemRow, active: ActiveBatch, outcome: Parameters<typeof finishItem>[3]): Promise<void> {
     const at = new Date().toISOString();
-    await finishItem(this.deps.db, row.id, item.idx, outcome, at);
+    // Ignored when another instance took the batch over meanwhile: it put the item back to pending and runs it again.
+    if (!(await finishItem(this.deps.db, row.id, item.idx, outcome, at, this.deps.instanceId))) return;
     move(active, "running", outcome.status);
     active.finishedSince += 1;
     const view = { ...item, ...outcome, result: outcome.result ?? null, finishedAt: at };

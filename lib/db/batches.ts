@@ -113,6 +113,12 @@ export async function runningBatches(db: Db): Promise<BatchRow[]> {
   return rows.map(batchFromRaw);
 }
 
+/** A lone instance takes every running batch as its own (its id may differ from the run that started them: item writes are fenced by owner). */
+export async function takeRunningBatches(db: Db, owner: string): Promise<BatchRow[]> {
+  const rows = await db.all<RawBatch>("UPDATE batches SET owner = ? WHERE status = 'running' RETURNING *", [owner]);
+  return rows.map(batchFromRaw).sort((x, y) => x.createdAt.localeCompare(y.createdAt) || x.id.localeCompare(y.id));
+}
+
 /**
  * Batch leases (several instances): the owner pushes the lease of every running batch it still
  * owns, and learns which those are (one another instance took over is no longer among them).
@@ -181,9 +187,22 @@ export async function requeueRunningItems(db: Db, batchId: string): Promise<numb
 }
 
 /** pending → running; false when the item was no longer pending (cancelled meanwhile). */
-export async function markItemRunning(db: Db, batchId: string, idx: number): Promise<boolean> {
-  const { changes } = await db.run("UPDATE batch_items SET status = 'running' WHERE batch_id = ? AND idx = ? AND status = 'pending'", [batchId, idx]);
+/**
+ * Item writes are fenced by the batch's owner: an instance that stalled past its lease and was
+ * taken over must neither start an item (the new owner would skip it as `running` and could end
+ * the batch with it left so) nor overwrite one the new owner put back to pending and runs again.
+ */
+const OWNED = "EXISTS (SELECT 1 FROM batches WHERE id = ? AND owner = ?)";
+
+/** Takes a pending item for `owner`; false when it is not pending, or the batch is no longer `owner`'s. */
+export async function markItemRunning(db: Db, batchId: string, idx: number, owner: string): Promise<boolean> {
+  const { changes } = await db.run(`UPDATE batch_items SET status = 'running' WHERE batch_id = ? AND idx = ? AND status = 'pending' AND ${OWNED}`, [batchId, idx, batchId, owner]);
   return changes === 1;
+}
+
+/** Puts an item `owner` took back to pending (no kernel could be had), unless the batch is no longer `owner`'s. */
+export async function requeueItem(db: Db, batchId: string, idx: number, owner: string): Promise<void> {
+  await db.run(`UPDATE batch_items SET status = 'pending' WHERE batch_id = ? AND idx = ? AND ${OWNED}`, [batchId, idx, batchId, owner]);
 }
 
 export async function finishItem(
@@ -192,12 +211,14 @@ export async function finishItem(
   idx: number,
   outcome: { status: "done" | "failed" | "cancelled"; result: unknown; stdout: string | null; seconds: number | null; error: string | null; overlayFileId: string | null },
   at: string,
-): Promise<void> {
-  await db.run(
+  owner: string,
+): Promise<boolean> {
+  const { changes } = await db.run(
     `UPDATE batch_items SET status = ?, result = ?, stdout = ?, seconds = ?, error = ?, overlay_file_id = ?, finished_at = ?
-     WHERE batch_id = ? AND idx = ?`,
-    [outcome.status, outcome.result === null || outcome.result === undefined ? null : JSON.stringify(outcome.result), outcome.stdout, outcome.seconds, outcome.error, outcome.overlayFileId, at, batchId, idx],
+     WHERE batch_id = ? AND idx = ? AND ${OWNED}`,
+    [outcome.status, outcome.result === null || outcome.result === undefined ? null : JSON.stringify(outcome.result), outcome.stdout, outcome.seconds, outcome.error, outcome.overlayFileId, at, batchId, idx, batchId, owner],
   );
+  return changes === 1;
 }
 
 /** Every pending item becomes cancelled (a cancel); returns how many. */
@@ -214,8 +235,10 @@ export async function markBatchStarted(db: Db, batchId: string, at: string): Pro
 }
 
 /** running → a final status; false when the batch had already ended. */
-export async function finishBatch(db: Db, batchId: string, status: Exclude<BatchStatus, "running">, at: string): Promise<boolean> {
-  const { changes } = await db.run("UPDATE batches SET status = ?, finished_at = ? WHERE id = ? AND status = 'running'", [status, at, batchId]);
+/** Ends a running batch; with `owner`, only while it is still that instance's (a cancel settles it from any instance). */
+export async function finishBatch(db: Db, batchId: string, status: Exclude<BatchStatus, "running">, at: string, owner?: string): Promise<boolean> {
+  const fenced = owner === undefined ? "" : " AND owner = ?";
+  const { changes } = await db.run(`UPDATE batches SET status = ?, finished_at = ? WHERE id = ? AND status = 'running'${fenced}`, [status, at, batchId, ...(owner === undefined ? [] : [owner])]);
   return changes === 1;
 }
 

@@ -45,14 +45,17 @@ export async function intakeItems(deps: IntakeDeps, sessionId: string, input: Ba
     });
   }
   const arrived: Array<{ name: string; bytes: Uint8Array } | { name: string; refused: string }> = input.files.map((f) => ({ name: f.filename, bytes: f.bytes }));
+  // One inflated-bytes budget for all the request's zips (zip-input.ts).
+  let inflated = 0;
   for (const zip of input.zips) {
     if (arrived.length > max) break;
-    const entries = await readZip(Buffer.from(zip.bytes.buffer, zip.bytes.byteOffset, zip.bytes.byteLength), {
-      ...DEFAULT_ZIP_LIMITS,
-      maxEntries: max,
-      maxEntryBytes: deps.config.limits.maxUploadBytes,
-    });
-    for (const e of entries) arrived.push("bytes" in e ? { name: e.path, bytes: e.bytes } : { name: e.path, refused: e.refused });
+    const maxEntryBytes = deps.config.limits.maxUploadBytes;
+    const entries = await readZip(Buffer.from(zip.bytes.buffer, zip.bytes.byteOffset, zip.bytes.byteLength), { ...DEFAULT_ZIP_LIMITS, maxEntries: max, maxEntryBytes }, inflated);
+    for (const e of entries) {
+      // An entry refused for its size was inflated past the upload limit before it was stopped.
+      inflated += "bytes" in e ? e.bytes.byteLength : maxEntryBytes;
+      arrived.push("bytes" in e ? { name: e.path, bytes: e.bytes } : { name: e.path, refused: e.refused });
+    }
   }
   if (arrived.length > max) throw tooMany(arrived.length, max);
   if (arrived.length === 0) throw new ArgusError("bad_request:upload", "The batch has no files: pick uploads, or send files or a zip.", { field: "files" });

@@ -13,7 +13,7 @@ import {
   pendingItems,
   requeueRunningItems,
   renewBatchLeases,
-  runningBatches,
+  takeRunningBatches,
   type BatchItemRow,
   type BatchRow,
   type NewBatchItem,
@@ -110,7 +110,7 @@ export class BatchRunner {
     const { leaseMs, instanceId } = this.deps;
     // With leases, taking the own batches renews them in the same statement: another instance's
     // sweeper cannot take one over between reading it and resuming it here.
-    const rows = leaseMs === null ? await runningBatches(this.deps.db) : await renewBatchLeases(this.deps.db, instanceId, Date.now() + leaseMs, true);
+    const rows = leaseMs === null ? await takeRunningBatches(this.deps.db, instanceId) : await renewBatchLeases(this.deps.db, instanceId, Date.now() + leaseMs, true);
     for (const row of rows) await this.adopt(row, "resuming");
     return rows.length;
   }
@@ -196,7 +196,8 @@ export class BatchRunner {
     const now = new Date().toISOString();
     if (active.cancelled) await cancelPendingItems(this.deps.db, row.id, now);
     active.counts = null; // the final event reads the settled counts from the database
-    if (await finishBatch(this.deps.db, row.id, active.cancelled ? "cancelled" : "done", now)) {
+    // Not when another instance took the batch over meanwhile: its items may still be running there.
+    if (await finishBatch(this.deps.db, row.id, active.cancelled ? "cancelled" : "done", now, this.deps.instanceId)) {
       await this.publish(row, (batch, progress) => ({ type: "batch_finished", batch, progress }), active);
     }
   }
@@ -249,8 +250,8 @@ export class BatchRunner {
     active: ActiveBatch,
   ): Promise<{ again: BatchItemRow[]; finished: number; failed: boolean; noKernel: boolean }> {
     const { db } = this.deps;
-    const marked = new Set(await markItemsRunning(db, row.id, chunk.map((i) => i.idx)));
-    const items = chunk.filter((i) => marked.has(i.idx)); // the rest were cancelled meanwhile
+    const marked = new Set(await markItemsRunning(db, row.id, chunk.map((i) => i.idx), this.deps.instanceId));
+    const items = chunk.filter((i) => marked.has(i.idx)); // the rest were cancelled meanwhile (or the batch is another instance's now)
     for (const item of items) {
       move(active, "pending", "running");
       await this.publish(row, (batch, progress) => ({ type: "item_started", batch, progress, idx: item.idx }), active);
@@ -282,9 +283,10 @@ export class BatchRunner {
     outcomes.forEach((out, n) => finished.push({ item: runnable[n]!.item, outcome: itemOutcome(out) }));
     const again = runnable.slice(outcomes.length).map((r) => r.item);
     const at = new Date().toISOString();
-    await settleChunk(db, row.id, finished.map((f) => ({ idx: f.item.idx, outcome: f.outcome })), again.map((i) => i.idx), at);
+    // Only what is still this instance's is written (and published): another may have taken the batch over.
+    const written = new Set(await settleChunk(db, row.id, finished.map((f) => ({ idx: f.item.idx, outcome: f.outcome })), again.map((i) => i.idx), at, this.deps.instanceId));
     for (const item of again) move(active, "running", "pending");
-    for (const f of finished) await this.published(row, f.item, active, f.outcome, at);
+    for (const f of finished) if (written.has(f.item.idx)) await this.published(row, f.item, active, f.outcome, at);
     const failed = again.length > 0 || outcomes.some((o) => o.error && BAD_ENDINGS.has(o.error.kind));
     return { again: active.abort.signal.aborted ? [] : again, finished: outcomes.length, failed, noKernel };
   }

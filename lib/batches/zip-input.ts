@@ -71,7 +71,11 @@ function nameProblem(message: string): string | null {
   return null;
 }
 
-export async function readZip(buffer: Buffer, limits: ZipLimits): Promise<ZipEntryFile[]> {
+/**
+ * `spentBytes`: what earlier zips of the same request inflated already. The budget holds for the
+ * request: each of 25 zips just under it would otherwise make the server hold 25 GB.
+ */
+export async function readZip(buffer: Buffer, limits: ZipLimits, spentBytes = 0): Promise<ZipEntryFile[]> {
   let zip: yauzl.ZipFile;
   try {
     zip = await yauzl.fromBufferPromise(buffer, { lazyEntries: true, decodeStrings: true, validateEntrySizes: true, strictFileNames: false });
@@ -85,7 +89,7 @@ export async function readZip(buffer: Buffer, limits: ZipLimits): Promise<ZipEnt
     throw refuse(`it holds ${zip.entryCount} entries; a batch takes at most ${limits.maxEntries} files.`);
   }
   const out: ZipEntryFile[] = [];
-  let total = 0;
+  let total = spentBytes;
   try {
     for (;;) {
       const entry = await nextEntry(zip);

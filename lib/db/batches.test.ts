@@ -13,6 +13,7 @@ import {
   pendingItems,
   requeueRunningItems,
   runningBatches,
+  takeRunningBatches,
   claimExpiredBatch,
   expiredBatchIds,
   renewBatchLeases,
@@ -45,10 +46,10 @@ describe("batches (engine under test: ARGUS_TEST_DB)", () => {
     expect(await batchCounts(db, "b1")).toEqual({ pending: 3, running: 0, done: 0, failed: 1, cancelled: 0 });
     expect((await itemsOfBatch(db, "b1", { offset: 1, limit: 1 }))[0]).toMatchObject({ idx: 1, status: "failed", error: "Not an image." });
 
-    expect(await markItemRunning(db, "b1", 0)).toBe(true);
-    expect(await markItemRunning(db, "b1", 0)).toBe(false);
-    await finishItem(db, "b1", 0, { status: "done", result: { count: 3, areas: [1.5] }, stdout: "hi", seconds: 0.25, error: null, overlayFileId: "f1" }, "t2");
-    expect(await markItemRunning(db, "b1", 2)).toBe(true);
+    expect(await markItemRunning(db, "b1", 0, "argus-1")).toBe(true);
+    expect(await markItemRunning(db, "b1", 0, "argus-1")).toBe(false);
+    await finishItem(db, "b1", 0, { status: "done", result: { count: 3, areas: [1.5] }, stdout: "hi", seconds: 0.25, error: null, overlayFileId: "f1" }, "t2", "argus-1");
+    expect(await markItemRunning(db, "b1", 2, "argus-1")).toBe(true);
     // A server that died here left item 2 running: it goes back to pending, and resumes first.
     expect(await requeueRunningItems(db, "b1")).toBe(1);
     expect((await pendingItems(db, "b1")).map((i) => i.idx)).toEqual([2, 3]);
@@ -111,12 +112,54 @@ describe("batches (engine under test: ARGUS_TEST_DB)", () => {
     await cancelPendingItems(db, "b2", "t0"); // a cancel from another instance…
     await db.run("UPDATE batch_items SET status = 'pending', error = NULL WHERE batch_id = 'b2' AND idx <> 3");
     // …left item 3 cancelled: it is not marked running.
-    expect(await markItemsRunning(db, "b2", [0, 1, 2, 3])).toEqual([0, 1, 2]);
+    expect(await markItemsRunning(db, "b2", [0, 1, 2, 3], "argus-1")).toEqual([0, 1, 2]);
     const ok = { status: "done" as const, result: 1, stdout: null, seconds: 0.1, error: null, overlayFileId: null };
     const timedOut = { status: "failed" as const, result: null, stdout: null, seconds: 2, error: "too slow", overlayFileId: null };
-    await settleChunk(db, "b2", [{ idx: 0, outcome: ok }, { idx: 1, outcome: timedOut }], [2], "t1");
+    expect(await settleChunk(db, "b2", [{ idx: 0, outcome: ok }, { idx: 1, outcome: timedOut }], [2], "t1", "argus-1")).toEqual([0, 1]);
     expect(await batchCounts(db, "b2")).toEqual({ pending: 1, running: 0, done: 1, failed: 1, cancelled: 1 });
     expect((await pendingItems(db, "b2")).map((i) => i.idx)).toEqual([2]);
+    // Once the batch is another instance's, a stale owner's chunk takes and settles nothing.
+    await db.run("UPDATE batches SET owner = 'argus-2' WHERE id = 'b2'");
+    expect(await markItemsRunning(db, "b2", [2], "argus-1")).toEqual([]);
+    expect(await markItemsRunning(db, "b2", [2], "argus-2")).toEqual([2]);
+    expect(await settleChunk(db, "b2", [{ idx: 2, outcome: ok }], [], "t2", "argus-1")).toEqual([]);
+    expect(await settleChunk(db, "b2", [], [2], "t2", "argus-1")).toEqual([]);
+    expect(await batchCounts(db, "b2")).toEqual({ pending: 0, running: 1, done: 1, failed: 1, cancelled: 1 });
+    await db.close();
+  });
+
+  it("fences item writes by owner: an owner that stalled past its lease and was taken over changes nothing", async () => {
+    const db = await dbs.open("batch-fence");
+    await insertSession(db, { id: "s1", tokenHash: "h", browserHash: null, now: "t" });
+    const item = { fileName: "a.png", uploadId: null, blobSha256: SHA };
+    await insertBatch(db, { id: "b1", sessionId: "s1", functionName: "f", functionVersion: 1, code: "def f(p): pass", createdAt: "2026-01-01T00:00:00Z", owner: "a", leaseExpiresAt: 1000 }, [item, item, item]);
+    const outcome = (result: string) => ({ status: "done" as const, result, stdout: null, seconds: 0.1, error: null, overlayFileId: null });
+    // a runs item 0, then stalls; its lease runs out and b takes the batch over, putting item 0 back.
+    expect(await markItemRunning(db, "b1", 0, "a")).toBe(true);
+    expect(await claimExpiredBatch(db, "b1", "b", 2000, 12_000)).not.toBeNull();
+    expect(await requeueRunningItems(db, "b1")).toBe(1);
+    // a wakes up before its next renewal tells it: it finishes item 0, takes item 1 and ends the batch.
+    expect(await finishItem(db, "b1", 0, outcome("stale"), "t", "a")).toBe(false);
+    expect(await markItemRunning(db, "b1", 1, "a")).toBe(false);
+    expect(await finishBatch(db, "b1", "done", "t", "a")).toBe(false);
+    // Nothing of that landed: b finds every item pending and runs the batch to its end.
+    expect((await pendingItems(db, "b1")).map((i) => i.idx)).toEqual([0, 1, 2]);
+    expect(await getBatch(db, "b1")).toMatchObject({ status: "running" });
+    for (const idx of [0, 1, 2]) {
+      expect(await markItemRunning(db, "b1", idx, "b")).toBe(true);
+      expect(await finishItem(db, "b1", idx, outcome("fresh"), "t", "b")).toBe(true);
+    }
+    expect(await finishBatch(db, "b1", "done", "t", "b")).toBe(true);
+    expect(await batchCounts(db, "b1")).toEqual({ pending: 0, running: 0, done: 3, failed: 0, cancelled: 0 });
+    await db.close();
+  });
+
+  it("a lone instance takes every running batch as its own, whatever id started it", async () => {
+    const db = await dbs.open("batch-lone");
+    await insertSession(db, { id: "s1", tokenHash: "h", browserHash: null, now: "t" });
+    await insertBatch(db, { id: "b1", sessionId: "s1", functionName: "f", functionVersion: 1, code: "def f(p): pass", createdAt: "2026-01-01T00:00:00Z", owner: "old-run" }, [{ fileName: "a.png", uploadId: null, blobSha256: SHA }]);
+    expect((await takeRunningBatches(db, "new-run")).map((b) => b.id)).toEqual(["b1"]);
+    expect(await markItemRunning(db, "b1", 0, "new-run")).toBe(true);
     await db.close();
   });
 });

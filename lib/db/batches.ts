@@ -113,6 +113,12 @@ export async function runningBatches(db: Db): Promise<BatchRow[]> {
   return rows.map(batchFromRaw);
 }
 
+/** A lone instance takes every running batch as its own (its id may differ from the run that started them: item writes are fenced by owner). */
+export async function takeRunningBatches(db: Db, owner: string): Promise<BatchRow[]> {
+  const rows = await db.all<RawBatch>("UPDATE batches SET owner = ? WHERE status = 'running' RETURNING *", [owner]);
+  return rows.map(batchFromRaw).sort((x, y) => x.createdAt.localeCompare(y.createdAt) || x.id.localeCompare(y.id));
+}
+
 /**
  * Batch leases (several instances): the owner pushes the lease of every running batch it still
  * owns, and learns which those are (one another instance took over is no longer among them).
@@ -180,17 +186,24 @@ export async function requeueRunningItems(db: Db, batchId: string): Promise<numb
   return changes;
 }
 
-/** pending → running; false when the item was no longer pending (cancelled meanwhile). */
-export async function markItemRunning(db: Db, batchId: string, idx: number): Promise<boolean> {
-  const { changes } = await db.run("UPDATE batch_items SET status = 'running' WHERE batch_id = ? AND idx = ? AND status = 'pending'", [batchId, idx]);
+/**
+ * Item writes are fenced by the batch's owner: an instance that stalled past its lease and was
+ * taken over must neither start an item (the new owner would skip it as `running` and could end
+ * the batch with it left so) nor overwrite one the new owner put back to pending and runs again.
+ */
+const OWNED = "EXISTS (SELECT 1 FROM batches WHERE id = ? AND owner = ?)";
+
+/** Takes a pending item for `owner`; false when it is not pending (cancelled meanwhile), or the batch is no longer `owner`'s. */
+export async function markItemRunning(db: Db, batchId: string, idx: number, owner: string): Promise<boolean> {
+  const { changes } = await db.run(`UPDATE batch_items SET status = 'running' WHERE batch_id = ? AND idx = ? AND status = 'pending' AND ${OWNED}`, [batchId, idx, batchId, owner]);
   return changes === 1;
 }
 
-/** pending → running for a chunk's items, in one transaction; returns those that were still pending (not cancelled meanwhile). */
-export async function markItemsRunning(db: Db, batchId: string, idxs: readonly number[]): Promise<number[]> {
+/** A chunk's items pending → running for `owner`, in one transaction; returns those it took (not the cancelled, nor any once the batch is another's). */
+export async function markItemsRunning(db: Db, batchId: string, idxs: readonly number[], owner: string): Promise<number[]> {
   return db.transaction(async (tx) => {
     const marked: number[] = [];
-    for (const idx of idxs) if (await markItemRunning(tx, batchId, idx)) marked.push(idx);
+    for (const idx of idxs) if (await markItemRunning(tx, batchId, idx, owner)) marked.push(idx);
     return marked;
   });
 }
@@ -199,13 +212,23 @@ export type ItemOutcome = Parameters<typeof finishItem>[3];
 
 /**
  * A chunk's ending in one transaction: the finished items' outcomes (each stored with its
- * overlay row already written), and the items it did not reach back to pending.
+ * overlay row already written), and the items it did not reach back to pending. Fenced by
+ * owner like every item write; returns the items whose outcome was written.
  */
-export async function settleChunk(db: Db, batchId: string, finished: ReadonlyArray<{ idx: number; outcome: ItemOutcome }>, requeue: readonly number[], at: string): Promise<void> {
-  if (finished.length === 0 && requeue.length === 0) return;
-  await db.transaction(async (tx) => {
-    for (const f of finished) await finishItem(tx, batchId, f.idx, f.outcome, at);
-    for (const idx of requeue) await tx.run("UPDATE batch_items SET status = 'pending' WHERE batch_id = ? AND idx = ? AND status = 'running'", [batchId, idx]);
+export async function settleChunk(
+  db: Db,
+  batchId: string,
+  finished: ReadonlyArray<{ idx: number; outcome: ItemOutcome }>,
+  requeue: readonly number[],
+  at: string,
+  owner: string,
+): Promise<number[]> {
+  if (finished.length === 0 && requeue.length === 0) return [];
+  return db.transaction(async (tx) => {
+    const written: number[] = [];
+    for (const f of finished) if (await finishItem(tx, batchId, f.idx, f.outcome, at, owner)) written.push(f.idx);
+    for (const idx of requeue) await tx.run(`UPDATE batch_items SET status = 'pending' WHERE batch_id = ? AND idx = ? AND status = 'running' AND ${OWNED}`, [batchId, idx, batchId, owner]);
+    return written;
   });
 }
 
@@ -215,12 +238,14 @@ export async function finishItem(
   idx: number,
   outcome: { status: "done" | "failed" | "cancelled"; result: unknown; stdout: string | null; seconds: number | null; error: string | null; overlayFileId: string | null },
   at: string,
-): Promise<void> {
-  await db.run(
+  owner: string,
+): Promise<boolean> {
+  const { changes } = await db.run(
     `UPDATE batch_items SET status = ?, result = ?, stdout = ?, seconds = ?, error = ?, overlay_file_id = ?, finished_at = ?
-     WHERE batch_id = ? AND idx = ?`,
-    [outcome.status, outcome.result === null || outcome.result === undefined ? null : JSON.stringify(outcome.result), outcome.stdout, outcome.seconds, outcome.error, outcome.overlayFileId, at, batchId, idx],
+     WHERE batch_id = ? AND idx = ? AND ${OWNED}`,
+    [outcome.status, outcome.result === null || outcome.result === undefined ? null : JSON.stringify(outcome.result), outcome.stdout, outcome.seconds, outcome.error, outcome.overlayFileId, at, batchId, idx, batchId, owner],
   );
+  return changes === 1;
 }
 
 /** Every pending item becomes cancelled (a cancel); returns how many. */
@@ -236,9 +261,13 @@ export async function markBatchStarted(db: Db, batchId: string, at: string): Pro
   await db.run("UPDATE batches SET started_at = COALESCE(started_at, ?) WHERE id = ?", [at, batchId]);
 }
 
-/** running → a final status; false when the batch had already ended. */
-export async function finishBatch(db: Db, batchId: string, status: Exclude<BatchStatus, "running">, at: string): Promise<boolean> {
-  const { changes } = await db.run("UPDATE batches SET status = ?, finished_at = ? WHERE id = ? AND status = 'running'", [status, at, batchId]);
+/**
+ * running → a final status; false when the batch had already ended. With `owner`, only while it
+ * is still that instance's (a cancel settles it from any instance).
+ */
+export async function finishBatch(db: Db, batchId: string, status: Exclude<BatchStatus, "running">, at: string, owner?: string): Promise<boolean> {
+  const fenced = owner === undefined ? "" : " AND owner = ?";
+  const { changes } = await db.run(`UPDATE batches SET status = ?, finished_at = ? WHERE id = ? AND status = 'running'${fenced}`, [status, at, batchId, ...(owner === undefined ? [] : [owner])]);
   return changes === 1;
 }
 

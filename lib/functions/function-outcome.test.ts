@@ -1,36 +1,54 @@
 import { describe, expect, it } from "vitest";
 import type { Execution } from "@/lib/protocol/contexts";
-import { chunkCell, parseOutcome, readOutcome, RESULT_MIME, stagedInputName } from "./function-outcome";
+import { cellFailure, chunkCell, codePoints, outcomeOrder, overCaps, parseOutcome, RESULT_MIME, stagedInputName } from "./function-outcome";
 
 const execution = (over: Partial<Execution>): Execution => ({ results: [], stdout: "", stderr: "", error: null, ...over });
+const caps = { maxOutputChars: 1000, maxResultChars: 1000 };
 const published = (outcome: unknown): Execution["results"][number] => ({ data: { [RESULT_MIME]: JSON.stringify(outcome), "text/plain": "<argus function result>" }, isMain: false, viewed: false });
 
-describe("readOutcome", () => {
-  it("reads the published result", () => {
-    const out = readOutcome(execution({ results: [published({ result: { count: 7 }, stdout: "hi\n", seconds: 0.25, error: null, saved: ["overlay.png", 3] })] }), 3);
-    expect(out).toEqual({ result: { count: 7 }, stdout: "hi\n", seconds: 0.25, error: null, saved: ["overlay.png"] });
-  });
-
-  it("keeps the kernel's error kinds and maps unknown ones to raised", () => {
-    const big = readOutcome(execution({ results: [published({ result: null, stdout: "x", seconds: 1, error: { kind: "output_too_large", message: "too much" } })] }), 1);
-    expect(big.error).toEqual({ kind: "output_too_large", message: "too much" });
-    const odd = readOutcome(execution({ results: [published({ result: null, stdout: "", seconds: 1, error: { kind: "weird", message: "m" } })] }), 1);
-    expect(odd.error?.kind).toBe("raised");
-  });
-
+describe("cellFailure", () => {
   it("turns a timed-out cell into a timeout with the wall time", () => {
-    const out = readOutcome(execution({ stdout: "partial", error: { name: "TimeoutError", value: "The cell ran longer than 2 s and was stopped.", traceback: "" } }), 2.1);
+    const out = cellFailure(execution({ stdout: "partial", error: { name: "TimeoutError", value: "The cell ran longer than 2 s and was stopped.", traceback: "" } }), 2.1);
     expect(out).toEqual({ result: null, stdout: "partial", seconds: 2.1, saved: [], error: { kind: "timeout", message: "The cell ran longer than 2 s and was stopped." } });
   });
 
   it("turns a dead kernel into crashed, and a cancel into cancelled", () => {
-    expect(readOutcome(execution({ error: { name: "KernelDied", value: "The kernel died", traceback: "" } }), 1).error?.kind).toBe("crashed");
-    expect(readOutcome(execution({ error: { name: "Cancelled", value: "cancelled", traceback: "" } }), 1).error?.kind).toBe("cancelled");
+    expect(cellFailure(execution({ error: { name: "KernelDied", value: "The kernel died", traceback: "" } }), 1).error.kind).toBe("crashed");
+    expect(cellFailure(execution({ error: { name: "Cancelled", value: "cancelled", traceback: "" } }), 1).error.kind).toBe("cancelled");
   });
 
-  it("never reports success without a published result", () => {
-    expect(readOutcome(execution({}), 1).error?.kind).toBe("crashed");
-    expect(readOutcome(execution({ results: [{ data: { [RESULT_MIME]: "{not json" }, isMain: false, viewed: false }] }), 1).error?.kind).toBe("crashed");
+  it("never reports success for a cell that published nothing", () => {
+    expect(cellFailure(execution({}), 1).error).toEqual({ kind: "crashed", message: "The function ended without reporting a result." });
+  });
+});
+
+describe("against a function forging its outcomes", () => {
+  it("takes only the running item's outcome, in order", () => {
+    expect(outcomeOrder(0, 0, 3)).toEqual({ kind: "take" });
+    expect(outcomeOrder(2, 2, 3)).toEqual({ kind: "take" });
+  });
+
+  it("blames the running item for an outcome ahead of it, and an earlier one for a repeat", () => {
+    expect(outcomeOrder(1, 2, 3)).toEqual({ kind: "tampered", blame: 1 });
+    // Item 2 running, a second outcome for item 0 arrives: 0's first one may have been forged.
+    expect(outcomeOrder(2, 0, 3)).toEqual({ kind: "tampered", blame: 0 });
+    // Every outcome came, then another: the last item's is in doubt (or the repeated one's).
+    expect(outcomeOrder(1, 0, 1)).toEqual({ kind: "tampered", blame: 0 });
+    expect(outcomeOrder(3, 7, 3)).toEqual({ kind: "tampered", blame: 2 });
+    expect(outcomeOrder(0, -5, 3)).toEqual({ kind: "tampered", blame: 0 });
+  });
+
+  it("holds the result and output caps on what arrived", () => {
+    expect(overCaps({ stdout: "", result: "x".repeat(998) }, caps)).toBeNull();
+    expect(overCaps({ stdout: "", result: "x".repeat(1001) }, caps)?.kind).toBe("output_too_large");
+    expect(overCaps({ stdout: "y".repeat(1001), result: 1 }, caps)?.kind).toBe("output_too_large");
+    expect(overCaps({ stdout: "y".repeat(1000), result: null }, caps)).toBeNull();
+  });
+
+  it("counts printed characters as Python does, so a capped kernel stream of emoji passes", () => {
+    expect(codePoints("😀".repeat(1000))).toBe(1000);
+    expect(overCaps({ stdout: "😀".repeat(1000), result: null }, caps)).toBeNull();
+    expect(overCaps({ stdout: "😀".repeat(1001), result: null }, caps)?.kind).toBe("output_too_large");
   });
 });
 

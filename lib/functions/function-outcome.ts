@@ -68,20 +68,32 @@ export function parseOutcome(raw: unknown, wallSeconds: number): ChunkItemOutcom
 }
 
 /**
- * Reads a one-item call's outcome from the cell's Execution: the published
- * result when there is one, else the cell's own error mapped to a kind (a
- * timeout, a dead kernel). Pure, so every way a call can end is unit-tested.
+ * Where an outcome that arrives while item `next` of `count` runs puts the chunk. Code running
+ * in the kernel can publish outcomes of its own (the function shares the process with
+ * argus.function_call), so only the expected index is taken. Anything else is tampering: an
+ * index ahead of the running item blames the running item; one already taken means that earlier
+ * outcome may have been forged too, so it is blamed and every outcome from it on is dropped.
  */
-export function readOutcome(execution: Execution, wallSeconds: number): KernelOutcome {
-  for (const r of execution.results) {
-    const raw = r.data[RESULT_MIME];
-    if (raw === undefined) continue;
-    const parsed = parseOutcome(raw, wallSeconds);
-    if (!parsed) break;
-    const { index: _index, ...outcome } = parsed;
-    return outcome;
-  }
-  return cellFailure(execution, wallSeconds);
+export function outcomeOrder(next: number, index: number, count: number): { kind: "take" } | { kind: "tampered"; blame: number } {
+  if (index === next && next < count) return { kind: "take" };
+  return { kind: "tampered", blame: Math.max(0, Math.min(index, next, count - 1)) };
+}
+
+/** Characters as Python counts them (a surrogate pair is one): the kernel side counts its caps so. */
+export function codePoints(text: string): number {
+  return text.length - (text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
+}
+
+/**
+ * The caps held again on what arrived: the kernel side checks them, but code running in the
+ * kernel can publish an outcome of its own past them. Null when the outcome is within them.
+ */
+export function overCaps(outcome: { stdout: string; result: unknown }, caps: { maxOutputChars: number; maxResultChars: number }): FunctionError | null {
+  if (codePoints(outcome.stdout) > caps.maxOutputChars) return { kind: "output_too_large", message: `The function printed more than ${caps.maxOutputChars} characters.` };
+  // JSON.stringify never makes a value longer than Python's json.dumps (which escapes non-ASCII), so a result the kernel let through passes.
+  const size = outcome.result === null ? 0 : (JSON.stringify(outcome.result)?.length ?? 0);
+  if (size > caps.maxResultChars) return { kind: "output_too_large", message: `The result is ${size} characters as JSON, over the limit of ${caps.maxResultChars}. Return a summary (counts, boxes) instead of whole arrays.` };
+  return null;
 }
 
 /** How a cell that reported no (further) outcome ended: a timeout, a cancel, a dead kernel. */

@@ -7,7 +7,7 @@ import type { KernelHandle } from "@/lib/kernels/kernel-handle";
 import type { KernelRegistry } from "@/lib/kernels/registry";
 import { workspaceName } from "@/lib/files/workspace-path";
 import type { Execution } from "@/lib/protocol/contexts";
-import { cellFailure, chunkCell, parseOutcome, RESULT_MIME, stagedInputName, type FunctionError } from "./function-outcome";
+import { cellFailure, chunkCell, outcomeOrder, overCaps, parseOutcome, RESULT_MIME, stagedInputName, type FunctionError } from "./function-outcome";
 
 export type { FunctionError, FunctionErrorKind } from "./function-outcome";
 
@@ -234,12 +234,16 @@ async function chunkInKernel(
   let next = 0; // the item running now: the first without an outcome
   let itemStarted = Date.now();
   let timedOut = -1;
+  /** The first item an out-of-order outcome put in doubt (see outcomeOrder); null while none did. */
+  let tampered: number | null = null;
   const itemClock = new AbortController();
   let timer: NodeJS.Timeout | undefined;
+  // After the last outcome the clock runs on until the cell ends: the cell must give control back
+  // within one item's time, or it is stopped (code that forged the last outcome, then hung).
   const arm = () => {
     clearTimeout(timer);
     itemStarted = Date.now();
-    const item = next;
+    const item = Math.min(next, inputs.length - 1);
     timer = setTimeout(() => {
       timedOut = item;
       itemClock.abort(new Error("item timeout"));
@@ -250,10 +254,15 @@ async function chunkInKernel(
   const onDisplay = (data: Record<string, unknown>) => {
     if (data[RESULT_MIME] === undefined) return;
     const outcome = parseOutcome(data[RESULT_MIME], (Date.now() - itemStarted) / 1000);
-    if (!outcome || outcome.index !== next || next >= inputs.length) return; // out of order: a forgery, ignored
+    if (!outcome || tampered !== null) return;
+    const order = outcomeOrder(next, outcome.index, inputs.length);
+    if (order.kind === "tampered") {
+      tampered = order.blame;
+      itemClock.abort(new Error("outcome forged"));
+      return;
+    }
     next += 1;
-    if (next < inputs.length) arm();
-    else clearTimeout(timer);
+    arm();
     const index = outcome.index;
     const error = refused.get(index) ?? overCaps(outcome, limits) ?? outcome.error;
     stored = stored.then(async () => {
@@ -276,6 +285,30 @@ async function chunkInKernel(
     clearTimeout(timer);
   }
   await stored;
+  if (tampered !== null) {
+    // Code in the kernel published outcomes of its own: the blamed item fails, what came after it
+    // is dropped (the caller runs those again, in a fresh kernel).
+    outcomes.length = tampered;
+    const forged: FunctionRunResult = {
+      result: null,
+      stdout: "",
+      images: [],
+      seconds: (Date.now() - itemStarted) / 1000,
+      error: { kind: "raised", message: "The function published a result of its own beside Argus's, so its results cannot be trusted; it was stopped." },
+    };
+    outcomes[tampered] = forged;
+    await onItem?.(tampered, forged);
+    return { outcomes, clean: false, unsure: null };
+  }
+  if (next === inputs.length && timedOut === inputs.length - 1) {
+    // Every outcome came, but the cell did not end within an item's time after the last one.
+    const last = inputs.length - 1;
+    const seconds = Math.round(limits.timeoutMs / 100) / 10;
+    const stuck: FunctionRunResult = { result: null, stdout: "", images: [], seconds: limits.timeoutMs / 1000, error: { kind: "timeout", message: `The function ran longer than ${seconds} s on this file and was stopped.` } };
+    outcomes[last] = stuck;
+    await onItem?.(last, stuck);
+    return { outcomes, clean: false, unsure: null };
+  }
   let clean = !execution.error && !kernel.lost && !outcomes.some((o) => o.error && DIRTY.has(o.error.kind));
   if (next < inputs.length) {
     clean = false; // the chunk ended early: an interrupt, a crash or an overflow left the kernel unsure
@@ -308,17 +341,6 @@ function itemEnding(
   if (!execution.error && at.endedByOverflow) return null; // the kernel ended the chunk itself: the rest run again
   const { error, stdout } = cellFailure(execution, at.wallSeconds);
   return { ...failed, stdout, error };
-}
-
-/**
- * The caps held again on what arrived: the kernel side checks them, but code running in the
- * kernel can publish an outcome of its own past them.
- */
-function overCaps(outcome: { stdout: string; result: unknown }, limits: FunctionLimits): FunctionError | null {
-  if (outcome.stdout.length > limits.maxOutputChars) return { kind: "output_too_large", message: `The function printed more than ${limits.maxOutputChars} characters.` };
-  const size = outcome.result === null ? 0 : (JSON.stringify(outcome.result)?.length ?? 0);
-  if (size > limits.maxResultChars) return { kind: "output_too_large", message: `The result is ${size} characters as JSON, over the limit of ${limits.maxResultChars}.` };
-  return null;
 }
 
 /** Writes a chunk's inputs into the kernel's workspace; returns the items that could not be given, with why. */

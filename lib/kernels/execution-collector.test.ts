@@ -36,7 +36,7 @@ describe("ExecutionCollector", () => {
   });
 
   it("honours clear_output and caps the number of results", () => {
-    const c = new ExecutionCollector({ streamHead: 100, streamTail: 100, maxResults: 2 });
+    const c = new ExecutionCollector({ streamHead: 100, streamTail: 100, maxResults: 2, maxResultChars: 1000 });
     c.push(msg("stream", { name: "stdout", text: "old" }));
     c.push(msg("display_data", { data: { "text/plain": "1" } }));
     c.push(msg("clear_output", { wait: false }));
@@ -44,7 +44,16 @@ describe("ExecutionCollector", () => {
     const r = c.result();
     expect(r.stdout).toBe("");
     expect(r.results.map((x) => x.data["text/plain"])).toEqual(["3", "4"]);
-    expect(r.stderr).toMatch(/1 earlier display outputs omitted/);
+    expect(r.stderr).toMatch(/1 display outputs omitted/);
+  });
+
+  it("caps the characters of display data it keeps: the last results win, and one too large alone is dropped", () => {
+    const c = new ExecutionCollector({ streamHead: 100, streamTail: 100, maxResults: 50, maxResultChars: 1000 });
+    for (const n of "abcd") c.push(msg("display_data", { data: { "text/plain": n.repeat(400) } }));
+    c.push(msg("display_data", { data: { "text/plain": "e".repeat(1001) } }));
+    const r = c.result();
+    expect(r.results.map((x) => x.data["text/plain"]![0])).toEqual(["c", "d"]);
+    expect(r.stderr).toMatch(/3 display outputs omitted/);
   });
 
   it("records failures the kernel could not report", () => {

@@ -10,6 +10,13 @@ export interface IopubMessage {
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 export const stripAnsi = (text: string) => text.replace(ANSI, "");
 
+/** Characters a display result holds (its mime bundle's values). */
+function sizeOf(result: ExecutionResult): number {
+  let chars = 0;
+  for (const value of Object.values(result.data)) chars += value.length;
+  return chars;
+}
+
 /** Mime bundle values arrive as strings, lists of lines, or JSON; keep strings. */
 function normaliseBundle(data: unknown): Record<string, string> {
   const out: Record<string, string> = {};
@@ -33,12 +40,20 @@ export interface CollectorLimits {
   streamTail: number;
   /** At most this many display results are kept (the last ones win). */
   maxResults: number;
+  /**
+   * Characters of display data kept over all results (the last ones win). Streams are capped in
+   * the kernel, but a cell (or a stored function) can `display(..., raw=True)` a bundle of any
+   * size, up to the websocket's 100 MiB per message, and 50 of those would be 5 GB in the server.
+   */
+  maxResultChars: number;
 }
 
 export const DEFAULT_COLLECTOR_LIMITS: CollectorLimits = {
   streamHead: 1_000_000,
   streamTail: 1_000_000,
   maxResults: 50,
+  // Above the largest legitimate bundle: a function's outcome (10 M result + 1 M output) or a big picture.
+  maxResultChars: 64_000_000,
 };
 
 /**
@@ -51,6 +66,7 @@ export class ExecutionCollector {
   private stdout: CappedText;
   private stderr: CappedText;
   private results: ExecutionResult[] = [];
+  private resultChars = 0;
   private droppedResults = 0;
   private error: Execution["error"] = null;
   executionCount: number | null = null;
@@ -78,15 +94,22 @@ export class ExecutionCollector {
           isMain: msg.header.msg_type === "execute_result",
           viewed: isViewed(c.metadata),
         };
+        const chars = sizeOf(result);
+        if (chars > this.limits.maxResultChars) {
+          this.droppedResults++;
+          return;
+        }
         this.results.push(result);
-        if (this.results.length > this.limits.maxResults) {
-          this.results.shift();
+        this.resultChars += chars;
+        while (this.results.length > this.limits.maxResults || this.resultChars > this.limits.maxResultChars) {
+          this.resultChars -= sizeOf(this.results.shift()!);
           this.droppedResults++;
         }
         return;
       }
       case "clear_output":
         this.results = [];
+        this.resultChars = 0;
         this.stdout = new CappedText(this.limits.streamHead, this.limits.streamTail);
         return;
       case "error": {
@@ -115,7 +138,7 @@ export class ExecutionCollector {
   result(): Execution {
     let stderr = this.stderr.toString();
     if (this.droppedResults > 0) {
-      stderr += `${stderr && !stderr.endsWith("\n") ? "\n" : ""}[${this.droppedResults} earlier display outputs omitted]\n`;
+      stderr += `${stderr && !stderr.endsWith("\n") ? "\n" : ""}[${this.droppedResults} display outputs omitted (a cell keeps its last ${this.limits.maxResults}, and at most ${this.limits.maxResultChars} characters of them)]\n`;
     }
     return { results: [...this.results], stdout: this.stdout.toString(), stderr, error: this.error };
   }

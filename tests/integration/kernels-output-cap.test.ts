@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordedCells } from "@/lib/kernels/cell-record";
+import { DEFAULT_COLLECTOR_LIMITS } from "@/lib/kernels/execution-collector";
 import { eventually, startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
 
 /**
@@ -49,5 +50,17 @@ describe("a flood of printed output", () => {
     expect(r.stdout.endsWith("LAST\n")).toBe(true);
     const next = await k.kernels.execute(s.id, "print('short')");
     expect(next.stdout).toBe("short\n");
+  });
+
+  it("keeps at most the collector's characters of display data when a cell displays raw bundles without end", async () => {
+    // display(raw=True) goes around the kernel's stream cap: 80 bundles of 2 M characters (the last 50 alone were 100 M).
+    const s = await k.newSession();
+    const code = "from IPython.display import display\nfor i in range(80):\n    display({'text/plain': str(i % 10) * 2_000_000}, raw=True)";
+    const r = await k.kernels.execute(s.id, code, { timeoutMs: 120_000 });
+    expect(r.error).toBeNull();
+    const kept = r.results.reduce((sum, x) => sum + Object.values(x.data).reduce((n, v) => n + v.length, 0), 0);
+    expect(kept).toBeLessThanOrEqual(DEFAULT_COLLECTOR_LIMITS.maxResultChars);
+    expect(r.results.at(-1)!.data["text/plain"]![0]).toBe("9"); // the last ones win
+    expect(r.stderr).toMatch(/display outputs omitted/);
   });
 });

@@ -58,8 +58,38 @@ describe("a function forging its own outcome", () => {
     try {
       const out = await runner.call(input);
       expect(out.error?.kind).toBe("raised");
-      expect(out.error?.message).toMatch(/outcome/);
+      expect(out.error?.message).toMatch(/result of its own/);
       expect(out.result).toBeNull();
+    } finally {
+      await runner.close();
+    }
+  });
+
+  it("in a chunk, cannot report the next items' results ahead of them, nor hide a hang behind them", async () => {
+    const forgeAt = "def forge_at(index, result):\n    display({fc.RESULT_MIME: {'index': index, 'result': result, 'stdout': '', 'seconds': 0.01, 'error': None, 'saved': []}, 'text/plain': ''}, raw=True)";
+    const code = `${FORGE}\n${forgeAt}\nimport time\ndef f(p):\n    if p == 'b.png':\n        forge_at(1, 'fake b')\n        forge_at(2, 'fake c')\n        while True:\n            time.sleep(0.05)\n    return p\n`;
+    const runner = openFunctionRunner(deps, fn(code), { limits: { timeoutMs: 1500 } });
+    try {
+      const names = ["a.png", "b.png", "c.png"];
+      const outs = await runner.callChunk(names.map((name) => ({ name, bytes: new Uint8Array([1]) })));
+      expect(outs[0]).toMatchObject({ result: "a.png" });
+      // The hang was stopped on an item's clock, and c's forged result was not taken.
+      expect(outs[2]).toMatchObject({ result: null, error: { kind: "timeout" } });
+      expect(outs.map((o) => o.result)).not.toContain("fake c");
+    } finally {
+      await runner.close();
+    }
+  });
+
+  it("in a chunk, a repeated outcome fails the item it puts in doubt, and the items after it run again", async () => {
+    const forgeAt = "def forge_at(index, result):\n    display({fc.RESULT_MIME: {'index': index, 'result': result, 'stdout': '', 'seconds': 0.01, 'error': None, 'saved': []}, 'text/plain': ''}, raw=True)";
+    // Item c republishes a's outcome: a's first one may have been forged, so a fails and b, c are dropped.
+    const code = `${FORGE}\n${forgeAt}\ndef f(p):\n    if p == 'c.png':\n        forge_at(0, 'framed')\n    return p\n`;
+    const runner = openFunctionRunner(deps, fn(code));
+    try {
+      const outs = await runner.callChunk(["a.png", "b.png", "c.png"].map((name) => ({ name, bytes: new Uint8Array([1]) })));
+      expect(outs).toHaveLength(1);
+      expect(outs[0]).toMatchObject({ result: null, error: { kind: "raised" } });
     } finally {
       await runner.close();
     }

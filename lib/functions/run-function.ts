@@ -343,6 +343,9 @@ function itemEnding(
   return { ...failed, stdout, error };
 }
 
+/** Names Argus keeps in a function kernel's workspace (staged inputs, saved pictures moved aside). */
+const ARGUS_OWN_PREFIX = ".argus-";
+
 /** Writes a chunk's inputs into the kernel's workspace; returns the items that could not be given, with why. */
 async function writeInputs(kernel: KernelHandle, inputs: readonly FunctionInput[]): Promise<Map<number, FunctionError>> {
   const refused = new Map<number, FunctionError>();
@@ -350,6 +353,9 @@ async function writeInputs(kernel: KernelHandle, inputs: readonly FunctionInput[
     inputs.map(async (input, n) => {
       try {
         workspaceName(input.name); // the name the function sees: a plain file name
+        // …and not one of Argus's own in the workspace: renamed in at its turn, `.argus-input-1`
+        // would overwrite the next item's staged input, and that item would run on this file.
+        if (input.name.startsWith(ARGUS_OWN_PREFIX)) throw new Error(`names starting with ${ARGUS_OWN_PREFIX} are Argus's own in the kernel's workspace; rename the file`);
         // Through the kernel when its host does not share Argus's disk (ARGUS_WORKSPACE_TRANSPORT=kernel).
         if (kernel.files) await kernel.files.push(stagedInputName(n), input.bytes);
         else await writeWorkspaceFile(kernel.workspace, stagedInputName(n), input.bytes);

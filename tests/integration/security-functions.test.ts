@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFunctionRunner, runFunction, type FunctionRunnerDeps } from "@/lib/functions/run-function";
 import { startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
@@ -90,6 +91,24 @@ describe("a function forging its own outcome", () => {
       const outs = await runner.callChunk(["a.png", "b.png", "c.png"].map((name) => ({ name, bytes: new Uint8Array([1]) })));
       expect(outs).toHaveLength(1);
       expect(outs[0]).toMatchObject({ result: null, error: { kind: "raised" } });
+    } finally {
+      await runner.close();
+    }
+  });
+
+  it("in a chunk, a file named like a staged input cannot overwrite the next item's input", async () => {
+    const code = "import hashlib\ndef f(p):\n    return hashlib.sha256(open(p, 'rb').read()).hexdigest()\n";
+    const runner = openFunctionRunner(deps, fn(code));
+    try {
+      const a = new Uint8Array([1, 1, 1]);
+      const b = new Uint8Array([2, 2, 2]);
+      const outs = await runner.callChunk([
+        { name: ".argus-input-1", bytes: a },
+        { name: "b.png", bytes: b },
+      ]);
+      expect(outs[0]).toMatchObject({ result: null, error: { kind: "bad_input" } });
+      expect(outs[0]!.error!.message).toMatch(/Argus's own/);
+      expect(outs[1]).toMatchObject({ result: createHash("sha256").update(b).digest("hex") });
     } finally {
       await runner.close();
     }

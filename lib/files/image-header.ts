@@ -13,8 +13,14 @@ export interface ImageHeader {
   height: number;
 }
 
-/** What sharp refuses to decode by default (limitInputPixels): larger headers are refused here too. */
-export const MAX_HEADER_PIXELS = 0x3fff * 0x3fff;
+/**
+ * The largest picture a function may save and have kept: the default upload limit
+ * (ARGUS_MAX_IMAGE_MEGAPIXELS), since an overlay is drawn on an input. Its first decode costs
+ * server CPU outside the kernel's limits (a 16k × 16k PNG is a few hundred KB and ~0.25 s to
+ * decode), so larger headers are refused before anything is stored, and the decode holds the
+ * same limit (lazy-thumbnail.ts).
+ */
+export const MAX_HEADER_PIXELS = 100_000_000;
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 /** Bit depths each PNG colour type allows (PNG spec, IHDR). */

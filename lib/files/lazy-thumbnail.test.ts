@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
@@ -8,6 +9,7 @@ import { isArgusError } from "@/lib/errors";
 import { testDatabases } from "@/tests/helpers/test-database";
 import { tempDir } from "@/tests/helpers/temp-dir";
 import { storeGeneratedImage } from "./generated";
+import { MAX_HEADER_PIXELS } from "./image-header";
 import { needsVerification, verifiedFile } from "./lazy-thumbnail";
 
 const dbs = testDatabases();
@@ -65,6 +67,27 @@ describe("lazy thumbnails of generated pictures", () => {
     // …and the full decode before serving refuses it, every time.
     expect(isArgusError(refusal) && refusal.code).toBe("unprocessable:file");
     expect((await getFile(deps.db, stored.fileId))!.thumbSha256).toBeNull();
+  });
+
+  it("remembers a file that did not decode: the next request is refused without decoding it again", async () => {
+    const deps = await world("truncated");
+    const png = await overlay();
+    const truncated = png.subarray(0, Math.floor(png.length * 0.6));
+    const stored = (await storeGeneratedImage(deps, "s1", truncated, meta, { thumbnail: "lazy" }))!;
+    const row = (await getFile(deps.db, stored.fileId))!;
+    await expect(verifiedFile(deps, row)).rejects.toMatchObject({ code: "unprocessable:file" });
+    // Were it decoded again, these bytes (a whole picture now under the same address) would pass.
+    writeFileSync(deps.blobs.pathOf(row.sha256), png);
+    await expect(verifiedFile(deps, row)).rejects.toMatchObject({ code: "unprocessable:file" });
+  });
+
+  it("refuses at store time a header past the pixel limit (a few hundred KB that would take the server's CPU to decode)", async () => {
+    const deps = await world("bomb");
+    const png = Buffer.from(await overlay());
+    png.writeUInt32BE(16_383, 16);
+    png.writeUInt32BE(16_383, 20);
+    expect(16_383 * 16_383).toBeGreaterThan(MAX_HEADER_PIXELS);
+    expect(await storeGeneratedImage(deps, "s1", png, meta, { thumbnail: "lazy" })).toBeNull();
   });
 
   it("records what the bytes are, not what the name says: a JPEG saved as .png is served as a JPEG", async () => {

@@ -43,7 +43,8 @@ def _autogroup_nice(autogroup: str) -> int:
         return int(f.read().split()[-1])
 
 
-def _lower_autogroup(niceness: int, autogroup: str, switch: str) -> List[str]:
+def lower_autogroup(niceness: int, autogroup: str = AUTOGROUP, switch: str = AUTOGROUP_SWITCH) -> List[str]:
+    """Lowers this session's scheduling group to `niceness`, never raises it; the warnings, if any."""
     try:
         # Never raise it: whoever started us may have lowered it further.
         if _autogroup_nice(autogroup) >= niceness:
@@ -66,4 +67,4 @@ def lower_priority(niceness: int, autogroup: str = AUTOGROUP, switch: str = AUTO
     """Lowers this process and its autogroup to `niceness` (inherited through exec); the warnings, if any."""
     if niceness <= 0:
         return []
-    return _lower_process(niceness) + _lower_autogroup(niceness, autogroup, switch)
+    return _lower_process(niceness) + lower_autogroup(niceness, autogroup, switch)

@@ -123,6 +123,12 @@ describe("loadConfig", () => {
     expect(loadConfig({ JUPYTER_URL: "http://gateway:8888", JUPYTER_TOKEN: "t", ARGUS_KERNEL_NAME: "python3" }).kernels.kernelName).toBe("python3");
   });
 
+  it("runs kernels at nice 10 unless told otherwise, within 0–19", () => {
+    expect(loadConfig({}).kernels.niceness).toBe(10);
+    expect(loadConfig({ ARGUS_KERNEL_NICE: "0" }).kernels.niceness).toBe(0);
+    for (const bad of ["-1", "20", "low"]) expect(() => loadConfig({ ARGUS_KERNEL_NICE: bad })).toThrow(/ARGUS_KERNEL_NICE/);
+  });
+
   it("says what is wrong with JUPYTER_URL and JUPYTER_TOKEN", () => {
     expect(() => loadConfig({ JUPYTER_URL: "gateway:8888", JUPYTER_TOKEN: "t" })).toThrow(/JUPYTER_URL: give the http\(s\) address/);
     expect(() => loadConfig({ JUPYTER_URL: "ftp://gateway", JUPYTER_TOKEN: "t" })).toThrow(/JUPYTER_URL: give the http\(s\) address/);

@@ -144,6 +144,8 @@ const EnvSchema = z.object({
   ARGUS_MIN_FREE_MB: z.coerce.number().int().min(0).default(200),
   // Processes and threads of one kernel together (its cgroup's pids.max); an idle kernel has ~12 threads.
   ARGUS_KERNEL_MAX_PROCESSES: z.coerce.number().int().min(32).max(100_000).default(128),
+  // How far below the server kernels run (nice, and their scheduling group's nice): 0 (level) to 19.
+  ARGUS_KERNEL_NICE: z.coerce.number().int().min(0).max(19).default(10),
   ARGUS_SANDBOX: z.enum(["auto", "bubblewrap", "none"]).default("auto"),
   ARGUS_KERNEL_NAME: z.string().min(1).optional(),
   // Host names (a port is ignored), comma-separated, or `*`: see lib/server/allowed-hosts.ts.
@@ -238,6 +240,8 @@ export interface ArgusConfig {
     cpuSeconds: number;
     /** Processes and threads per kernel, held by its cgroup where there is one. */
     maxProcesses: number;
+    /** Kernels' nice value (python/argus_sandbox/priority.py): how readily cells give the CPU to the server. */
+    niceness: number;
     /** Disk one workspace may hold; past it each cell ends with an error until files are deleted. */
     workspaceMaxBytes: number;
     sandbox: "auto" | "bubblewrap" | "none";
@@ -367,6 +371,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       memoryMb: e.ARGUS_KERNEL_MEMORY_MB,
       cpuSeconds: e.ARGUS_KERNEL_CPU_SECONDS,
       maxProcesses: e.ARGUS_KERNEL_MAX_PROCESSES,
+      niceness: e.ARGUS_KERNEL_NICE,
       workspaceMaxBytes: e.ARGUS_WORKSPACE_MAX_MB * 1024 * 1024,
       sandbox: e.ARGUS_SANDBOX,
       workspaceTransport: workspaceTransport(e.ARGUS_WORKSPACE_TRANSPORT, jupyter.mode),

@@ -55,6 +55,15 @@ describe("writeKernelspec", () => {
     });
   });
 
+  it("passes the kernels' niceness when one is configured, and refuses one outside 0–19", () => {
+    writeKernelspec(options({ niceness: 5 }));
+    expect(readSpec().env.ARGUS_KERNEL_NICE).toBe("5");
+    expect(kernelspecJson(options({ niceness: 0 })).env.ARGUS_KERNEL_NICE).toBe("0");
+    for (const bad of [-1, 20, 2.5]) {
+      expect(() => kernelspecJson(options({ niceness: bad }))).toThrow(/niceness must be a whole number from 0 to 19/);
+    }
+  });
+
   it("asks for the vision preload only when told to", () => {
     writeKernelspec(options({ preload: "vision" }));
     expect(readSpec().env.ARGUS_KERNEL_PRELOAD).toBe("vision");

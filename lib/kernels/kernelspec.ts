@@ -19,6 +19,8 @@ export interface KernelspecOptions {
   cpuSeconds: number;
   /** Processes and threads of one kernel together (its cgroup's pids.max). */
   maxProcesses: number;
+  /** How far below the server the kernel runs, 0–19 (the launcher's default, 10, when absent). */
+  niceness?: number;
   sandbox: SandboxKind;
   /** What each kernel imports before it reports ready (python/argus/preload.py); default none. */
   preload?: KernelPreload;
@@ -39,6 +41,13 @@ export interface KernelspecJson {
 function positiveInteger(name: string, value: number): string {
   if (!Number.isInteger(value) || value <= 0) {
     throw new Error(`kernelspec: ${name} must be a positive whole number, got ${value}`);
+  }
+  return String(value);
+}
+
+function niceness(value: number): string {
+  if (!Number.isInteger(value) || value < 0 || value > 19) {
+    throw new Error(`kernelspec: niceness must be a whole number from 0 to 19, got ${value}`);
   }
   return String(value);
 }
@@ -72,6 +81,7 @@ export function kernelspecJson(options: KernelspecOptions): KernelspecJson {
       ARGUS_SANDBOX: options.sandbox,
       ARGUS_KERNEL_PRELOAD: options.preload ?? "none",
       ARGUS_PYTHON_PACKAGE_DIR: absolute("packageDir", options.packageDir),
+      ...(options.niceness === undefined ? {} : { ARGUS_KERNEL_NICE: niceness(options.niceness) }),
     },
     metadata: { argus: { sandbox: options.sandbox } },
   };

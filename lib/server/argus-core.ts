@@ -160,6 +160,7 @@ export async function createArgusCore(
       memoryMb: config.kernels.memoryMb,
       cpuSeconds: config.kernels.cpuSeconds,
       maxProcesses: config.kernels.maxProcesses,
+      niceness: config.kernels.niceness,
       sandbox: detected.kind,
       preload: config.kernels.preload,
     });

@@ -17,7 +17,7 @@ if __package__ in (None, ""):
     # directory from the path so its module names cannot shadow the stdlib's.
     sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-from argus_sandbox import bwrap, cgroups, private_runtime  # noqa: E402
+from argus_sandbox import bwrap, cgroups, priority, private_runtime  # noqa: E402
 from argus_sandbox.environment import kernel_environment  # noqa: E402
 from argus_sandbox.limits import MIB, apply_limits, bind_to_parent  # noqa: E402
 from argus_sandbox.settings import Settings, SettingsError, read_settings  # noqa: E402
@@ -175,16 +175,6 @@ def _args_pipe(args: List[str]) -> int:
     return read_end
 
 
-def _lower_priority(niceness: int) -> None:
-    """Runs the kernel (and all it starts) `niceness` steps below the server; inherited through exec."""
-    try:
-        current = os.getpriority(os.PRIO_PROCESS, 0)
-        if niceness > current:
-            os.setpriority(os.PRIO_PROCESS, 0, niceness)
-    except OSError as error:
-        _say("warning", f"could not lower the kernel's priority: {error}")
-
-
 def main(argv: List[str]) -> None:
     if len(argv) != 2:
         _fail("usage: launch_kernel.py CONNECTION_FILE")
@@ -199,7 +189,9 @@ def main(argv: List[str]) -> None:
     except OSError as error:
         _fail(f"the kernel's workspace (current directory) is not usable: {error}")
     apply_limits(settings.memory_mb, settings.cpu_seconds)
-    _lower_priority(settings.niceness)
+    # Below the server, in the kernel's own session's scheduling group too (priority.py).
+    for warning in priority.lower_priority(settings.niceness):
+        _say("warning", warning)
     # Before bwrap starts: everything it and the kernel start is then inside.
     limits, why = cgroups.confine(connection_file, settings.memory_mb * MIB, settings.max_processes)
     if limits == "rlimit":

@@ -27,7 +27,7 @@ from typing import Dict, List, Optional
 
 from jupyter_client.manager import KernelManager
 
-from argus_sandbox import bwrap, cgroups, launch_kernel, private_runtime
+from argus_sandbox import bwrap, cgroups, launch_kernel, priority, private_runtime
 from argus_sandbox.settings import SettingsError, read_settings
 
 PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -46,6 +46,24 @@ TEST_CPU_SECONDS = 3
 ORPHAN_MARKER = "7413"
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _autogroup_on() -> bool:
+    try:
+        with open(priority.AUTOGROUP_SWITCH, encoding="ascii") as f:
+            return f.read().strip() == "1"
+    except OSError:
+        return False
+
+
+AUTOGROUP_ON = _autogroup_on()
+NO_AUTOGROUP = "the scheduler's autogroup is off (or not built in): a process's nice is all that counts"
+
+
+def _autogroup_of(pid: int) -> str:
+    """`/autogroup-<n> nice <k>` of a live process, read from the host."""
+    with open(f"/proc/{pid}/autogroup", encoding="ascii") as f:
+        return f.read().strip()
 
 
 # ---------------------------------------------------------------- host layout
@@ -192,6 +210,11 @@ class Kernel:
             self.shutdown()
             raise
         self.start_seconds = time.monotonic() - started
+
+    @property
+    def pid(self) -> int:
+        """The launcher's process, which exec'd into bwrap (or the bare kernel)."""
+        return self.manager.provisioner.process.pid
 
     def send(self, code: str) -> str:
         # As Argus's own client does: without this, ipykernel aborts a cell sent
@@ -387,6 +410,17 @@ class SandboxedKernelTest(unittest.TestCase):
         self.assertEqual(int(address_space), TEST_MEMORY_MB * MIB)
         self.assertEqual(int(core), 0)
         self.assertEqual(int(file_size), 4096 * MIB)
+
+    @unittest.skipUnless(AUTOGROUP_ON, NO_AUTOGROUP)
+    def test_runs_below_the_server_in_its_own_scheduling_group(self) -> None:
+        # jupyter_client starts the kernel in a session of its own, hence an
+        # autogroup of its own: only the group's nice weighs against the server.
+        own_group = _autogroup_of(os.getpid()).split()[0]
+        group, _, nice = _autogroup_of(self.kernel.pid).split()
+        self.assertNotEqual(group, own_group)
+        self.assertEqual(nice, "10")
+        inside = self.kernel.ok("import os\nprint(os.nice(0)); print(open('/proc/self/autogroup').read().split()[-1])")
+        self.assertEqual(inside.split(), ["10", "10"])
 
     def test_vision_stack_imports_and_renders_a_figure(self) -> None:
         result = self.kernel.run(
@@ -649,6 +683,8 @@ class UnsandboxedKernelTest(unittest.TestCase):
             self.assertEqual(env["PYTHONPATH"], HOST.package_dir)
             self.assertEqual(env["ARGUS_SANDBOX"], "none")
             self.assertEqual(helpers, "loaded")
+            if AUTOGROUP_ON:
+                self.assertTrue(_autogroup_of(kernel.pid).endswith(" nice 10"), _autogroup_of(kernel.pid))
         finally:
             kernel.shutdown()
 
@@ -695,6 +731,34 @@ class LauncherPartsTest(unittest.TestCase):
         for bad in ("-5", "20", "low"):
             with self.assertRaisesRegex(SettingsError, "ARGUS_KERNEL_NICE must be a whole number from 0 to 19"):
                 read_settings({"ARGUS_KERNEL_NICE": bad})
+
+    def _autogroup_file(self, line: str) -> str:
+        path = os.path.join(self.dir, "autogroup")
+        _write(path, line)
+        return path
+
+    def _switch(self, value: str) -> str:
+        path = os.path.join(self.dir, "sched_autogroup_enabled")
+        _write(path, value + "\n")
+        return path
+
+    def test_lowers_the_scheduling_group_and_never_raises_it(self) -> None:
+        group = self._autogroup_file("/autogroup-42 nice 0\n")
+        self.assertEqual(priority.lower_autogroup(10, group, self._switch("1")), [])
+        with open(group, encoding="ascii") as f:
+            self.assertEqual(f.read(), "10")
+        lower_already = self._autogroup_file("/autogroup-42 nice 15\n")
+        self.assertEqual(priority.lower_autogroup(10, lower_already, self._switch("1")), [])
+        with open(lower_already, encoding="ascii") as f:
+            self.assertEqual(f.read(), "/autogroup-42 nice 15\n")
+
+    def test_a_group_it_cannot_lower_is_a_warning_only_while_autogroup_is_on(self) -> None:
+        missing = os.path.join(self.dir, "no-such-dir", "autogroup")
+        warnings = priority.lower_autogroup(10, missing, self._switch("1"))
+        self.assertEqual(len(warnings), 1)
+        self.assertIn("could not lower the kernel's scheduling group", warnings[0])
+        self.assertEqual(priority.lower_autogroup(10, missing, self._switch("0")), [])
+        self.assertEqual(priority.lower_autogroup(10, missing, os.path.join(self.dir, "no-switch")), [])
 
     def _cgroup_tree(self, files: Dict[str, str], proc_cgroup: str) -> str:
         """A directory tree standing in for /sys/fs/cgroup, and a /proc/self/cgroup for it."""

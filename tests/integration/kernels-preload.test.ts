@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
 
@@ -10,6 +11,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await k?.close();
 });
+
+const autogroupOn = () => {
+  try {
+    return readFileSync("/proc/sys/kernel/sched_autogroup_enabled", "utf8").trim() === "1";
+  } catch {
+    return false;
+  }
+};
 
 const LOADED = "import sys\nprint(all(m in sys.modules for m in ('cv2', 'scipy.ndimage', 'skimage.segmentation', 'matplotlib.pyplot')))";
 
@@ -26,6 +35,12 @@ describe("kernels with the vision stack preloaded (ARGUS_KERNEL_PRELOAD=vision)"
     // Kernels run below the server's priority (launch_kernel.py), and cannot raise it back.
     const nice = await k.kernels.execute(s.id, "import os\nprint(os.nice(0))\ntry:\n    os.nice(-5)\n    print('raised')\nexcept OSError:\n    print('refused')");
     expect(nice.stdout).toBe("10\nrefused\n");
+    // With the scheduler's autogroup on, each kernel is a group of its own (jupyter starts it in a
+    // new session) and its nice counts only inside it: the group itself must be at 10 too.
+    if (autogroupOn()) {
+      const group = await k.kernels.execute(s.id, "print(open('/proc/self/autogroup').read().split()[-1])");
+      expect(group.stdout).toBe("10\n");
+    }
   });
 
   it("lends the coder a preloaded kernel too, and frees its place once it is shut down", async () => {

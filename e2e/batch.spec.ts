@@ -1,16 +1,11 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { coinFiles, corruptFile } from "./batch-images";
-import { ask, coinsFile, shot, useScenario } from "./support";
+import { askCoinCount, shot } from "./support";
 
 /** The coins run of the acceptance scenario: its function is kept, and the Code tab offers "Run on images…". */
 async function coinsRun(page: Page, scenario: string): Promise<void> {
-  await useScenario(scenario);
-  await page.goto("/");
-  await page.getByTestId("file-input").setInputFiles(coinsFile());
-  await expect(page.getByTestId("attachment-chip")).toContainText("Ready");
-  await ask(page, "How many coins are on the table?");
-  await expect(page.getByTestId("message-conversation").last()).toContainText("24 coins", { timeout: 60_000 });
+  await askCoinCount(page, scenario);
   await page.getByTestId("tab-code").click();
   await expect(page.getByText("def count_coins").first()).toBeVisible();
 }

@@ -1,14 +1,9 @@
 import { readFileSync } from "node:fs";
 import { expect, request, test } from "@playwright/test";
-import { ask, coinsFile, shot, useScenario } from "./support";
+import { ask, askCoinCount, coinsFile, shot } from "./support";
 
 test("the Code tab lists the function's versions, shows the diff between them and a ready curl line", async ({ page }) => {
-  await useScenario("count-coins.json");
-  await page.goto("/");
-  await page.getByTestId("file-input").setInputFiles(coinsFile());
-  await expect(page.getByTestId("attachment-chip")).toContainText("Ready");
-  await ask(page, "How many coins are on the table?");
-  await expect(page.getByTestId("message-conversation").last()).toContainText("24 coins", { timeout: 60_000 });
+  await askCoinCount(page, "count-coins.json");
 
   await page.getByTestId("tab-code").click();
   const versions = page.getByTestId("function-versions");
@@ -54,12 +49,7 @@ test("the Code tab lists the function's versions, shows the diff between them an
 });
 
 test("a session that keeps two functions lets the person pick which one the Code tab and the batch panel show", async ({ page }) => {
-  await useScenario("two-functions.json");
-  await page.goto("/");
-  await page.getByTestId("file-input").setInputFiles(coinsFile());
-  await expect(page.getByTestId("attachment-chip")).toContainText("Ready");
-  await ask(page, "How many coins are on the table?");
-  await expect(page.getByTestId("message-conversation").last()).toContainText("24 coins", { timeout: 60_000 });
+  await askCoinCount(page, "two-functions.json");
   await page.getByTestId("tab-code").click();
   // One function kept: no picker.
   await expect(page.getByTestId("function-versions")).toContainText("v1");
@@ -82,6 +72,14 @@ test("a session that keeps two functions lets the person pick which one the Code
   await expect(page.getByRole("heading", { name: "Versions of count_coins" })).toBeVisible();
   await expect(page.getByTestId("curl-line")).toContainText("/functions/count_coins/run");
   await expect(page.getByRole("button", { name: /Run on images/ })).toBeVisible();
+  // The window crossing the phone breakpoint and back mounts the pane elsewhere: what the person chose stays.
+  const wide = page.viewportSize()!;
+  await page.setViewportSize({ width: 600, height: wide.height });
+  await expect(page.getByTestId("open-preview")).toBeVisible();
+  await page.setViewportSize(wide);
+  await expect(page.getByTestId("tab-code")).toHaveAttribute("aria-selected", "true");
+  await expect(picker).toHaveValue("count_coins");
+  await expect(code).toContainText("def count_coins");
   await page.getByRole("button", { name: /Run on images/ }).click();
   await expect(page.getByRole("dialog")).toContainText("Run count_coins on images");
   await shot(page, "functions-picker");

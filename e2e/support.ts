@@ -48,6 +48,16 @@ export async function ask(page: Page, text: string): Promise<void> {
   await box.press("Enter");
 }
 
+/** The coins question of the acceptance scenarios: the photo attached, asked, and answered (its function kept). */
+export async function askCoinCount(page: Page, scenario: string): Promise<void> {
+  await useScenario(scenario);
+  await page.goto("/");
+  await page.getByTestId("file-input").setInputFiles(coinsFile());
+  await expect(page.getByTestId("attachment-chip")).toContainText("Ready");
+  await ask(page, "How many coins are on the table?");
+  await expect(page.getByTestId("message-conversation").last()).toContainText("24 coins", { timeout: 60_000 });
+}
+
 /** Every seq shown once, in order: no lost or doubled messages. */
 export async function expectCleanTranscript(page: Page): Promise<void> {
   const seqs = await page.locator("[data-seq]").evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-seq"))));

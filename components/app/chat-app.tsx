@@ -6,6 +6,7 @@ import { StatusLine } from "@/components/chat/status-line";
 import { Composer, type ComposerDraft } from "@/components/composer/composer";
 import { ModelBanner } from "@/components/model-banner";
 import { PreviewSection } from "@/components/preview/preview-section";
+import { usePreviewPane } from "@/components/preview/use-preview-pane";
 import { Alert } from "@/components/ui/alert";
 import { api, ApiError, type SessionSummary } from "@/lib/client/api";
 import { regionsMessage, type Polygon } from "@/lib/client/polygons";
@@ -52,7 +53,11 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
     api.listSessions().then(setSessions, () => undefined);
   }, []);
 
+  const pane = usePreviewPane();
+  const resetPane = pane.reset;
   const select = useCallback((id: string | null) => {
+    // Another session's pane starts over; the session a first message just made keeps what the person chose.
+    if (currentRef.current !== id) resetPane();
     setCurrentId(id);
     setUploads([]);
     setPolygons([]);
@@ -61,7 +66,7 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
     setRefusedByApi(false);
     const url = id ? `/?s=${id}` : "/";
     window.history.replaceState(null, "", url);
-  }, []);
+  }, [resetPane]);
 
   // First load: the session named in the URL, and the list of this browser's sessions.
   useEffect(() => {
@@ -188,6 +193,7 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
       polygons={polygons}
       onPolygonsChange={setPolygons}
       notebookVersion={notebookVersion}
+      pane={pane}
       browserPolicy={settings.browserPolicyChecks ?? "ask"}
       onBrowserPolicyChange={changeBrowserPolicy}
     />

@@ -181,7 +181,8 @@ describe("Browser tab", () => {
 
   it("appears in the preview only once the browser has worked in the session", () => {
     seq = 0;
-    const base = { sessionId: "s", uploads: [], polygons: [], onPolygonsChange: noop, notebookVersion: 0 };
+    const pane = { tab: "media" as const, picked: false, chosenFunction: null, select: noop, showBrowser: noop, chooseFunction: noop, reset: noop };
+    const base = { sessionId: "s", uploads: [], polygons: [], onPolygonsChange: noop, notebookVersion: 0, pane };
     const without = html(createElement(PreviewSection, { ...base, messages: [msg("user", "hi"), msg("conversation", "hello")] }));
     expect(without).not.toContain('data-testid="tab-browser"');
     expect(without).toContain('data-testid="tab-media"');

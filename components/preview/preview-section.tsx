@@ -1,6 +1,6 @@
 "use client";
 
-import { useMemo, useState, type ReactNode } from "react";
+import { useEffect, useMemo, type ReactNode } from "react";
 import { Tabs, TabsContent } from "@/components/ui/tabs";
 import type { UploadView } from "@/lib/protocol/files";
 import { browserScreens, hasBrowserActivity } from "@/lib/client/browser-screens";
@@ -16,6 +16,7 @@ import { MediaTab } from "./media-tab";
 import { NotebookTab } from "./notebook-tab";
 import { PREVIEW_TABS, PreviewTabList, type PreviewTab } from "./preview-tab-list";
 import { ResultTab } from "./result-tab";
+import { chosenFunctionName, type PreviewPane } from "./use-preview-pane";
 
 export type { PreviewTab } from "./preview-tab-list";
 
@@ -28,9 +29,8 @@ export interface PreviewSectionProps {
   onPolygonsChange: (polygons: Polygon[]) => void;
   /** Bump to refetch the notebook (e.g. after each observation). */
   notebookVersion: number;
-  /** Optional control of the open tab (e.g. switch to Result when a run finishes). */
-  tab?: PreviewTab;
-  onTabChange?: (tab: PreviewTab) => void;
+  /** What the person chose in the pane (its tab, its function), held by the page so it survives the pane being mounted again. */
+  pane: PreviewPane;
   /** The session's browser policy setting (default "ask") and how to change it. */
   browserPolicy?: BrowserPolicyChecks;
   onBrowserPolicyChange?: (value: BrowserPolicyChecks) => Promise<boolean>;
@@ -44,44 +44,24 @@ const noPolicyChange = async () => false;
  */
 export function PreviewSection(props: PreviewSectionProps) {
   const { sessionId, messages, uploads, polygons, onPolygonsChange, notebookVersion } = props;
-  const [ownTab, setOwnTab] = useState<PreviewTab>("media");
-  // Whether the person picked a tab in this session (then the pane never switches by itself).
-  const [picked, setPicked] = useState(false);
-  // The kept function the Code tab (and its batch panel) shows, when the person picked one.
-  const [chosenFunction, setChosenFunction] = useState<string | null>(null);
-  const select = (tab: PreviewTab) => {
-    setOwnTab(tab);
-    setPicked(true);
-    props.onTabChange?.(tab);
-  };
+  const { pane } = props;
 
   const browsing = useMemo(() => hasBrowserActivity(messages), [messages]);
   const screens = useMemo(() => browserScreens(messages), [messages]);
   const tabs = useMemo(() => PREVIEW_TABS.filter((t) => t !== "browser" || browsing), [browsing]);
 
-  // A new session starts over; the browser starting to work brings its tab forward once
-  // (adjusting state while rendering, as React recommends).
-  const [seen, setSeen] = useState({ sessionId, browsing });
-  if (seen.sessionId !== sessionId || seen.browsing !== browsing) {
-    const sameSession = seen.sessionId === sessionId;
-    setSeen({ sessionId, browsing });
-    if (!sameSession) {
-      setPicked(false);
-      setChosenFunction(null);
-    }
-    if (browsing && (!sameSession || !picked)) setOwnTab("browser");
-  }
-  const wanted = props.tab ?? ownTab;
-  const active = wanted === "browser" && !browsing ? "media" : wanted;
+  // The browser starting to work brings its tab forward, unless the person picked a tab.
+  const { showBrowser } = pane;
+  useEffect(() => {
+    if (browsing) showBrowser();
+  }, [browsing, showBrowser]);
+  const active = pane.tab === "browser" && !browsing ? "media" : pane.tab;
 
   const media = useMemo(() => sessionImages(uploads, messages), [uploads, messages]);
   const code = useMemo(() => finalCode(messages), [messages]);
   // A coder run that ends with new code brings the newest function back into view.
-  const [codeSeen, setCodeSeen] = useState(code?.code ?? null);
-  if (codeSeen !== (code?.code ?? null)) {
-    setCodeSeen(code?.code ?? null);
-    setChosenFunction(null);
-  }
+  const chosenFunction = chosenFunctionName(pane, code?.code ?? null);
+  const choose = (name: string) => pane.chooseFunction(name, code?.code ?? null);
   const result = useMemo(() => resultImage(messages), [messages]);
 
   const panels: Record<PreviewTab, ReactNode> = {
@@ -97,7 +77,7 @@ export function PreviewSection(props: PreviewSectionProps) {
     ),
     code: (
       <div className="flex flex-col gap-4">
-        <CodeTab final={code} sessionId={sessionId} active={active === "code"} chosen={chosenFunction} onChoose={setChosenFunction} />
+        <CodeTab final={code} sessionId={sessionId} active={active === "code"} chosen={chosenFunction} onChoose={choose} />
         {sessionId && <BatchPanel sessionId={sessionId} functionName={chosenFunction ?? (code ? functionName(code.code, code.test ?? "") : null)} uploads={uploads} />}
       </div>
     ),
@@ -106,7 +86,7 @@ export function PreviewSection(props: PreviewSectionProps) {
   };
 
   return (
-    <Tabs asChild value={active} onValueChange={(v) => select(v as PreviewTab)}>
+    <Tabs asChild value={active} onValueChange={(v) => pane.select(v as PreviewTab)}>
       <section data-testid="preview-section" aria-label="Preview" className="h-full min-h-0 bg-background">
         <PreviewTabList active={active} tabs={tabs} marked={{ browser: screens.length > 0, code: code !== null, result: result !== null }} />
         {tabs.map((tab) => (

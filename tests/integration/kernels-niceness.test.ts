@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { autogroupOn } from "@/tests/helpers/autogroup";
 import { startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
 
 // ARGUS_KERNEL_NICE travels from Argus's settings through the kernelspec to the launcher
@@ -11,14 +11,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await k?.close();
 });
-
-const autogroupOn = () => {
-  try {
-    return readFileSync("/proc/sys/kernel/sched_autogroup_enabled", "utf8").trim() === "1";
-  } catch {
-    return false;
-  }
-};
 
 describe("ARGUS_KERNEL_NICE", () => {
   it("sets how far below the server the kernel and its scheduling group run", async () => {

@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { autogroupOn } from "@/tests/helpers/autogroup";
 import { eventually, startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
 
 let k: KernelCore;
@@ -11,14 +11,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await k?.close();
 });
-
-const autogroupOn = () => {
-  try {
-    return readFileSync("/proc/sys/kernel/sched_autogroup_enabled", "utf8").trim() === "1";
-  } catch {
-    return false;
-  }
-};
 
 const LOADED = "import sys\nprint(all(m in sys.modules for m in ('cv2', 'scipy.ndimage', 'skimage.segmentation', 'matplotlib.pyplot')))";
 

@@ -91,7 +91,7 @@ describe("batch runs", () => {
   });
 
   it("a function that hangs, floods its output, hogs memory or returns oddities fails only that item", async () => {
-    const core = await startCore(`${scratch.dir}/bad`, { ARGUS_BATCH_ITEM_TIMEOUT_SECONDS: "3" });
+    const core = await startCore(`${scratch.dir}/bad`, { ARGUS_BATCH_ITEM_TIMEOUT_SECONDS: "8" });
     const session = await createSession(core, null);
     const code = [
       "import os, time",
@@ -133,7 +133,7 @@ describe("batch runs", () => {
   });
 
   it("fast items go in growing chunks; a hang and a crash inside a chunk fail only their own rows, every item its own result", async () => {
-    const core = await startCore(`${scratch.dir}/chunks`, { ARGUS_BATCH_ITEM_TIMEOUT_SECONDS: "3", ARGUS_BATCH_PARALLEL: "1" });
+    const core = await startCore(`${scratch.dir}/chunks`, { ARGUS_BATCH_ITEM_TIMEOUT_SECONDS: "8", ARGUS_BATCH_PARALLEL: "1" });
     const session = await createSession(core, null);
     const code = [
       "import os, time",
@@ -155,7 +155,7 @@ describe("batch runs", () => {
     const rows = await itemsOfBatch(core.db, batch.id, { offset: 0, limit: 100 });
     expect(view.batch.counts, JSON.stringify(rows.filter((r) => r.status !== "done"))).toMatchObject({ done: 22, failed: 2, pending: 0, running: 0 });
     rows.forEach((row, i) => {
-      if (i === 10) expect(row).toMatchObject({ status: "failed", error: expect.stringMatching(/longer than 3 s/) });
+      if (i === 10) expect(row).toMatchObject({ status: "failed", error: expect.stringMatching(/longer than 8 s/) });
       else if (i === 13) expect(row).toMatchObject({ status: "failed", error: expect.stringMatching(/stopped its kernel/) });
       else expect(row).toMatchObject({ status: "done", result: `item-${i}` });
     });

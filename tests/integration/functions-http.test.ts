@@ -18,7 +18,9 @@ let coinsUploadId: string;
 const COUNTS = [1, 5, 9, 14];
 
 beforeAll(async () => {
-  world = await startAgentWorld(scenarioPath("count-coins.json"), { ARGUS_FUNCTION_TIMEOUT_SECONDS: "3", ARGUS_FUNCTION_MAX_OUTPUT_CHARS: "100000" });
+  // A call's budget covers its cell in a fresh kernel (imports included): on a busy machine a few
+  // seconds is not enough for counting coins, so the hanging function below waits out a longer one.
+  world = await startAgentWorld(scenarioPath("count-coins.json"), { ARGUS_FUNCTION_TIMEOUT_SECONDS: "20", ARGUS_FUNCTION_MAX_OUTPUT_CHARS: "100000" });
   a = (await world.call("POST", "/api/sessions")).json as { id: string; token: string };
   b = (await world.call("POST", "/api/sessions")).json as { id: string; token: string };
   coinsUploadId = (await uploadFile(world, a, await coinsPng(), "coins.png")).id;

@@ -145,7 +145,7 @@ describe("callChunk: several items in one kernel call", () => {
   };
 
   it("times out only the hanging third item; the first two keep their results, the last two run in a fresh call", async () => {
-    const { calls, outcomes } = await runAll(own("        while True:\n            time.sleep(0.05)"), { timeoutMs: 3000 });
+    const { calls, outcomes } = await runAll(own("        while True:\n            time.sleep(0.05)"), { timeoutMs: 8000 });
     expect(calls.flat()).toEqual(["done", "done", "timeout", "done", "done"]);
     expect(calls[0]!.length).toBeLessThan(5); // the first call stopped at the third item; the rest ran in another
     doneWithOwnInput(outcomes, [0, 1, 3, 4]);

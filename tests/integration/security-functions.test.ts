@@ -69,7 +69,7 @@ describe("a function forging its own outcome", () => {
   it("in a chunk, cannot report the next items' results ahead of them, nor hide a hang behind them", async () => {
     const forgeAt = "def forge_at(index, result):\n    display({fc.RESULT_MIME: {'index': index, 'result': result, 'stdout': '', 'seconds': 0.01, 'error': None, 'saved': []}, 'text/plain': ''}, raw=True)";
     const code = `${FORGE}\n${forgeAt}\nimport time\ndef f(p):\n    if p == 'b.png':\n        forge_at(1, 'fake b')\n        forge_at(2, 'fake c')\n        while True:\n            time.sleep(0.05)\n    return p\n`;
-    const runner = openFunctionRunner(deps, fn(code), { limits: { timeoutMs: 1500 } });
+    const runner = openFunctionRunner(deps, fn(code), { limits: { timeoutMs: 8000 } });
     try {
       const names = ["a.png", "b.png", "c.png"];
       const outs = await runner.callChunk(names.map((name) => ({ name, bytes: new Uint8Array([1]) })));

@@ -2,6 +2,8 @@ import { batchesOfSession, getBatch, itemsOfBatch } from "@/lib/db/batches";
 import { functionVersion } from "@/lib/db/functions";
 import { ArgusError } from "@/lib/errors";
 import type { BatchItemView, BatchProgress, BatchView } from "@/lib/protocol/batches";
+import { fileUrl } from "@/lib/protocol/files";
+import { batchCsv, batchJson } from "./export";
 import type { BatchRunner } from "./batch-runner";
 import { intakeItems, type BatchInput, type IntakeDeps } from "./batch-intake";
 
@@ -55,3 +57,18 @@ export async function sessionBatches(deps: BatchDeps, sessionId: string): Promis
   const rows = await batchesOfSession(deps.db, sessionId);
   return Promise.all(rows.map(async (r) => (await deps.batches.view(r.id))!));
 }
+
+/** A batch's results as a file to download: CSV (one row per file) or JSON (the batch and all its items). */
+export async function batchExport(
+  deps: BatchDeps,
+  sessionId: string,
+  batchId: string,
+  format: "csv" | "json",
+): Promise<{ body: string; contentType: string; filename: string }> {
+  const { batch, items } = await allItems(deps, sessionId, batchId);
+  const filename = `${batch.functionName}-batch-${batch.id.slice(0, 8)}.${format}`;
+  return format === "csv"
+    ? { body: batchCsv(items, fileUrl), contentType: "text/csv; charset=utf-8", filename }
+    : { body: batchJson(batch, items, fileUrl), contentType: "application/json; charset=utf-8", filename };
+}
+

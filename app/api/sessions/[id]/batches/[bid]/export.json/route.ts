@@ -1,6 +1,4 @@
-import { batchJson } from "@/lib/batches/export";
-import { allItems } from "@/lib/batches/service";
-import { fileUrl } from "@/lib/protocol/files";
+import { batchExport } from "@/lib/batches/service";
 import { getArgus } from "@/lib/server/context";
 import { credentialsOf, route } from "@/lib/server/http";
 import { authorizeSession } from "@/lib/sessions/service";
@@ -13,12 +11,8 @@ export const GET = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();
   const { id, bid } = await params;
   const session = await authorizeSession(core, id, credentialsOf(req));
-  const { batch, items } = await allItems(core, session.id, bid);
-  return new Response(batchJson(batch, items, fileUrl), {
-    headers: {
-      "content-type": "application/json; charset=utf-8",
-      "content-disposition": `attachment; filename="${batch.functionName}-batch-${batch.id.slice(0, 8)}.json"`,
-      "cache-control": "no-store",
-    },
+  const file = await batchExport(core, session.id, bid, "json");
+  return new Response(file.body, {
+    headers: { "content-type": file.contentType, "content-disposition": `attachment; filename="${file.filename}"`, "cache-control": "no-store" },
   });
 });

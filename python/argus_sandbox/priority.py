@@ -14,7 +14,7 @@ cells start (a cell that starts a new session of its own leaves the group).
 Standard library only.
 """
 import os
-from typing import List
+from typing import List, Optional
 
 AUTOGROUP = "/proc/self/autogroup"
 AUTOGROUP_SWITCH = "/proc/sys/kernel/sched_autogroup_enabled"
@@ -37,17 +37,24 @@ def _lower_process(niceness: int) -> List[str]:
     return []
 
 
-def _autogroup_nice(autogroup: str) -> int:
-    """The group's nice from its line, e.g. `/autogroup-42 nice 0`."""
+def _autogroup_nice(autogroup: str) -> Optional[int]:
+    """The group's nice from its line, e.g. `/autogroup-42 nice 0`; None for no group of its own.
+
+    The file reads empty in init's own group, the root one: a process tree that
+    never called setsid stays in it. A kernel there shares it with whatever
+    else never left it, and its own nice weighs against theirs directly.
+    """
     with open(autogroup, encoding="ascii") as f:
-        return int(f.read().split()[-1])
+        line = f.read().split()
+    return int(line[-1]) if line else None
 
 
 def lower_autogroup(niceness: int, autogroup: str = AUTOGROUP, switch: str = AUTOGROUP_SWITCH) -> List[str]:
     """Lowers this session's scheduling group to `niceness`, never raises it; the warnings, if any."""
     try:
+        group_nice = _autogroup_nice(autogroup)
         # Never raise it: whoever started us may have lowered it further.
-        if _autogroup_nice(autogroup) >= niceness:
+        if group_nice is None or group_nice >= niceness:
             return []
         with open(autogroup, "w", encoding="ascii") as f:
             f.write(str(niceness))

@@ -15,42 +15,14 @@ import path from "node:path";
 import { openFunctionRunner, runFunction } from "@/lib/functions/run-function";
 import { coinImage } from "@/tests/helpers/coin-images";
 import { startKernelCore } from "@/tests/helpers/kernel-core";
+import { COUNT, FUNCTION_LABEL } from "./lib/coin-functions";
 import { fmt, table } from "./lib/stats";
 
 const N = Number(process.env.BENCH_N ?? 60);
 const FRESH = Math.min(N, 15);
 
-/** BENCH_FUNCTION=watershed: the count-coins scenario's function (Sobel + watershed, heavier per image). */
-const WATERSHED = `from argus import *
-import numpy as np
-from skimage import filters, segmentation
-from scipy import ndimage as ndi
-
-
-def count_coins(image_path):
-    gray = load_image(image_path)[..., 0]
-    markers = np.zeros_like(gray)
-    markers[gray < 30] = 1
-    markers[gray > 150] = 2
-    filled = ndi.binary_fill_holes(segmentation.watershed(filters.sobel(gray), markers) - 1)
-    labels, n = ndi.label(filled)
-    sizes = ndi.sum(filled, labels, range(1, n + 1))
-    return int((sizes > 100).sum())
-`;
-
-const THRESHOLD = `from argus import *
-from skimage import measure
-
-
-def count_coins(image_path):
-    bright = load_image(image_path).mean(axis=2) > 100
-    return int(sum(1 for r in measure.regionprops(measure.label(bright)) if r.area > 200))
-`;
-
-const COUNT = process.env.BENCH_FUNCTION === "watershed" ? WATERSHED : THRESHOLD;
-
 async function main() {
-  console.log(`function runner benchmark on ${execFileSync("nproc").toString().trim()} cores, ${N} images, ${process.env.BENCH_FUNCTION ?? "threshold"} function`);
+  console.log(`function runner benchmark on ${execFileSync("nproc").toString().trim()} cores, ${N} images, ${FUNCTION_LABEL} function`);
   const k = await startKernelCore({ ARGUS_KERNEL_POOL: "2", ARGUS_KERNEL_PRELOAD: "vision" });
   try {
     const sessionId = (await k.newSession()).id;

@@ -131,6 +131,10 @@ const EnvSchema = z.object({
   // One call of a kept session function (HTTP run endpoint, batch item): its time and what it may print.
   ARGUS_FUNCTION_TIMEOUT_SECONDS: positiveNumber(60),
   ARGUS_FUNCTION_MAX_OUTPUT_CHARS: z.coerce.number().int().min(1000).default(1_000_000),
+  // Kernels kept warm between HTTP calls of a function (one per session, function and version), and
+  // how long an unused one is kept: scripts calling in a loop skip a kernel start per call. 0 turns it off.
+  ARGUS_FUNCTION_WARM_KERNELS: z.coerce.number().int().min(0).max(64).default(2),
+  ARGUS_FUNCTION_WARM_SECONDS: positiveNumber(60),
   ARGUS_PLANNER_MAX_TURNS: z.coerce.number().int().min(1).max(50).default(10),
   ARGUS_RUN_MAX_MINUTES: positiveNumber(15),
   ARGUS_RUN_MAX_TOKENS: z.coerce.number().int().min(1000).default(400_000),
@@ -225,7 +229,7 @@ export interface ArgusConfig {
     runMaxTokens: number;
   };
   /** One call of a kept session function (lib/functions). */
-  functions: { timeoutMs: number; maxOutputChars: number };
+  functions: { timeoutMs: number; maxOutputChars: number; warmKernels: number; warmMs: number };
   kernels: {
     poolSize: number;
     /** What kernels import before they are ready: "vision" moves the imports' seconds into the pool. */
@@ -361,7 +365,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     minFreeBytes: e.ARGUS_MIN_FREE_MB * 1024 * 1024,
     sessionRatePerMinute: e.ARGUS_SESSION_RATE_PER_MINUTE,
     agents: { plannerMaxTurns: e.ARGUS_PLANNER_MAX_TURNS, runMaxMs: e.ARGUS_RUN_MAX_MINUTES * 60_000, runMaxTokens: e.ARGUS_RUN_MAX_TOKENS },
-    functions: { timeoutMs: e.ARGUS_FUNCTION_TIMEOUT_SECONDS * 1000, maxOutputChars: e.ARGUS_FUNCTION_MAX_OUTPUT_CHARS },
+    functions: {
+      timeoutMs: e.ARGUS_FUNCTION_TIMEOUT_SECONDS * 1000,
+      maxOutputChars: e.ARGUS_FUNCTION_MAX_OUTPUT_CHARS,
+      warmKernels: e.ARGUS_FUNCTION_WARM_KERNELS,
+      warmMs: e.ARGUS_FUNCTION_WARM_SECONDS * 1000,
+    },
     kernels: {
       poolSize: e.ARGUS_KERNEL_POOL,
       preload: e.ARGUS_KERNEL_PRELOAD,

@@ -5,6 +5,7 @@ import { processUpload } from "@/lib/files/process-upload";
 import type { FunctionSummaryView, FunctionVersionView } from "@/lib/protocol/functions";
 import type { SessionDeps } from "@/lib/sessions/service";
 import { runFunction, type FunctionInput, type FunctionRunResult } from "./run-function";
+import type { WarmFunctionRunners } from "./warm-runners";
 
 /**
  * A session's kept functions as the API shows them, and one call of one of
@@ -12,7 +13,10 @@ import { runFunction, type FunctionInput, type FunctionRunResult } from "./run-f
  * session the caller's token opened: another session's function or upload is
  * "not found", never a hint that it exists.
  */
-export type FunctionDeps = Pick<SessionDeps, "db" | "blobs" | "config" | "kernels">;
+export type FunctionDeps = Pick<SessionDeps, "db" | "blobs" | "config" | "kernels"> & {
+  /** Kernels kept warm between calls; without it every call gets a fresh kernel. */
+  functionCalls?: WarmFunctionRunners | null;
+};
 
 
 export const versionView = (v: FunctionVersionRow): FunctionVersionView => ({
@@ -69,13 +73,11 @@ export async function inputFromBytes(deps: FunctionDeps, bytes: Uint8Array, file
   return { name: processed.name, bytes };
 }
 
-/** Runs one kept version (see getVersion) of a session function on one image. */
+/** Runs one kept version (see getVersion) of a session function on one image, in a kernel kept warm for it when there is one. */
 export async function callSessionFunction(deps: FunctionDeps, kept: FunctionVersionRow, input: FunctionInput): Promise<FunctionRunResult> {
   if (!deps.kernels) throw new ArgusError("unavailable:jupyter", "Functions cannot run: Jupyter is not available on this server.");
-  return runFunction(
-    { kernels: deps.kernels, db: deps.db, blobs: deps.blobs },
-    { sessionId: kept.sessionId, name: kept.name, code: kept.code },
-    input,
-    { limits: { timeoutMs: deps.config.functions.timeoutMs, maxOutputChars: deps.config.functions.maxOutputChars } },
-  );
+  const fn = { sessionId: kept.sessionId, name: kept.name, code: kept.code };
+  const options = { limits: { timeoutMs: deps.config.functions.timeoutMs, maxOutputChars: deps.config.functions.maxOutputChars } };
+  if (deps.functionCalls) return deps.functionCalls.call(fn, input, options);
+  return runFunction({ kernels: deps.kernels, db: deps.db, blobs: deps.blobs }, fn, input, options);
 }

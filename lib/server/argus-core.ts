@@ -42,6 +42,7 @@ import { KeyedMutex } from "./keyed-mutex";
 import { BatchChannel } from "@/lib/batches/batch-channel";
 import { BatchLeaseKeeper } from "@/lib/batches/batch-leases";
 import { BatchRunner } from "@/lib/batches/batch-runner";
+import { WarmFunctionRunners } from "@/lib/functions/warm-runners";
 import { batchStarter } from "@/lib/batches/agent-port";
 
 import type { IsolationKind, ServerHealth } from "@/lib/protocol/health";
@@ -101,6 +102,8 @@ export interface ArgusCore extends SessionDeps {
   batches: BatchRunner;
   /** Batch state changes, relayed by Socket.io as `batch`. */
   batchEvents: BatchChannel;
+  /** Kernels kept warm between HTTP calls of a session's function; null without kernels. */
+  functionCalls: WarmFunctionRunners | null;
   start(): Promise<void>;
   health(): Promise<ServerHealth>;
   close(): Promise<void>;
@@ -239,6 +242,9 @@ export async function createArgusCore(
     leaseMs: config.scale.redisUrl ? config.scale.leaseMs : null,
     log,
   });
+  const functionCalls = kernels
+    ? new WarmFunctionRunners({ db, blobs, kernels }, { max: config.functions.warmKernels, idleMs: config.functions.warmMs, log })
+    : null;
   // Several instances: batches carry leases, and a dead instance's batch goes on elsewhere.
   const batchLeases = config.scale.redisUrl ? new BatchLeaseKeeper({ db, instanceId: config.scale.instanceId, leaseMs: config.scale.leaseMs, batches, log }) : null;
 
@@ -327,6 +333,7 @@ export async function createArgusCore(
     computers: browser?.computers ?? null,
     batches,
     batchEvents,
+    functionCalls,
     async start() {
       if (isolation.kind === "none" && config.jupyter.mode === "managed") {
         log(`[argus] WARNING: kernels run WITHOUT a filesystem sandbox (${isolation.reason}); model-written code can read this machine's files.`);
@@ -368,6 +375,7 @@ export async function createArgusCore(
       await browser?.computers.closeAll().catch(() => undefined);
       await batchLeases?.close();
       await batches.close().catch(() => undefined);
+      await functionCalls?.close().catch(() => undefined);
       await kernels?.close().catch(() => undefined);
       await jupyter.stop();
       await db.close();

@@ -42,6 +42,8 @@ export interface SessionDeps {
   runRouter?: { cancelIfActive(sessionId: string): Promise<void> };
   /** Session browsers, so that deleting a session closes its pages (null without a browser model). */
   computers?: { close(sessionId: string): Promise<void> } | null;
+  /** Kernels kept warm for the session's functions, given back when it is deleted. */
+  functionCalls?: { closeSession(sessionId: string): Promise<void> } | null;
 }
 import { workspaceLock } from "./workspace-lock";
 export { workspaceLock };
@@ -157,6 +159,8 @@ export async function removeSession(deps: SessionDeps, session: SessionRow): Pro
   else deps.runs?.cancelIfActive(session.id);
   await deps.kernels?.release(session.id);
   await deps.computers?.close(session.id).catch(() => undefined);
+  // Not awaited: a function call still running there ends on its own time, then its kernel goes.
+  void deps.functionCalls?.closeSession(session.id).catch(() => undefined);
   // The workspace lock keeps an upload from landing half-way through a delete.
   await deps.locks.run(workspaceLock(session.id), async () => {
     const files = await filesOfSession(deps.db, session.id);

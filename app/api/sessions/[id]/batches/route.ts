@@ -1,9 +1,10 @@
 import { ArgusError } from "@/lib/errors";
-import type { ArrivedFile, BatchInput } from "@/lib/batches/batch-intake";
+import type { BatchInput } from "@/lib/batches/batch-intake";
 import { sessionBatches, startBatch } from "@/lib/batches/service";
 import { CreateBatchFormSchema, CreateBatchJsonSchema } from "@/lib/protocol/batches";
 import { getArgus } from "@/lib/server/context";
-import { credentialsOf, json, parseWith, readCapped, readJson, route } from "@/lib/server/http";
+import { credentialsOf, json, parseWith, readJson, route } from "@/lib/server/http";
+import { filesIn, isMultipartForm, readCappedForm } from "@/lib/server/multipart";
 import { authorizeSession } from "@/lib/sessions/service";
 
 export const dynamic = "force-dynamic";
@@ -30,16 +31,14 @@ export const POST = route(async (req: Request, { params }: Ctx) => {
     const batch = await startBatch(core, session.id, { name: body.functionName, version: body.functionVersion }, { kind: "uploads", uploadIds: body.uploadIds });
     return json({ batch }, { status: 201 });
   }
-  if (!type.startsWith("multipart/form-data")) {
+  if (!isMultipartForm(req)) {
     throw new ArgusError("unsupported_media:api", "Send JSON with uploadIds, or multipart/form-data with files in 'files' or a zip in 'zip'.");
   }
-  const raw = await readCapped(req, MAX_BATCH_BODY_BYTES, `The batch is larger than ${MAX_BATCH_BODY_BYTES / 1024 / 1024} MB; upload the files first and pick them, or send them in parts.`);
-  let form: FormData;
-  try {
-    form = await new Response(raw, { headers: { "content-type": req.headers.get("content-type") ?? "" } }).formData();
-  } catch {
-    throw new ArgusError("bad_request:upload", "The multipart body could not be read.", { field: "files" });
-  }
+  const form = await readCappedForm(req, {
+    cap: MAX_BATCH_BODY_BYTES,
+    tooLarge: `The batch is larger than ${MAX_BATCH_BODY_BYTES / 1024 / 1024} MB; upload the files first and pick them, or send them in parts.`,
+    field: "files",
+  });
   const fields = parseWith(CreateBatchFormSchema, {
     functionName: form.get("functionName") ?? undefined,
     ...(form.get("functionVersion") ? { functionVersion: form.get("functionVersion") } : {}),
@@ -48,16 +47,6 @@ export const POST = route(async (req: Request, { params }: Ctx) => {
   const batch = await startBatch(core, session.id, { name: fields.functionName, version: fields.functionVersion }, input);
   return json({ batch }, { status: 201 });
 });
-
-async function filesIn(form: FormData, field: string): Promise<ArrivedFile[]> {
-  const out: ArrivedFile[] = [];
-  for (const value of form.getAll(field)) {
-    if (!(value instanceof Blob)) throw new ArgusError("bad_request:upload", `The field '${field}' must hold files.`, { field });
-    const filename = "name" in value && typeof value.name === "string" ? value.name : "";
-    out.push({ filename, bytes: new Uint8Array(await value.arrayBuffer()) });
-  }
-  return out;
-}
 
 /** The session's batches with their counts and progress, oldest first. */
 export const GET = route(async (req: Request, { params }: Ctx) => {

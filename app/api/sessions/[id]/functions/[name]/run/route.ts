@@ -3,15 +3,14 @@ import { ArgusError } from "@/lib/errors";
 import { runAnswer } from "@/lib/functions/run-answer";
 import { callSessionFunction, getVersion, inputFromBytes, inputFromUpload } from "@/lib/functions/session-functions";
 import { getArgus } from "@/lib/server/context";
-import { credentialsOf, json, parseWith, readCapped, readJson, route } from "@/lib/server/http";
+import { credentialsOf, json, parseWith, readJson, route } from "@/lib/server/http";
+import { isMultipartForm, MULTIPART_ENVELOPE_BYTES, readCappedForm, requiredFile } from "@/lib/server/multipart";
 import { authorizeFunctionCall } from "@/lib/sessions/function-tokens";
 import { FunctionNameSchema, VersionSchema } from "../params";
 
 export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ id: string; name: string }> };
 
-/** Room for the multipart envelope around the file itself. */
-const MULTIPART_OVERHEAD = 64 * 1024;
 const UploadIdBody = z.object({ uploadId: z.string().min(1).max(100) }).strict();
 
 /**
@@ -35,19 +34,15 @@ export const POST = route(async (req: Request, { params }: Ctx) => {
 
   const type = (req.headers.get("content-type") ?? "").toLowerCase();
   let input;
-  if (type.startsWith("multipart/form-data")) {
+  if (isMultipartForm(req)) {
     const limitMb = Math.round(core.config.limits.maxUploadBytes / 1024 / 1024);
-    const raw = await readCapped(req, core.config.limits.maxUploadBytes + MULTIPART_OVERHEAD, `The image is larger than the ${limitMb} MB upload limit.`);
-    let form: FormData;
-    try {
-      form = await new Response(raw, { headers: { "content-type": req.headers.get("content-type") ?? "" } }).formData();
-    } catch {
-      throw new ArgusError("bad_request:upload", "The multipart body could not be read.", { field: "file" });
-    }
-    const file = form.get("file");
-    if (!(file instanceof Blob)) throw new ArgusError("bad_request:upload", "The form has no image in a field named 'file'.", { field: "file" });
-    const filename = "name" in file && typeof file.name === "string" ? file.name : "";
-    input = await inputFromBytes(core, new Uint8Array(await file.arrayBuffer()), filename);
+    const form = await readCappedForm(req, {
+      cap: core.config.limits.maxUploadBytes + MULTIPART_ENVELOPE_BYTES,
+      tooLarge: `The image is larger than the ${limitMb} MB upload limit.`,
+      field: "file",
+    });
+    const { bytes, filename } = await requiredFile(form, "file", "image");
+    input = await inputFromBytes(core, bytes, filename);
   } else if (type.includes("application/json")) {
     const body = await readJson(req, UploadIdBody);
     input = await inputFromUpload(core, session.id, body.uploadId);

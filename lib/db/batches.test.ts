@@ -19,6 +19,7 @@ import {
   renewBatchLeases,
   markItemsRunning,
   settleChunk,
+  batchOwnership,
 } from "./batches";
 import { blobInUse } from "./files";
 import { insertSession } from "./sessions";
@@ -101,6 +102,10 @@ describe("batches (engine under test: ARGUS_TEST_DB)", () => {
     expect((await renewBatchLeases(db, "a", 4000)).map((r) => r.id)).toEqual(["b4"]);
     // b4 has a lease since a's keeper renewed it: when a stops renewing, b can take it over too.
     expect(await expiredBatchIds(db, "b", 99_999)).toEqual(["b4"]);
+    // Who runs each and until when, as a cancel reads it (a BIGINT comes back a number on both engines).
+    expect(await batchOwnership(db, "b1")).toEqual({ status: "running", owner: "b", leaseExpiresAt: 3000 });
+    expect(await batchOwnership(db, "b2")).toEqual({ status: "done", owner: "a", leaseExpiresAt: 3000 });
+    expect(await batchOwnership(db, "nope")).toBeNull();
     await db.close();
   });
 

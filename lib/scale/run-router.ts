@@ -24,7 +24,10 @@ import type { RunManager } from "@/lib/runtime/run-manager";
 import { KeyedMutex } from "@/lib/server/keyed-mutex";
 import { leasesToTakeOver, leaseTimings, routeRunCommand, runsWithoutLease } from "./lease-policy";
 import type { RunCommandBus } from "./run-command-bus";
-import type { RunCommand, RunCommandResult } from "./run-commands";
+import type { BatchCancelResult, RunCommand, RunCommandResult } from "./run-commands";
+
+/** The commands for a session's run (a batch's cancel goes to the batch's owner instead). */
+type SessionRunCommand = Exclude<RunCommand, { kind: "cancel_batch" }>;
 
 export interface RunRouterDeps {
   db: Db;
@@ -38,6 +41,8 @@ export interface RunRouterDeps {
   log: (line: string) => void;
   /** After a dead owner's run is marked interrupted: stop what it left running (its cell on a shared Jupyter). */
   onTakenOver?: (sessionId: string) => Promise<void>;
+  /** Cancels a batch this instance runs, for another instance that received the cancel (BatchRunner.cancelHere). */
+  cancelBatchHere?: (batchId: string) => Promise<void>;
 }
 
 /** What the chat says when another instance takes over a run whose owner died. */
@@ -173,7 +178,7 @@ export class RunRouter {
     return route;
   }
 
-  private async remote(owner: string, command: RunCommand): Promise<RunCommandResult> {
+  private async remote(owner: string, command: SessionRunCommand): Promise<RunCommandResult> {
     if (!this.deps.bus) {
       throw new ArgusError(
         "conflict:message",
@@ -215,9 +220,14 @@ export class RunRouter {
     }
   }
 
-  /** A command from another instance for a run this one owns. */
-  private async handle(command: RunCommand): Promise<RunCommandResult> {
+  /** A command from another instance for a run (or a batch) this one owns. */
+  private async handle(command: RunCommand): Promise<RunCommandResult | BatchCancelResult> {
     if (command.kind === "cancel") return this.deps.runs.cancel(command.sessionId);
+    if (command.kind === "cancel_batch") {
+      if (!this.deps.cancelBatchHere) throw new ArgusError("unavailable:api", "This Argus instance does not run batches.");
+      await this.deps.cancelBatchHere(command.batchId);
+      return { batchId: command.batchId };
+    }
     const session = await getSession(this.deps.db, command.sessionId);
     if (!session) throw new ArgusError("not_found:session", "This session no longer exists.");
     return this.postHere(session, command.body);

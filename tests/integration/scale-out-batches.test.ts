@@ -74,6 +74,30 @@ async function startBatchOnA(
   return { session, batchId, page };
 }
 
+/**
+ * Waits until A runs as many items as it has lanes (ARGUS_BATCH_PARALLEL, 2): endless items, so
+ * no other can start until something stops them. Returns their indexes.
+ */
+async function whenBothLanesRun(page: () => Promise<any>): Promise<number[]> {
+  await eventually(async () => (await page()).batch.counts.running === 2, "A is running two items");
+  return (await page()).items.filter((i: any) => i.status === "running").map((i: any) => i.idx as number);
+}
+
+/** The batch ended cancelled with nothing left running: the items running at the cancel were interrupted, no other ever started. */
+async function expectCancelledWhole(page: () => Promise<any>, runningAtCancel: number[]): Promise<void> {
+  await eventually(async () => {
+    const p = await page();
+    return p.batch.status !== "running" && p.batch.counts.running === 0;
+  }, "the batch settled with no item running");
+  const end = await page();
+  expect(end.batch.status).toBe("cancelled");
+  expect(end.batch.counts).toEqual({ pending: 0, running: 0, done: 0, failed: 0, cancelled: 8 });
+  for (const item of end.items) {
+    const wasRunning = runningAtCancel.includes(item.idx);
+    expect(item).toMatchObject({ status: "cancelled", result: null, error: wasRunning ? "Cancelled while it ran." : "Cancelled before it ran." });
+  }
+}
+
 /** The batch ended done on every item, each with its own result. */
 async function expectFinishedWhole(page: () => Promise<any>): Promise<void> {
   await eventually(async () => (await page()).batch.status !== "running", "the batch ended");
@@ -94,27 +118,11 @@ describe.skipIf(!haveRedis())("batches across instances", () => {
         watcher = await watchSession(world.b.url, s);
         watcher.socket.on("batch", (e: BatchEvent) => events.push(e));
       });
-      // A runs as many items as it has lanes (ARGUS_BATCH_PARALLEL, 2), each sleeping for an hour.
-      await eventually(async () => (await page()).batch.counts.running === 2, "A is running two items");
-      const before = await page();
-      const runningAtCancel = before.items.filter((i: any) => i.status === "running").map((i: any) => i.idx as number);
+      const runningAtCancel = await whenBothLanesRun(page);
 
       const cancelled = await world.callB("POST", `/api/sessions/${session.id}/batches/${batchId}/cancel`, { token: session.token });
       expect(cancelled.status).toBe(200);
-
-      // A stops its own items: the batch settles with nothing left running.
-      await eventually(async () => {
-        const p = await page();
-        return p.batch.status !== "running" && p.batch.counts.running === 0;
-      }, "the batch settled with no item running");
-      const end = await page();
-      expect(end.batch.status).toBe("cancelled");
-      expect(end.batch.counts).toEqual({ pending: 0, running: 0, done: 0, failed: 0, cancelled: 8 });
-      for (const item of end.items) {
-        // The items A was running were interrupted; every other one never started.
-        const wasRunning = runningAtCancel.includes(item.idx);
-        expect(item).toMatchObject({ status: "cancelled", result: null, error: wasRunning ? "Cancelled while it ran." : "Cancelled before it ran." });
-      }
+      await expectCancelledWhole(page, runningAtCancel);
 
       // The page on B is told as for a local cancel: the interrupted items, then the batch's end.
       await eventually(() => events.some((e) => e.type === "batch_finished" && e.batch.counts.running === 0), "B's page heard the batch end");
@@ -130,6 +138,23 @@ describe.skipIf(!haveRedis())("batches across instances", () => {
       expect(world.a.output()).not.toMatch(new RegExp(`batch ${batchId} was taken over`));
     } finally {
       watcher?.socket.disconnect();
+    }
+  });
+
+  it("a cancel that cannot reach the owner (Redis down) is settled by B, and A stops its items at its next lease renewal", async () => {
+    const { session, batchId, page } = await startBatchOnA({ name: "endless", code: ENDLESS });
+    const runningAtCancel = await whenBothLanesRun(page);
+    await world.redis.stop("SIGKILL");
+    try {
+      const cancelled = await world.callB("POST", `/api/sessions/${session.id}/batches/${batchId}/cancel`, { token: session.token });
+      expect(cancelled.status).toBe(200);
+      await eventually(() => world.b.output().includes(`could not reach a to cancel batch ${batchId}`), "B said it could not reach A");
+      // A learns it from the database (its lease renewal), with Redis still down.
+      await expectCancelledWhole(page, runningAtCancel);
+      await eventually(() => world.a.output().includes(`batch ${batchId} was cancelled on another instance; stopping its items here`), "A said why it stopped them");
+      expect(world.a.output()).not.toMatch(new RegExp(`batch ${batchId} was taken over`));
+    } finally {
+      await world.redis.start();
     }
   });
 

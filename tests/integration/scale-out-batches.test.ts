@@ -139,7 +139,7 @@ describe.skipIf(!haveRedis())("batches across instances", () => {
     } finally {
       watcher?.socket.disconnect();
     }
-  });
+  }, 180_000); // a ceiling above eventually's, so a broken build fails on the state it never reached
 
   it("a cancel that cannot reach the owner (Redis down) is settled by B, and A stops its items at its next lease renewal", async () => {
     const { session, batchId, page } = await startBatchOnA({ name: "endless", code: ENDLESS });
@@ -156,7 +156,7 @@ describe.skipIf(!haveRedis())("batches across instances", () => {
     } finally {
       await world.redis.start();
     }
-  });
+  }, 180_000);
 
   it("an owner that stalls past its lease loses the batch to B, and on waking stops it without taking it back", async () => {
     const { batchId, page } = await startBatchOnA();

@@ -4,6 +4,7 @@ import {
   batchCounts,
   batchOwnership,
   cancelPendingItems,
+  cancelRunningItems,
   finishBatch,
   getBatch,
   insertBatch,
@@ -160,7 +161,11 @@ export class BatchRunner {
     const { owners, leaseMs, instanceId } = this.deps;
     if (!this.active.has(batchId) && owners && leaseMs !== null) {
       const route = routeBatchCancel(await batchOwnership(this.deps.db, batchId), instanceId, Date.now());
-      if (route.kind === "owner") {
+      if (route.kind === "owner_gone") {
+        // Its owner died mid-item and nobody took it over: the cancel ends those items too. Should the
+        // owner only have stalled, it finds the batch cancelled when it wakes and stops them itself.
+        await cancelRunningItems(this.deps.db, batchId, new Date().toISOString(), "Cancelled; the Argus instance running it had stopped responding.");
+      } else if (route.kind === "owner") {
         const row = await getBatch(this.deps.db, batchId);
         try {
           if (row) return await owners.cancelOnOwner(route.owner, { sessionId: row.sessionId, batchId });

@@ -15,11 +15,17 @@ describe("routeBatchCancel", () => {
     expect(routeBatchCancel(null, "b", 4000)).toEqual({ kind: "here" });
   });
 
-  it("settles here when nobody renews the batch: no owner, no lease, or a lease that ran out", () => {
+  it("settles here a batch nobody leases: no owner, or no lease", () => {
     expect(routeBatchCancel(running(null, 5000), "b", 4000)).toEqual({ kind: "here" });
     expect(routeBatchCancel(running("a", null), "b", 4000)).toEqual({ kind: "here" });
-    expect(routeBatchCancel(running("a", 4000), "b", 4000)).toEqual({ kind: "here" });
-    expect(routeBatchCancel(running("a", 3999), "b", 4000)).toEqual({ kind: "here" });
+  });
+
+  it("an owner whose lease ran out is gone: nobody to ask, and its running items are settled here", () => {
+    expect(routeBatchCancel(running("a", 4000), "b", 4000)).toEqual({ kind: "owner_gone" });
+    expect(routeBatchCancel(running("a", 3999), "b", 4000)).toEqual({ kind: "owner_gone" });
+    // Not when the batch has ended, or the lapsed lease is this instance's own (it is running here or about to resume).
+    expect(routeBatchCancel({ status: "cancelled", owner: "a", leaseExpiresAt: 3999 }, "b", 4000)).toEqual({ kind: "here" });
+    expect(routeBatchCancel(running("b", 3999), "b", 4000)).toEqual({ kind: "here" });
   });
 });
 

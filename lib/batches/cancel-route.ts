@@ -8,15 +8,20 @@ import type { BatchOwnership } from "@/lib/db/batches";
 
 /** Where a cancel for a batch that is not running in this process is handled. */
 export type BatchCancelRoute =
-  /** Settle it in the database here: it has ended, it is this instance's own, or its owner is gone. */
+  /** Settle it in the database here: it has ended, it is this instance's own, or it has no lease. */
   | { kind: "here" }
   /** A live owner on another instance runs it: the cancel goes there. */
-  | { kind: "owner"; owner: string };
+  | { kind: "owner"; owner: string }
+  /**
+   * Its owner stopped renewing the lease (it died or stalled) and no instance has taken it over
+   * yet: settle it here, the items the owner left running included, since nobody else will end them.
+   */
+  | { kind: "owner_gone" };
 
 export function routeBatchCancel(batch: BatchOwnership | null, self: string, now: number): BatchCancelRoute {
-  if (!batch || batch.status !== "running" || batch.owner === null || batch.owner === self) return { kind: "here" };
-  // No lease (written by a lone instance) or one that ran out: nobody renews it, nobody to ask.
-  if (batch.leaseExpiresAt === null || batch.leaseExpiresAt <= now) return { kind: "here" };
+  // No lease: written by a lone instance before leases; nobody renews it, nobody to ask.
+  if (!batch || batch.status !== "running" || batch.owner === null || batch.owner === self || batch.leaseExpiresAt === null) return { kind: "here" };
+  if (batch.leaseExpiresAt <= now) return { kind: "owner_gone" };
   return { kind: "owner", owner: batch.owner };
 }
 

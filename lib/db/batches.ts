@@ -274,6 +274,12 @@ export async function cancelPendingItems(db: Db, batchId: string, at: string): P
   return changes;
 }
 
+/** Every running item becomes cancelled: their instance is gone, so nobody else will end them; returns how many. */
+export async function cancelRunningItems(db: Db, batchId: string, at: string, error: string): Promise<number> {
+  const { changes } = await db.run("UPDATE batch_items SET status = 'cancelled', error = ?, finished_at = ? WHERE batch_id = ? AND status = 'running'", [error, at, batchId]);
+  return changes;
+}
+
 export async function markBatchStarted(db: Db, batchId: string, at: string): Promise<void> {
   await db.run("UPDATE batches SET started_at = COALESCE(started_at, ?) WHERE id = ?", [at, batchId]);
 }

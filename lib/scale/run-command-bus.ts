@@ -20,12 +20,13 @@ export const COMMAND_TIMEOUT_MS = 5000;
 type Handler = (command: RunCommand) => Promise<RunCommandResult | BatchCancelResult>;
 
 /**
- * Cancels and answers for a run owned by another instance (and cancels of a
- * batch another instance runs) travel to that owner over Redis pub/sub, on a channel of its own, and its reply comes back
- * on the asker's channel. Pub/sub, not the Socket.io adapter's serverSideEmit:
- * the owner is known from its lease, so only it is asked, and a reply never
- * waits on every other instance's acknowledgement (serverSideEmit with an ack
- * waits for all of them, a dead one included, until its timeout).
+ * Cancels and answers for a run owned by another instance, and cancels of a
+ * batch another instance runs, travel to that owner over Redis pub/sub, on a
+ * channel of its own, and its reply comes back on the asker's channel.
+ * Pub/sub, not the Socket.io adapter's serverSideEmit: the owner is known from
+ * its lease, so only it is asked, and a reply never waits on every other
+ * instance's acknowledgement (serverSideEmit with an ack waits for all of
+ * them, a dead one included, until its timeout).
  */
 export class RunCommandBus {
   private readonly pending = new Map<string, { resolve: (r: RunCommandReply) => void; timer: NodeJS.Timeout }>();

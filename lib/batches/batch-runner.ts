@@ -177,13 +177,18 @@ export class BatchRunner {
     await this.cancelHere(batchId);
   }
 
-  /** Cancels a batch in this process only: the owner's side of a cancel another instance sent. */
-  async cancelHere(batchId: string): Promise<void> {
+  /**
+   * Cancels a batch in this process only (the owner's side of a cancel another instance sent).
+   * Resolves once the batch is settled, or after `settleWithinMs` with the cancel under way (its
+   * items interrupted and recorded, and its end published, when their kernels let go): the asker
+   * must have its answer before it gives up, or it would settle the batch a second time.
+   */
+  async cancelHere(batchId: string, settleWithinMs = Infinity): Promise<void> {
     const active = this.active.get(batchId);
     if (active) {
       active.cancelled = true;
       active.abort.abort(new Error("cancelled"));
-      await active.done;
+      await settledOrAfter(active.done, settleWithinMs);
       return;
     }
     // Not running here (it ended, or the server has not resumed it yet): settle it in the database.
@@ -415,6 +420,14 @@ function itemOutcome(out: FunctionRunResult): ItemOutcome {
     error: out.error ? (status === "cancelled" ? "Cancelled while it ran." : out.error.message) : null,
     overlayFileId: out.images[0]?.fileId ?? null,
   };
+}
+
+/** Waits for `done`, but no longer than `ms`. */
+async function settledOrAfter(done: Promise<void>, ms: number): Promise<void> {
+  if (ms === Infinity) return done;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([done, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 function move(active: ActiveBatch, from: BatchItemStatus, to: BatchItemStatus): void {

@@ -23,7 +23,7 @@ import type { EventLog } from "@/lib/runtime/event-log";
 import type { RunManager } from "@/lib/runtime/run-manager";
 import { KeyedMutex } from "@/lib/server/keyed-mutex";
 import { leasesToTakeOver, leaseTimings, routeRunCommand, runsWithoutLease } from "./lease-policy";
-import type { RunCommandBus } from "./run-command-bus";
+import { COMMAND_TIMEOUT_MS, type RunCommandBus } from "./run-command-bus";
 import type { BatchCancelResult, RunCommand, RunCommandResult } from "./run-commands";
 
 /** The commands for a session's run (a batch's cancel goes to the batch's owner instead). */
@@ -41,8 +41,11 @@ export interface RunRouterDeps {
   log: (line: string) => void;
   /** After a dead owner's run is marked interrupted: stop what it left running (its cell on a shared Jupyter). */
   onTakenOver?: (sessionId: string) => Promise<void>;
-  /** Cancels a batch this instance runs, for another instance that received the cancel (BatchRunner.cancelHere). */
-  cancelBatchHere?: (batchId: string) => Promise<void>;
+  /**
+   * Cancels a batch this instance runs, for another instance that received the cancel
+   * (BatchRunner.cancelHere): resolves when it is settled, or after `settleWithinMs` with the cancel under way.
+   */
+  cancelBatchHere?: (batchId: string, settleWithinMs: number) => Promise<void>;
 }
 
 /** What the chat says when another instance takes over a run whose owner died. */
@@ -225,7 +228,8 @@ export class RunRouter {
     if (command.kind === "cancel") return this.deps.runs.cancel(command.sessionId);
     if (command.kind === "cancel_batch") {
       if (!this.deps.cancelBatchHere) throw new ArgusError("unavailable:api", "This Argus instance does not run batches.");
-      await this.deps.cancelBatchHere(command.batchId);
+      // Answered well before the asker gives up: interrupting items can take seconds on a busy machine.
+      await this.deps.cancelBatchHere(command.batchId, COMMAND_TIMEOUT_MS / 2);
       return { batchId: command.batchId };
     }
     const session = await getSession(this.deps.db, command.sessionId);

@@ -309,7 +309,7 @@ export async function createArgusCore(
     bus,
     log,
     onTakenOver: async (sessionId) => kernels?.interruptAbandonedCell(sessionId),
-    cancelBatchHere: (batchId) => batches.cancelHere(batchId),
+    cancelBatchHere: (batchId, settleWithinMs) => batches.cancelHere(batchId, settleWithinMs),
   });
 
   let closed = false;

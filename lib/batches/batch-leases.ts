@@ -1,13 +1,15 @@
 import type { BatchRow } from "@/lib/db/batches";
-import { claimExpiredBatch, expiredBatchIds, renewBatchLeases } from "@/lib/db/batches";
+import { batchOwnership, claimExpiredBatch, expiredBatchIds, renewBatchLeases } from "@/lib/db/batches";
 import type { Db } from "@/lib/db/database";
 import { leaseTimings } from "@/lib/scale/lease-policy";
+import { whyNotRenewed } from "./cancel-route";
 
 /** What the keeper needs of the batch runner. */
 export interface LeasedBatches {
   activeIds(): string[];
   adopt(row: BatchRow): Promise<void>;
   abandon(batchId: string): Promise<void>;
+  cancelledElsewhere(batchId: string): boolean;
 }
 
 export interface BatchLeaseDeps {
@@ -24,7 +26,8 @@ export interface BatchLeaseDeps {
  * instance sweeps, and takes over a running batch whose lease ran out (its owner
  * died or stalled), resuming it from its first unfinished item. An owner that
  * wakes up after a stall finds the batch gone from its renewal and stops it
- * without writing more.
+ * without writing more. An owner whose batch another instance settled as cancelled (a cancel
+ * that could not reach it over Redis) stops its running items then, as for a local cancel.
  */
 export class BatchLeaseKeeper {
   private renewTimer: NodeJS.Timeout | null = null;
@@ -49,12 +52,20 @@ export class BatchLeaseKeeper {
     await this.busy;
   }
 
-  /** Pushes this instance's leases on; stops here what another instance has taken over meanwhile. */
+  /**
+   * Pushes this instance's leases on; stops here what another instance has taken over meanwhile,
+   * and cancels here what another instance settled as cancelled.
+   */
   async renew(): Promise<void> {
     const { db, instanceId, leaseMs, batches } = this.deps;
     const held = new Set((await renewBatchLeases(db, instanceId, Date.now() + leaseMs)).map((b) => b.id));
     for (const id of batches.activeIds()) {
       if (held.has(id)) continue;
+      if (whyNotRenewed(await batchOwnership(db, id), instanceId) === "cancelled_elsewhere") {
+        // Not awaited: interrupting its items must not hold up the renewal of the other batches.
+        if (batches.cancelledElsewhere(id)) this.deps.log(`[batches] batch ${id} was cancelled on another instance; stopping its items here`);
+        continue;
+      }
       this.deps.log(`[batches] batch ${id} was taken over by another instance; stopping it here`);
       await batches.abandon(id);
     }

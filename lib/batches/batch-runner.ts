@@ -2,7 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { BlobStore } from "@/lib/db/blobs";
 import {
   batchCounts,
+  batchOwnership,
   cancelPendingItems,
+  cancelRunningItems,
   finishBatch,
   getBatch,
   insertBatch,
@@ -25,6 +27,7 @@ import { openFunctionRunner, type FunctionRunner, type FunctionRunResult } from 
 import type { KernelRegistry } from "@/lib/kernels/registry";
 import type { BatchCounts, BatchEvent, BatchItemStatus, BatchProgress, BatchView } from "@/lib/protocol/batches";
 import type { BatchChannel } from "./batch-channel";
+import { routeBatchCancel } from "./cancel-route";
 import { nextChunkSize } from "./chunk-size";
 import { batchProgress } from "./progress";
 import { Semaphore } from "./semaphore";
@@ -47,7 +50,17 @@ export interface BatchRunnerDeps {
    * instance is running. Null on a lone instance, which resumes every batch.
    */
   leaseMs: number | null;
+  /** Reaches the instance that owns a batch (REDIS_URL); null on a lone instance. */
+  owners?: BatchOwnerLink | null;
   log?: (line: string) => void;
+}
+
+/**
+ * Asks the instance that owns a batch to cancel it there, as a local cancel; resolves once it
+ * has, and throws when the owner cannot be reached (lib/scale carries it over Redis).
+ */
+export interface BatchOwnerLink {
+  cancelOnOwner(owner: string, target: { sessionId: string; batchId: string }): Promise<void>;
 }
 
 /** What the function printed is kept on its row only as a head: the full text can be megabytes. */
@@ -137,13 +150,45 @@ export class BatchRunner {
     await active.done;
   }
 
-  /** Stops a batch: running items are interrupted, the rest marked cancelled. */
+  /**
+   * Stops a batch, wherever it runs: running items are interrupted, the rest marked cancelled.
+   * Several instances: a batch running on another live instance is cancelled there, by its owner,
+   * which alone can interrupt its items. When the owner cannot be reached, the batch is settled
+   * in the database here, and the owner, finding it cancelled at its next lease renewal, stops
+   * its items then (cancelledElsewhere).
+   */
   async cancel(batchId: string): Promise<void> {
+    const { owners, leaseMs, instanceId } = this.deps;
+    if (!this.active.has(batchId) && owners && leaseMs !== null) {
+      const route = routeBatchCancel(await batchOwnership(this.deps.db, batchId), instanceId, Date.now());
+      if (route.kind === "owner_gone") {
+        // Its owner died mid-item and nobody took it over: the cancel ends those items too. Should the
+        // owner only have stalled, it finds the batch cancelled when it wakes and stops them itself.
+        await cancelRunningItems(this.deps.db, batchId, new Date().toISOString(), "Cancelled; the Argus instance running it had stopped responding.");
+      } else if (route.kind === "owner") {
+        const row = await getBatch(this.deps.db, batchId);
+        try {
+          if (row) return await owners.cancelOnOwner(route.owner, { sessionId: row.sessionId, batchId });
+        } catch (error) {
+          this.deps.log?.(`[batches] could not reach ${route.owner} to cancel batch ${batchId} (${String(error).slice(0, 200)}); settling it here, the owner stops its items at its next lease renewal`);
+        }
+      }
+    }
+    await this.cancelHere(batchId);
+  }
+
+  /**
+   * Cancels a batch in this process only (the owner's side of a cancel another instance sent).
+   * Resolves once the batch is settled, or after `settleWithinMs` with the cancel under way (its
+   * items interrupted and recorded, and its end published, when their kernels let go): the asker
+   * must have its answer before it gives up, or it would settle the batch a second time.
+   */
+  async cancelHere(batchId: string, settleWithinMs = Infinity): Promise<void> {
     const active = this.active.get(batchId);
     if (active) {
       active.cancelled = true;
       active.abort.abort(new Error("cancelled"));
-      await active.done;
+      await settledOrAfter(active.done, settleWithinMs);
       return;
     }
     // Not running here (it ended, or the server has not resumed it yet): settle it in the database.
@@ -153,6 +198,21 @@ export class BatchRunner {
     if (row && (await finishBatch(this.deps.db, batchId, "cancelled", now))) {
       await this.publish(row, (batch, progress) => ({ type: "batch_finished", batch, progress }));
     }
+  }
+
+  /**
+   * Another instance settled a batch running here as cancelled (the cancel could not reach this
+   * owner): stop it as for a local cancel. Its running items are interrupted and recorded as
+   * cancelled, and its end is published. The events read the counts from the database from now
+   * on, since the pending items changed there. False when it was not running here or already stopping.
+   */
+  cancelledElsewhere(batchId: string): boolean {
+    const active = this.active.get(batchId);
+    if (!active || active.cancelled || active.abort.signal.aborted) return false;
+    active.cancelled = true;
+    active.counts = null;
+    active.abort.abort(new Error("cancelled on another instance"));
+    return true;
   }
 
   /** The batch as a page shows it, with its progress; null when there is no such batch. */
@@ -197,7 +257,10 @@ export class BatchRunner {
     if (active.cancelled) await cancelPendingItems(this.deps.db, row.id, now);
     active.counts = null; // the final event reads the settled counts from the database
     // Not when another instance took the batch over meanwhile: its items may still be running there.
-    if (await finishBatch(this.deps.db, row.id, active.cancelled ? "cancelled" : "done", now, this.deps.instanceId)) {
+    const ended = await finishBatch(this.deps.db, row.id, active.cancelled ? "cancelled" : "done", now, this.deps.instanceId);
+    // A cancel that another instance also settled in the database (it could not reach this owner
+    // in time) found the batch already cancelled: its end, with the items settled here, is still told.
+    if (ended || (active.cancelled && (await getBatch(this.deps.db, row.id))?.status === "cancelled")) {
       await this.publish(row, (batch, progress) => ({ type: "batch_finished", batch, progress }), active);
     }
   }
@@ -357,6 +420,14 @@ function itemOutcome(out: FunctionRunResult): ItemOutcome {
     error: out.error ? (status === "cancelled" ? "Cancelled while it ran." : out.error.message) : null,
     overlayFileId: out.images[0]?.fileId ?? null,
   };
+}
+
+/** Waits for `done`, but no longer than `ms`. */
+async function settledOrAfter(done: Promise<void>, ms: number): Promise<void> {
+  if (ms === Infinity) return done;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([done, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 function move(active: ActiveBatch, from: BatchItemStatus, to: BatchItemStatus): void {

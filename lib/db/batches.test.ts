@@ -19,6 +19,8 @@ import {
   renewBatchLeases,
   markItemsRunning,
   settleChunk,
+  batchOwnership,
+  cancelRunningItems,
 } from "./batches";
 import { blobInUse } from "./files";
 import { insertSession } from "./sessions";
@@ -61,10 +63,17 @@ describe("batches (engine under test: ARGUS_TEST_DB)", () => {
     const [done] = await itemsOfBatch(db, "b1", { offset: 0, limit: 1 });
     expect(done).toMatchObject({ status: "done", result: { count: 3, areas: [1.5] }, seconds: 0.25, overlayFileId: "f1" });
 
-    expect(await cancelPendingItems(db, "b1", "t3")).toBe(2);
+    // A cancel whose batch's owner died while running item 2: that item is ended too, the rest never ran.
+    expect(await markItemRunning(db, "b1", 2, "argus-1")).toBe(true);
+    expect(await cancelRunningItems(db, "b1", "t3", "owner gone")).toBe(1);
+    expect(await cancelPendingItems(db, "b1", "t3")).toBe(1);
     expect(await finishBatch(db, "b1", "cancelled", "t3")).toBe(true);
     expect(await finishBatch(db, "b1", "done", "t4")).toBe(false);
     expect(await batchCounts(db, "b1")).toEqual({ pending: 0, running: 0, done: 1, failed: 1, cancelled: 2 });
+    expect((await itemsOfBatch(db, "b1", { offset: 2, limit: 2 })).map((i) => [i.status, i.error])).toEqual([
+      ["cancelled", "owner gone"],
+      ["cancelled", "Cancelled before it ran."],
+    ]);
     expect(await runningBatches(db)).toEqual([]);
 
     // The batch's own files keep their blob alive.
@@ -101,6 +110,10 @@ describe("batches (engine under test: ARGUS_TEST_DB)", () => {
     expect((await renewBatchLeases(db, "a", 4000)).map((r) => r.id)).toEqual(["b4"]);
     // b4 has a lease since a's keeper renewed it: when a stops renewing, b can take it over too.
     expect(await expiredBatchIds(db, "b", 99_999)).toEqual(["b4"]);
+    // Who runs each and until when, as a cancel reads it (a BIGINT comes back a number on both engines).
+    expect(await batchOwnership(db, "b1")).toEqual({ status: "running", owner: "b", leaseExpiresAt: 3000 });
+    expect(await batchOwnership(db, "b2")).toEqual({ status: "done", owner: "a", leaseExpiresAt: 3000 });
+    expect(await batchOwnership(db, "nope")).toBeNull();
     await db.close();
   });
 

@@ -134,6 +134,23 @@ export async function renewBatchLeases(db: Db, owner: string, expiresAt: number,
   return rows.map(batchFromRaw).sort((x, y) => x.createdAt.localeCompare(y.createdAt) || x.id.localeCompare(y.id));
 }
 
+/** Who runs a batch and until when (several instances): where a cancel must go. */
+export interface BatchOwnership {
+  status: BatchStatus;
+  owner: string | null;
+  /** Ms since the epoch; null on a lone instance. */
+  leaseExpiresAt: number | null;
+}
+
+export async function batchOwnership(db: Db, id: string): Promise<BatchOwnership | null> {
+  const row = await db.one<{ status: BatchStatus; owner: string | null; lease_expires_at: number | string | null }>(
+    "SELECT status, owner, lease_expires_at FROM batches WHERE id = ?",
+    [id],
+  );
+  if (!row) return null;
+  return { status: row.status, owner: row.owner, leaseExpiresAt: row.lease_expires_at === null ? null : Number(row.lease_expires_at) };
+}
+
 /** Running batches of other instances whose lease ran out by `now` (their owner stopped renewing). */
 export async function expiredBatchIds(db: Db, self: string, now: number): Promise<string[]> {
   const rows = await db.all<{ id: string }>(
@@ -254,6 +271,12 @@ export async function cancelPendingItems(db: Db, batchId: string, at: string): P
     "UPDATE batch_items SET status = 'cancelled', error = 'Cancelled before it ran.', finished_at = ? WHERE batch_id = ? AND status = 'pending'",
     [at, batchId],
   );
+  return changes;
+}
+
+/** Every running item becomes cancelled: their instance is gone, so nobody else will end them; returns how many. */
+export async function cancelRunningItems(db: Db, batchId: string, at: string, error: string): Promise<number> {
+  const { changes } = await db.run("UPDATE batch_items SET status = 'cancelled', error = ?, finished_at = ? WHERE batch_id = ? AND status = 'running'", [error, at, batchId]);
   return changes;
 }
 

@@ -4,8 +4,11 @@ import type { RedisClient } from "./redis";
 import {
   commandChannel,
   replyChannel,
+  resultSchemaOf,
   RunCommandReplySchema,
   RunCommandRequestSchema,
+  type BatchCancelResult,
+  type ResultOf,
   type RunCommand,
   type RunCommandReply,
   type RunCommandResult,
@@ -14,15 +17,16 @@ import {
 /** How long an instance waits for a run's owner to answer before telling the person to retry. */
 export const COMMAND_TIMEOUT_MS = 5000;
 
-type Handler = (command: RunCommand) => Promise<RunCommandResult>;
+type Handler = (command: RunCommand) => Promise<RunCommandResult | BatchCancelResult>;
 
 /**
- * Cancels and answers for a run owned by another instance travel to that
- * owner over Redis pub/sub, on a channel of its own, and its reply comes back
- * on the asker's channel. Pub/sub, not the Socket.io adapter's serverSideEmit:
- * the owner is known from its lease, so only it is asked, and a reply never
- * waits on every other instance's acknowledgement (serverSideEmit with an ack
- * waits for all of them, a dead one included, until its timeout).
+ * Cancels and answers for a run owned by another instance, and cancels of a
+ * batch another instance runs, travel to that owner over Redis pub/sub, on a
+ * channel of its own, and its reply comes back on the asker's channel.
+ * Pub/sub, not the Socket.io adapter's serverSideEmit: the owner is known from
+ * its lease, so only it is asked, and a reply never waits on every other
+ * instance's acknowledgement (serverSideEmit with an ack waits for all of
+ * them, a dead one included, until its timeout).
  */
 export class RunCommandBus {
   private readonly pending = new Map<string, { resolve: (r: RunCommandReply) => void; timer: NodeJS.Timeout }>();
@@ -58,7 +62,7 @@ export class RunCommandBus {
   }
 
   /** Sends `command` to `owner` and waits for its answer; throws the owner's ArgusError, or 503. */
-  async send(owner: string, command: RunCommand, timeoutMs = COMMAND_TIMEOUT_MS): Promise<RunCommandResult> {
+  async send<C extends RunCommand>(owner: string, command: C, timeoutMs = COMMAND_TIMEOUT_MS): Promise<ResultOf<C>> {
     const id = randomUUID();
     // Redis is away: say so now instead of queueing a command the person will have given up on.
     if (!this.publisher.isReady) throw new ArgusError("unavailable:message", UNREACHABLE, { retryAfterSeconds: 5 });
@@ -78,7 +82,11 @@ export class RunCommandBus {
       })
       .catch(() => undefined);
     const answer = await reply;
-    if (answer.ok) return answer.result;
+    if (answer.ok) {
+      const result = resultSchemaOf(command.kind).safeParse(answer.result);
+      if (!result.success) throw new ArgusError("internal:message", `Another Argus instance (${owner}) gave an answer this one does not understand; are they running the same version?`);
+      return result.data as ResultOf<C>;
+    }
     throw new ArgusError(answer.error.code as ErrorCode, answer.error.message, answer.error.field ? { field: answer.error.field } : undefined);
   }
 

@@ -23,8 +23,11 @@ import type { EventLog } from "@/lib/runtime/event-log";
 import type { RunManager } from "@/lib/runtime/run-manager";
 import { KeyedMutex } from "@/lib/server/keyed-mutex";
 import { leasesToTakeOver, leaseTimings, routeRunCommand, runsWithoutLease } from "./lease-policy";
-import type { RunCommandBus } from "./run-command-bus";
-import type { RunCommand, RunCommandResult } from "./run-commands";
+import { COMMAND_TIMEOUT_MS, type RunCommandBus } from "./run-command-bus";
+import type { BatchCancelResult, RunCommand, RunCommandResult } from "./run-commands";
+
+/** The commands for a session's run (a batch's cancel goes to the batch's owner instead). */
+type SessionRunCommand = Exclude<RunCommand, { kind: "cancel_batch" }>;
 
 export interface RunRouterDeps {
   db: Db;
@@ -38,6 +41,11 @@ export interface RunRouterDeps {
   log: (line: string) => void;
   /** After a dead owner's run is marked interrupted: stop what it left running (its cell on a shared Jupyter). */
   onTakenOver?: (sessionId: string) => Promise<void>;
+  /**
+   * Cancels a batch this instance runs, for another instance that received the cancel
+   * (BatchRunner.cancelHere): resolves when it is settled, or after `settleWithinMs` with the cancel under way.
+   */
+  cancelBatchHere?: (batchId: string, settleWithinMs: number) => Promise<void>;
 }
 
 /** What the chat says when another instance takes over a run whose owner died. */
@@ -173,7 +181,7 @@ export class RunRouter {
     return route;
   }
 
-  private async remote(owner: string, command: RunCommand): Promise<RunCommandResult> {
+  private async remote(owner: string, command: SessionRunCommand): Promise<RunCommandResult> {
     if (!this.deps.bus) {
       throw new ArgusError(
         "conflict:message",
@@ -215,9 +223,15 @@ export class RunRouter {
     }
   }
 
-  /** A command from another instance for a run this one owns. */
-  private async handle(command: RunCommand): Promise<RunCommandResult> {
+  /** A command from another instance for a run (or a batch) this one owns. */
+  private async handle(command: RunCommand): Promise<RunCommandResult | BatchCancelResult> {
     if (command.kind === "cancel") return this.deps.runs.cancel(command.sessionId);
+    if (command.kind === "cancel_batch") {
+      if (!this.deps.cancelBatchHere) throw new ArgusError("unavailable:api", "This Argus instance does not run batches.");
+      // Answered well before the asker gives up: interrupting items can take seconds on a busy machine.
+      await this.deps.cancelBatchHere(command.batchId, COMMAND_TIMEOUT_MS / 2);
+      return { batchId: command.batchId };
+    }
     const session = await getSession(this.deps.db, command.sessionId);
     if (!session) throw new ArgusError("not_found:session", "This session no longer exists.");
     return this.postHere(session, command.body);

@@ -230,6 +230,10 @@ export async function createArgusCore(
   const roleHealth = new RoleHealth((role) => notConfiguredMessage(config.model, role) === undefined);
   const model = modelStatus(config) === "configured" ? new ModelClient(config.model, { log, onCallEnd: (role, outcome) => roleHealth.record(role, outcome) }) : null;
   const disk = new DiskSpace(config.dataDir, config.minFreeBytes);
+  // Several instances (REDIS_URL): commands for a run or a batch travel to its owner over Redis.
+  const redis = config.scale.redisUrl ? createRedisClient(config.scale.redisUrl, log) : null;
+  if (redis) connectInBackground(redis, log);
+  const bus = redis ? new RunCommandBus(redis, config.scale.instanceId, log) : null;
   const batchEvents = new BatchChannel();
   const batches = new BatchRunner({
     db,
@@ -240,6 +244,11 @@ export async function createArgusCore(
     itemTimeoutMs: config.batches.itemTimeoutMs,
     instanceId: config.scale.instanceId,
     leaseMs: config.scale.redisUrl ? config.scale.leaseMs : null,
+    owners: bus && {
+      cancelOnOwner: async (owner, target) => {
+        await bus.send(owner, { kind: "cancel_batch", ...target });
+      },
+    },
     log,
   });
   const functionCalls = kernels
@@ -297,17 +306,16 @@ export async function createArgusCore(
     { limits: { ...DEFAULT_RUN_LIMITS, maxTurns: config.agents.plannerMaxTurns, maxWallClockMs: config.agents.runMaxMs, maxTokens: config.agents.runMaxTokens } },
   );
 
-  const redis = config.scale.redisUrl ? createRedisClient(config.scale.redisUrl, log) : null;
-  if (redis) connectInBackground(redis, log);
   const runRouter = new RunRouter({
     db,
     events,
     runs,
     instanceId: config.scale.instanceId,
     leaseMs: config.scale.leaseMs,
-    bus: redis ? new RunCommandBus(redis, config.scale.instanceId, log) : null,
+    bus,
     log,
     onTakenOver: async (sessionId) => kernels?.interruptAbandonedCell(sessionId),
+    cancelBatchHere: (batchId, settleWithinMs) => batches.cancelHere(batchId, settleWithinMs),
   });
 
   let closed = false;

@@ -12,7 +12,7 @@ const clients: RedisClient[] = [];
 const buses: RunCommandBus[] = [];
 const logs: string[] = [];
 
-async function bus(id: string, handler: (c: RunCommand) => Promise<{ runId: string; resumed?: boolean }>) {
+async function bus(id: string, handler: (c: RunCommand) => Promise<{ runId: string; resumed?: boolean } | { batchId: string }>) {
   const client = createRedisClient(redis.url, (l) => logs.push(l));
   await client.connect();
   clients.push(client);
@@ -45,6 +45,20 @@ describe.skipIf(!haveRedis())("run command bus", () => {
     expect(refused).toBeInstanceOf(ArgusError);
     expect(refused).toMatchObject({ code: "conflict:session", status: 409, message: "There is no active run to stop." });
     expect(seen.map((c) => c.kind)).toEqual(["post", "cancel"]);
+  });
+
+  it("carries a batch's cancel to its owner, and refuses an answer that does not fit the command", async () => {
+    const BATCH = "22222222-2222-4222-8222-222222222222";
+    const seen: RunCommand[] = [];
+    await bus("batch-owner", async (command) => {
+      seen.push(command);
+      return command.kind === "cancel_batch" ? { batchId: command.batchId } : { batchId: "a run command answered as a batch" };
+    });
+    const { bus: asker } = await bus("batch-asker", async () => ({ runId: "never" }));
+    expect(await asker.send("batch-owner", { kind: "cancel_batch", sessionId: SESSION, batchId: BATCH })).toEqual({ batchId: BATCH });
+    expect(seen).toEqual([{ kind: "cancel_batch", sessionId: SESSION, batchId: BATCH }]);
+    const mismatched = await asker.send("batch-owner", { kind: "cancel", sessionId: SESSION }).catch((e: unknown) => e);
+    expect(mismatched).toMatchObject({ code: "internal:message", status: 500 });
   });
 
   it("answers 503 at once for an owner nobody listens for (it died before its lease ran out)", async () => {

@@ -309,7 +309,10 @@ async function chunkInKernel(
     await onItem?.(last, stuck);
     return { outcomes, clean: false, unsure: null };
   }
-  let clean = !execution.error && !kernel.lost && !outcomes.some((o) => o.error && DIRTY.has(o.error.kind));
+  // An input the kernel itself could not put in place (not one the server refused): something the
+  // function left (a working directory moved, a directory under the input's name) is in the way.
+  const misplaced = outcomes.some((o, n) => o.error?.kind === "bad_input" && !refused.has(n));
+  let clean = !execution.error && !kernel.lost && !misplaced && !outcomes.some((o) => o.error && DIRTY.has(o.error.kind));
   if (next < inputs.length) {
     clean = false; // the chunk ended early: an interrupt, a crash or an overflow left the kernel unsure
     const endedByOverflow = outcomes[next - 1]?.error?.kind === "output_too_large";

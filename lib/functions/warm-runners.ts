@@ -1,4 +1,5 @@
 import { openFunctionRunner, runFunction, type CallOptions, type FunctionInput, type FunctionRunner, type FunctionRunnerDeps, type FunctionRunResult, type FunctionSource } from "./run-function";
+import { getSession } from "@/lib/db/sessions";
 import { chooseWarmSlot } from "./warm-slot";
 
 export interface WarmRunnersOptions {
@@ -61,13 +62,15 @@ export class WarmFunctionRunners {
     let kept = false;
     try {
       const out = await slot.runner.call(input, options);
-      kept = true;
+      // A session deleted while its call ran, or just before it began (the request was authorized
+      // first), keeps no kernel: closeSession has come and gone.
+      kept = await this.sessionExists(fn.sessionId);
       return out;
     } finally {
       slot.busy = false;
       slot.lastUsedMs = Date.now();
-      // No kernel could be had (the cap): the slot holds nothing worth keeping.
-      if (!kept) this.retire(slot);
+      // No kernel could be had (the cap), or its session is gone: nothing worth keeping.
+      if (!kept) void this.retire(slot);
       else if (this.slots.includes(slot)) {
         slot.idle = setTimeout(() => this.retire(slot), this.o.idleMs);
         slot.idle.unref();
@@ -83,6 +86,10 @@ export class WarmFunctionRunners {
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.slots].map((s) => this.retire(s)));
+  }
+
+  private async sessionExists(sessionId: string): Promise<boolean> {
+    return (await getSession(this.deps.db, sessionId).catch(() => null)) !== null;
   }
 
   /** Forgets the slot at once (no call gets it again) and shuts its kernel down once its call, if any, ends. */

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getSession } from "@/lib/db/sessions";
+import { WarmFunctionRunners } from "@/lib/functions/warm-runners";
+import { removeSession } from "@/lib/sessions/service";
+import { startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
+
+/**
+ * A warm function kernel runs many calls of one session's function version, and the function is
+ * model-written: whatever one call leaves in the kernel (its working directory, threads, patched
+ * internals) is there at the next. What it leaves may only hurt the function's own later calls
+ * for one call at most, never another session's, and never keep a kernel past its session.
+ */
+let k: KernelCore;
+let warm: WarmFunctionRunners;
+beforeAll(async () => {
+  k = await startKernelCore({ ARGUS_KERNEL_POOL: "2" });
+  warm = new WarmFunctionRunners({ kernels: k.kernels, db: k.core.db, blobs: k.core.blobs }, { max: 2, idleMs: 60_000 });
+});
+afterAll(async () => {
+  await warm?.close();
+  await k?.close();
+});
+
+const input = (name = "in.png") => ({ name, bytes: new Uint8Array([1, 2, 3]) });
+
+describe("what a call leaves in a warm kernel", () => {
+  it("a working directory changed by the function does not stop its next call from getting its file", async () => {
+    const s = await k.newSession();
+    // A common pattern in model-written code: work in a scratch directory and never come back.
+    const code = "import os, tempfile\ndef f(p):\n    data = open(p, 'rb').read()\n    os.chdir(tempfile.mkdtemp())\n    return data.hex()\n";
+    const fn = { sessionId: s.id, name: "f", code };
+    expect(await warm.call(fn, { name: "a.png", bytes: new Uint8Array([1]) })).toMatchObject({ result: "01" });
+    expect(await warm.call(fn, { name: "b.png", bytes: new Uint8Array([2]) })).toMatchObject({ result: "02" });
+  });
+
+  it("a thread that moves the kernel elsewhere after its call costs the function one call at most", async () => {
+    const s = await k.newSession();
+    // The thread waits for the next call's staged input, then changes directory under it.
+    const code = [
+      "import os, threading, time, tempfile",
+      "def f(p):",
+      "    if p == 'arm.png':",
+      "        def later():",
+      "            while not os.path.exists('.argus-input-0'):",
+      "                time.sleep(0.001)",
+      "            os.chdir(tempfile.mkdtemp())",
+      "        threading.Thread(target=later, daemon=True).start()",
+      "        return 'armed'",
+      "    return open(p, 'rb').read().hex()",
+      "",
+    ].join("\n");
+    const fn = { sessionId: s.id, name: "f", code };
+    expect(await warm.call(fn, input("arm.png"))).toMatchObject({ result: "armed" });
+    await warm.call(fn, input()); // may fail: the kernel was moved under it
+    expect(await warm.call(fn, input())).toMatchObject({ result: "010203" });
+  });
+});
+
+describe("a warm kernel and its session", () => {
+  it("is not kept for a session deleted before or while its call ran", async () => {
+    const s = await k.newSession();
+    const session = (await getSession(k.core.db, s.id))!;
+    const fn = { sessionId: s.id, name: "f", code: "import time\ndef f(p):\n    time.sleep(0.5)\n    return 1\n" };
+    const w = new WarmFunctionRunners({ kernels: k.kernels, db: k.core.db, blobs: k.core.blobs }, { max: 2, idleMs: 60_000 });
+    try {
+      // The request was authorized before the delete; its call starts as the delete goes on.
+      const call = w.call(fn, input());
+      await removeSession(k.core, session);
+      await call;
+      expect(w.size()).toBe(0);
+      // A call of a session already gone (authorized just before the delete) keeps nothing either.
+      await w.call(fn, input());
+      expect(w.size()).toBe(0);
+    } finally {
+      await w.close();
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { openFunctionRunner, runFunction, type CallOptions, type FunctionInput, type FunctionRunner, type FunctionRunnerDeps, type FunctionRunResult, type FunctionSource } from "./run-function";
 import { getSession } from "@/lib/db/sessions";
+import { ArgusError } from "@/lib/errors";
 import { chooseWarmSlot } from "./warm-slot";
 
 export interface WarmRunnersOptions {
@@ -7,6 +8,12 @@ export interface WarmRunnersOptions {
   max: number;
   /** How long an unused kernel is kept before it is given back. */
   idleMs: number;
+  /**
+   * Calls run at once at most, warm or fresh (none when absent). Each holds a kernel under
+   * ARGUS_MAX_KERNELS: without a bound, one caller firing slow calls at once takes every kernel
+   * and no session can start its notebook.
+   */
+  maxCalls?: number;
   log?: (line: string) => void;
 }
 
@@ -33,6 +40,7 @@ interface Slot {
 export class WarmFunctionRunners {
   private slots: Slot[] = [];
   private closed = false;
+  private running = 0;
 
   constructor(
     private readonly deps: FunctionRunnerDeps,
@@ -45,6 +53,19 @@ export class WarmFunctionRunners {
   }
 
   async call(fn: FunctionSource, input: FunctionInput, options: CallOptions = {}): Promise<FunctionRunResult> {
+    const max = this.o.maxCalls ?? Infinity;
+    if (this.running >= max) {
+      throw new ArgusError("rate_limited:function", `The server is already running ${max} function calls, as many as it runs at once. Try again in a moment.`, { retryAfterSeconds: 1 });
+    }
+    this.running += 1;
+    try {
+      return await this.callCounted(fn, input, options);
+    } finally {
+      this.running -= 1;
+    }
+  }
+
+  private async callCounted(fn: FunctionSource, input: FunctionInput, options: CallOptions): Promise<FunctionRunResult> {
     const key = JSON.stringify([fn.sessionId, fn.name, fn.code]);
     const choice = this.closed ? ({ kind: "fresh" } as const) : chooseWarmSlot(this.slots, key, this.o.max);
     if (choice.kind === "fresh") return runFunction(this.deps, fn, input, options);

@@ -107,6 +107,8 @@ export interface FunctionRunner {
   callChunk(inputs: readonly FunctionInput[], options?: ChunkOptions): Promise<FunctionRunResult[]>;
   /** Gives the kernel back (it is shut down, never pooled). Always call it. */
   close(): Promise<void>;
+  /** The Jupyter id of the kernel held now (null between a dirty call and the next, which takes a new one). */
+  kernelId(): string | null;
 }
 
 const IMAGE_EXT = new Map([
@@ -176,6 +178,7 @@ export function openFunctionRunner(deps: FunctionRunnerDeps, fn: FunctionSource,
   return {
     call: (input, options = {}) => queued(async () => (await run([input], options))[0]!),
     callChunk: (inputs, options = {}) => queued(() => (inputs.length === 0 ? Promise.resolve([]) : run(inputs, options))),
+    kernelId: () => lease?.kernel.id ?? null,
     async close() {
       await queue;
       const old = lease;

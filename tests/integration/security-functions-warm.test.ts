@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSession } from "@/lib/db/sessions";
 import { WarmFunctionRunners } from "@/lib/functions/warm-runners";
 import { removeSession } from "@/lib/sessions/service";
-import { startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
+import { eventually, startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
 
 /**
  * A warm function kernel runs many calls of one session's function version, and the function is
@@ -53,6 +53,50 @@ describe("what a call leaves in a warm kernel", () => {
     expect(await warm.call(fn, input("arm.png"))).toMatchObject({ result: "armed" });
     await warm.call(fn, input()); // may fail: the kernel was moved under it
     expect(await warm.call(fn, input())).toMatchObject({ result: "010203" });
+  });
+});
+
+describe("work a call leaves running", () => {
+  // Counts the kernel's calls in a module only the same process still has (as functions-warm does).
+  const COUNT = "import sys, types\nprobe = sys.modules.setdefault('argus_warm_probe', types.ModuleType('argus_warm_probe'))\nprobe.calls = getattr(probe, 'calls', 0) + 1\n";
+  const LEAVERS = {
+    thread: "import threading\ndef spin():\n    while True:\n        pass\nthreading.Thread(target=spin, daemon=True).start()\n",
+    process: "import subprocess\nsubprocess.Popen(['/bin/sh', '-c', 'while :; do :; done'], start_new_session=True)\n",
+  };
+  const indent = (code: string) => code.split("\n").map((l) => (l ? `    ${l}` : l)).join("\n");
+
+  // Only the host can tell (a kernel can patch anything in its own process): where no cgroup per
+  // kernel exists, the idle time alone bounds this work (README, warm kernels).
+  it("is stopped with its kernel, which is not kept warm, for a spinning thread and a spinning process alike", async (ctx) => {
+    if (!["cgroup-v1", "cgroup-v2"].includes(k.core.limits.kind)) ctx.skip();
+    for (const [what, leave] of Object.entries(LEAVERS)) {
+      const s = await k.newSession();
+      const code = `def f(p):\n${indent(COUNT)}\n    if p == 'leave.png':\n${indent(indent(leave))}\n    return probe.calls\n`;
+      const fn = { sessionId: s.id, name: "f", code };
+      const w = new WarmFunctionRunners({ kernels: k.kernels, db: k.core.db, blobs: k.core.blobs }, { max: 2, idleMs: 60_000 });
+      try {
+        expect(await w.call(fn, input("leave.png")), what).toMatchObject({ result: 1 });
+        expect(w.size()).toBe(1);
+        await eventually(() => w.size() === 0, 30_000);
+        expect(await w.call(fn, input()), what).toMatchObject({ result: 1 }); // a new kernel
+      } finally {
+        await w.close();
+      }
+    }
+  });
+
+  it("a kernel at rest stays warm", async () => {
+    const s = await k.newSession();
+    const fn = { sessionId: s.id, name: "f", code: `def f(p):\n${indent(COUNT)}\n    return probe.calls\n` };
+    const w = new WarmFunctionRunners({ kernels: k.kernels, db: k.core.db, blobs: k.core.blobs }, { max: 2, idleMs: 60_000 });
+    try {
+      expect(await w.call(fn, input())).toMatchObject({ result: 1 });
+      // Long enough for the watch to have looked several times.
+      await new Promise((r) => setTimeout(r, 3000));
+      expect(await w.call(fn, input())).toMatchObject({ result: 2 });
+    } finally {
+      await w.close();
+    }
   });
 });
 

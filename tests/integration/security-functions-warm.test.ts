@@ -56,6 +56,34 @@ describe("what a call leaves in a warm kernel", () => {
   });
 });
 
+describe("an outcome forged by what an earlier call left", () => {
+  it("cannot make the next call outrun its time limit", async () => {
+    const s = await k.newSession();
+    // The thread waits for the next call's staged input, silences the real outcome and publishes its own.
+    const code = [
+      "import os, threading, time",
+      "from IPython.display import display",
+      "import argus.function_call as fc",
+      "def f(p):",
+      "    if p == 'arm.png':",
+      "        def later():",
+      "            while not os.path.exists('.argus-input-0'):",
+      "                time.sleep(0.05)",
+      "            fc._publish = lambda outcome: None",
+      "            display({fc.RESULT_MIME: {'index': 0, 'result': 'forged', 'stdout': '', 'seconds': 0.01, 'error': None, 'saved': []}, 'text/plain': ''}, raw=True)",
+      "        threading.Thread(target=later, daemon=True).start()",
+      "        return 'armed'",
+      "    time.sleep(30)",
+      "    return 'real'",
+      "",
+    ].join("\n");
+    const fn = { sessionId: s.id, name: "f", code };
+    expect(await warm.call(fn, input("arm.png"))).toMatchObject({ result: "armed" });
+    const next = await warm.call(fn, input(), { limits: { timeoutMs: 2000 } });
+    expect(next).toMatchObject({ result: null, error: { kind: "timeout" } });
+  });
+});
+
 describe("work a call leaves running", () => {
   // Counts the kernel's calls in a module only the same process still has (as functions-warm does).
   const COUNT = "import sys, types\nprobe = sys.modules.setdefault('argus_warm_probe', types.ModuleType('argus_warm_probe'))\nprobe.calls = getattr(probe, 'calls', 0) + 1\n";

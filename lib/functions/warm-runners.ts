@@ -93,6 +93,11 @@ export class WarmFunctionRunners {
       if (await this.workedWhileIdle(slot)) {
         this.o.log?.(`[functions] a warm kernel of ${fn.name} kept working between calls; this call gets a new one`);
         void this.retire(slot);
+      }
+      // Given back while it was looked at (it worked, its session went, the server is closing):
+      // a closed runner would take a kernel nobody gives back.
+      if (!this.slots.includes(slot)) {
+        if (this.closed) return runFunction(this.deps, fn, input, options);
         slot = this.open(key, fn);
       }
     } else {

@@ -68,6 +68,26 @@ describe("readCappedForm", () => {
   });
 });
 
+describe("content-type tricks", () => {
+  const boundary = "XyZ";
+  const body = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nabc\r\n--${boundary}--\r\n`;
+
+  it("refuses a media type that only starts like a form, and an empty boundary, as unreadable", async () => {
+    for (const type of [`multipart/form-datax; boundary=${boundary}`, "multipart/form-data; boundary="]) {
+      expect(await refusal(readCappedForm(rawRequest(body, type), LIMITS)), type).toMatchObject({ code: "bad_request:upload", status: 400 });
+    }
+  });
+
+  it("reads the media type in any case, and the first of two boundaries", async () => {
+    const upper = await readCappedForm(rawRequest(body, `MULTIPART/FORM-DATA; BOUNDARY=${boundary}`), LIMITS);
+    expect((await requiredFile(upper, "file", "image")).filename).toBe("a.png");
+    const first = await readCappedForm(rawRequest(body, `multipart/form-data; boundary=${boundary}; boundary=other`), LIMITS);
+    expect((await requiredFile(first, "file", "image")).filename).toBe("a.png");
+    const other = readCappedForm(rawRequest(body, `multipart/form-data; boundary=other; boundary=${boundary}`), LIMITS);
+    expect(await refusal(other)).toMatchObject({ code: "bad_request:upload", status: 400 });
+  });
+});
+
 describe("requiredFile", () => {
   it("refuses a form whose field is missing or holds text, in the words given", async () => {
     for (const fill of [(f: FormData) => f.set("other", "x"), (f: FormData) => f.set("file", "not a file")]) {

@@ -33,6 +33,24 @@ describe("what a call leaves in a warm kernel", () => {
     expect(await warm.call(fn, { name: "b.png", bytes: new Uint8Array([2]) })).toMatchObject({ result: "02" });
   });
 
+  it("links planted under the next call's staged input, its file name and the saved-pictures folder are replaced, never followed", async () => {
+    const s = await k.newSession();
+    const code = [
+      "import os",
+      "def f(p):",
+      "    if p == 'plant.png':",
+      "        os.symlink('/etc/passwd', '.argus-input-0')",
+      "        os.symlink('/etc/hostname', 'in.png')",
+      "        os.symlink('/', '.argus-saved')",
+      "        return 'planted'",
+      "    return open(p, 'rb').read().hex()",
+      "",
+    ].join("\n");
+    const fn = { sessionId: s.id, name: "f", code };
+    expect(await warm.call(fn, input("plant.png"))).toMatchObject({ result: "planted" });
+    expect(await warm.call(fn, input())).toMatchObject({ result: "010203" });
+  });
+
   it("a thread that moves the kernel elsewhere after its call costs the function one call at most", async () => {
     const s = await k.newSession();
     // The thread waits for the next call's staged input, then changes directory under it.

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addFunctionVersion } from "@/lib/db/functions";
 import { getSession } from "@/lib/db/sessions";
+import { ArgusError } from "@/lib/errors";
+import { callSessionFunction } from "@/lib/functions/session-functions";
 import { WarmFunctionRunners } from "@/lib/functions/warm-runners";
 import { removeSession } from "@/lib/sessions/service";
 import { eventually, startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
@@ -164,5 +167,20 @@ describe("a warm kernel and its session", () => {
     } finally {
       await w.close();
     }
+  });
+
+  it("a call whose session is deleted before its pictures are stored answers that the session is gone, not a server error", async () => {
+    const s = await k.newSession();
+    const session = (await getSession(k.core.db, s.id))!;
+    const code = "import numpy as np\nfrom PIL import Image\ndef f(p):\n    Image.fromarray(np.zeros((8, 8, 3), dtype=np.uint8)).save('out.png')\n    return 1\n";
+    const kept = await addFunctionVersion(k.core.db, { sessionId: s.id, name: "f", code, test: "", runId: null, testOutput: "", success: true, now: new Date().toISOString() });
+    // The request was authorized and its version read just before the delete.
+    await removeSession(k.core, session);
+    const error = await callSessionFunction(k.core, kept, input()).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ArgusError);
+    expect(error).toMatchObject({ code: "not_found:session", status: 404 });
   });
 });

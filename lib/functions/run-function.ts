@@ -107,6 +107,8 @@ export interface FunctionRunner {
   callChunk(inputs: readonly FunctionInput[], options?: ChunkOptions): Promise<FunctionRunResult[]>;
   /** Gives the kernel back (it is shut down, never pooled). Always call it. */
   close(): Promise<void>;
+  /** The Jupyter id of the kernel held now (null between a dirty call and the next, which takes a new one). */
+  kernelId(): string | null;
 }
 
 const IMAGE_EXT = new Map([
@@ -176,6 +178,7 @@ export function openFunctionRunner(deps: FunctionRunnerDeps, fn: FunctionSource,
   return {
     call: (input, options = {}) => queued(async () => (await run([input], options))[0]!),
     callChunk: (inputs, options = {}) => queued(() => (inputs.length === 0 ? Promise.resolve([]) : run(inputs, options))),
+    kernelId: () => lease?.kernel.id ?? null,
     async close() {
       await queue;
       const old = lease;
@@ -309,7 +312,10 @@ async function chunkInKernel(
     await onItem?.(last, stuck);
     return { outcomes, clean: false, unsure: null };
   }
-  let clean = !execution.error && !kernel.lost && !outcomes.some((o) => o.error && DIRTY.has(o.error.kind));
+  // An input the kernel itself could not put in place (not one the server refused): something the
+  // function left (a working directory moved, a directory under the input's name) is in the way.
+  const misplaced = outcomes.some((o, n) => o.error?.kind === "bad_input" && !refused.has(n));
+  let clean = !execution.error && !kernel.lost && !misplaced && !outcomes.some((o) => o.error && DIRTY.has(o.error.kind));
   if (next < inputs.length) {
     clean = false; // the chunk ended early: an interrupt, a crash or an overflow left the kernel unsure
     const endedByOverflow = outcomes[next - 1]?.error?.kind === "output_too_large";

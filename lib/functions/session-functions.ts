@@ -1,5 +1,6 @@
 import { getFile } from "@/lib/db/files";
 import { functionsOfSession, functionVersion, functionVersions, type FunctionVersionRow } from "@/lib/db/functions";
+import { getSession } from "@/lib/db/sessions";
 import { ArgusError } from "@/lib/errors";
 import { processUpload } from "@/lib/files/process-upload";
 import type { FunctionSummaryView, FunctionVersionView } from "@/lib/protocol/functions";
@@ -78,6 +79,15 @@ export async function callSessionFunction(deps: FunctionDeps, kept: FunctionVers
   if (!deps.kernels) throw new ArgusError("unavailable:jupyter", "Functions cannot run: Jupyter is not available on this server.");
   const fn = { sessionId: kept.sessionId, name: kept.name, code: kept.code };
   const options = { limits: { timeoutMs: deps.config.functions.timeoutMs, maxOutputChars: deps.config.functions.maxOutputChars } };
-  if (deps.functionCalls) return deps.functionCalls.call(fn, input, options);
-  return runFunction({ kernels: deps.kernels, db: deps.db, blobs: deps.blobs }, fn, input, options);
+  try {
+    if (deps.functionCalls) return await deps.functionCalls.call(fn, input, options);
+    return await runFunction({ kernels: deps.kernels, db: deps.db, blobs: deps.blobs }, fn, input, options);
+  } catch (error) {
+    // The session was deleted while its function ran (or just before, after the request was
+    // authorized): its pictures have no session to be stored in. Say so, not "server error".
+    if (!(error instanceof ArgusError) && !(await getSession(deps.db, kept.sessionId))) {
+      throw new ArgusError("not_found:session", "This session was deleted while its function ran.", { cause: error });
+    }
+    throw error;
+  }
 }

@@ -251,8 +251,14 @@ export async function createArgusCore(
     },
     log,
   });
+  // Half the kernel cap at most for the run endpoint, warm kernels included: the other half stays
+  // for sessions' notebooks.
+  const functionCallKernels = Math.max(1, Math.floor(config.kernels.maxKernels / 2));
   const functionCalls = kernels
-    ? new WarmFunctionRunners({ db, blobs, kernels }, { max: config.functions.warmKernels, idleMs: config.functions.warmMs, log })
+    ? new WarmFunctionRunners(
+        { db, blobs, kernels },
+        { max: Math.min(config.functions.warmKernels, functionCallKernels), idleMs: config.functions.warmMs, maxCalls: functionCallKernels, log },
+      )
     : null;
   // Several instances: batches carry leases, and a dead instance's batch goes on elsewhere.
   const batchLeases = config.scale.redisUrl ? new BatchLeaseKeeper({ db, instanceId: config.scale.instanceId, leaseMs: config.scale.leaseMs, batches, log }) : null;

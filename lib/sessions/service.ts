@@ -159,8 +159,6 @@ export async function removeSession(deps: SessionDeps, session: SessionRow): Pro
   else deps.runs?.cancelIfActive(session.id);
   await deps.kernels?.release(session.id);
   await deps.computers?.close(session.id).catch(() => undefined);
-  // Not awaited: a function call still running there ends on its own time, then its kernel goes.
-  void deps.functionCalls?.closeSession(session.id).catch(() => undefined);
   // The workspace lock keeps an upload from landing half-way through a delete.
   await deps.locks.run(workspaceLock(session.id), async () => {
     const files = await filesOfSession(deps.db, session.id);
@@ -169,6 +167,10 @@ export async function removeSession(deps: SessionDeps, session: SessionRow): Pro
     deps.events.forgetRuns(runIds);
     deps.events.forgetSession(session.id);
     await deleteSessionRow(deps.db, session.id);
+    // After the row is gone: a call that opens a warm kernel from now on finds no session when it
+    // ends and keeps none (warm-runners.ts). Not awaited: a call still running there ends on its
+    // own time, then its kernel goes.
+    void deps.functionCalls?.closeSession(session.id).catch(() => undefined);
     // The kernel wrote this tree and may have swapped any directory for a link
     // (a stray sandbox process could still be doing it): remove without following.
     await removeWorkspaceTree(workspaceDir(deps.config, session.id));

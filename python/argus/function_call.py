@@ -249,6 +249,12 @@ def _run_one(compiled: Any, name: str, path: str, max_output_chars: int, max_res
     """Runs the compiled code in a fresh namespace, calls `name(path)`; the outcome, not yet published."""
     _clear_left_behind(keep=path)
     before = _top_files()
+    # Where the call starts (the kernel's workspace): a function that moves elsewhere (a scratch
+    # directory it never leaves) would otherwise leave the next call's input out of its reach.
+    try:
+        home: str | None = os.getcwd()
+    except OSError:  # the directory itself was removed: nowhere to come back to
+        home = None
     out = CappedStream(max_output_chars)
     outcome: dict[str, Any] = {"result": None, "stdout": "", "seconds": 0.0, "error": None, "saved": []}
     started = time.monotonic()
@@ -271,6 +277,9 @@ def _run_one(compiled: Any, name: str, path: str, max_output_chars: int, max_res
         lines = traceback.format_exception(type(error), error, error.__traceback__)
         outcome["error"] = _error("raised", f"{type(error).__name__}: {error}\n" + "".join(lines[-6:]))
     outcome["seconds"] = round(time.monotonic() - started, 4)
+    if home is not None:
+        with contextlib.suppress(OSError):  # gone: the next input cannot be given, and the server replaces the kernel
+            os.chdir(home)
     created = sorted(_top_files() - before - {path})
     outcome["saved"] = [name for name in created if name.lower().endswith(IMAGE_SUFFIXES)]
     _left_behind.extend([path, *created])

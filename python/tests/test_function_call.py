@@ -175,6 +175,13 @@ class CallChunkTest(unittest.TestCase):
         self.assertEqual([o["index"] for o in out], [0, 1, 2])
         self.assertEqual([o["result"] for o in out], [["a.png", "one", ["a.png"]], ["a.png", "two", ["a.png"]], ["b.png", "three", ["b.png"]]])
 
+    def test_a_function_that_moves_elsewhere_is_brought_back_before_the_next_item(self) -> None:
+        scratch = os.path.join(self.dir.name, "scratch")
+        code = f"import os\ndef f(p):\n    data = open(p, 'rb').read().decode()\n    os.makedirs({scratch!r}, exist_ok=True)\n    os.chdir({scratch!r})\n    return data\n"
+        out = self.chunk(code, [b"one", b"two"], ["a.png", "b.png"])
+        self.assertEqual([o["result"] for o in out], ["one", "two"])
+        self.assertEqual(os.path.realpath(os.getcwd()), os.path.realpath(self.dir.name))
+
     def test_saved_images_are_kept_apart_per_item_and_not_seen_by_the_next(self) -> None:
         code = "import os\ndef f(p):\n    seen = sorted(n for n in os.listdir('.') if not n.startswith('.'))\n    open('overlay.png', 'wb').write(p.encode())\n    return seen\n"
         out = self.chunk(code, [b"1", b"2"], ["x.png", "y.png"])

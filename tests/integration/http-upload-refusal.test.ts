@@ -133,3 +133,31 @@ describe("an upload refused before its body is read", () => {
     }
   });
 });
+
+describe("malformed and abusive multipart forms", () => {
+  const boundary = "b0undary";
+  const part = (headers: string, body = "x") => `--${boundary}\r\n${headers}\r\n\r\n${body}\r\n`;
+  const close = `--${boundary}--\r\n`;
+  const cases: Array<[string, string, string]> = [
+    ["10 000 tiny files", Array.from({ length: 10_000 }, (_, i) => part(`content-disposition: form-data; name="file"; filename="${i}.png"`)).join("") + close, `multipart/form-data; boundary=${boundary}`],
+    ["no boundary", part('content-disposition: form-data; name="file"; filename="a.png"') + close, "multipart/form-data"],
+    ["a NUL in the file name", part('content-disposition: form-data; name="file"; filename="a\u0000.png"') + close, `multipart/form-data; boundary=${boundary}`],
+    ["a path as the file name", part('content-disposition: form-data; name="file"; filename="../../argus.db"') + close, `multipart/form-data; boundary=${boundary}`],
+    ["no closing boundary", part('content-disposition: form-data; name="file"; filename="a.png"'), `Multipart/Form-Data; boundary=${boundary}`],
+  ];
+
+  it("each get a plain 4xx from the upload and batch routes, never a 500", async () => {
+    const made = await ctx.call("POST", "/api/sessions", {});
+    for (const route of ["uploads", "batches"]) {
+      for (const [what, raw, type] of cases) {
+        const got = await ctx.call("POST", `/api/sessions/${made.json.id}/${route}`, { token: made.json.token, raw, headers: { "content-type": type } });
+        const seen = `${route}: ${what} → ${got.status} ${got.text.slice(0, 200)}`;
+        // Many parts are refused by their count, before any file is looked at (their parsing held the event loop).
+        if (what === "10 000 tiny files") expect(got.status, seen).toBe(413);
+        else expect(got.status >= 400 && got.status < 500, seen).toBe(true);
+        expect(got.json?.error?.message, `${route}: ${what}`).toEqual(expect.any(String));
+      }
+    }
+  });
+});
+

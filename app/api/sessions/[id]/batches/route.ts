@@ -4,7 +4,7 @@ import { sessionBatches, startBatch } from "@/lib/batches/service";
 import { CreateBatchFormSchema, CreateBatchJsonSchema } from "@/lib/protocol/batches";
 import { getArgus } from "@/lib/server/context";
 import { credentialsOf, json, parseWith, readJson, route } from "@/lib/server/http";
-import { filesIn, isMultipartForm, readCappedForm } from "@/lib/server/multipart";
+import { filesIn, isMultipartForm, ONE_FILE_FORM_PARTS, readCappedForm } from "@/lib/server/multipart";
 import { authorizeSession } from "@/lib/sessions/service";
 
 export const dynamic = "force-dynamic";
@@ -38,6 +38,8 @@ export const POST = route(async (req: Request, { params }: Ctx) => {
     cap: MAX_BATCH_BODY_BYTES,
     tooLarge: `The batch is larger than ${MAX_BATCH_BODY_BYTES / 1024 / 1024} MB; upload the files first and pick them, or send them in parts.`,
     field: "files",
+    // Every file a batch may take, and its fields beside them (ONE_FILE_FORM_PARTS is room enough).
+    maxParts: core.config.batches.maxFiles + ONE_FILE_FORM_PARTS,
   });
   const fields = parseWith(CreateBatchFormSchema, {
     functionName: form.get("functionName") ?? undefined,

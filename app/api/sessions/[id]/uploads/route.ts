@@ -3,7 +3,7 @@ import { filesOfSession } from "@/lib/db/files";
 import { storeUpload, uploadView } from "@/lib/files/store-upload";
 import { getArgus } from "@/lib/server/context";
 import { credentialsOf, json, route } from "@/lib/server/http";
-import { isMultipartForm, MULTIPART_ENVELOPE_BYTES, readCappedForm, requiredFile } from "@/lib/server/multipart";
+import { isMultipartForm, MULTIPART_ENVELOPE_BYTES, ONE_FILE_FORM_PARTS, readCappedForm, requiredFile } from "@/lib/server/multipart";
 import { authorizeSession } from "@/lib/sessions/service";
 
 export const dynamic = "force-dynamic";
@@ -23,6 +23,7 @@ export const POST = route(async (req: Request, { params }: Ctx) => {
     cap: core.config.limits.maxUploadBytes + MULTIPART_ENVELOPE_BYTES,
     tooLarge: `The upload is larger than the ${limitMb} MB limit.`,
     field: "file",
+    maxParts: ONE_FILE_FORM_PARTS,
   });
   const { bytes, filename } = await requiredFile(form, "file", "file");
   const view = await storeUpload(core, session, { bytes, filename });

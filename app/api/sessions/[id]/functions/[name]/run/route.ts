@@ -4,7 +4,7 @@ import { runAnswer } from "@/lib/functions/run-answer";
 import { callSessionFunction, getVersion, inputFromBytes, inputFromUpload } from "@/lib/functions/session-functions";
 import { getArgus } from "@/lib/server/context";
 import { credentialsOf, json, parseWith, readJson, route } from "@/lib/server/http";
-import { isMultipartForm, MULTIPART_ENVELOPE_BYTES, readCappedForm, requiredFile } from "@/lib/server/multipart";
+import { isMultipartForm, MULTIPART_ENVELOPE_BYTES, ONE_FILE_FORM_PARTS, readCappedForm, requiredFile } from "@/lib/server/multipart";
 import { authorizeFunctionCall } from "@/lib/sessions/function-tokens";
 import { FunctionNameSchema, VersionSchema } from "../params";
 
@@ -40,6 +40,7 @@ export const POST = route(async (req: Request, { params }: Ctx) => {
       cap: core.config.limits.maxUploadBytes + MULTIPART_ENVELOPE_BYTES,
       tooLarge: `The image is larger than the ${limitMb} MB upload limit.`,
       field: "file",
+      maxParts: ONE_FILE_FORM_PARTS,
     });
     const { bytes, filename } = await requiredFile(form, "file", "image");
     input = await inputFromBytes(core, bytes, filename);

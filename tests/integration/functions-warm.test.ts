@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WarmFunctionRunners } from "@/lib/functions/warm-runners";
-import { eventually, startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
+import { describe, expect, it } from "vitest";
+import type { WarmFunctionRunners } from "@/lib/functions/warm-runners";
+import { eventually } from "@/tests/helpers/kernel-core";
+import { tinyInput, warmCoreForFile, warmRunners } from "@/tests/helpers/warm-runners";
 
 /**
  * Kernels kept warm between HTTP calls of a function, with real sandboxed kernels. Whether two
@@ -25,18 +26,9 @@ const HANGS_ON_SLOW = [
   "    return [probe.calls]",
 ].join("\n");
 
-let k: KernelCore;
-let warm: WarmFunctionRunners;
-beforeAll(async () => {
-  k = await startKernelCore({ ARGUS_KERNEL_POOL: "2" });
-  warm = new WarmFunctionRunners({ kernels: k.kernels, db: k.core.db, blobs: k.core.blobs }, { max: 2, idleMs: 60_000 });
-});
-afterAll(async () => {
-  await warm?.close();
-  await k?.close();
-});
+const t = warmCoreForFile();
 
-const input = (name = "in.png") => ({ name, bytes: new Uint8Array([1, 2, 3]) });
+const input = tinyInput;
 const callsSeen = async (w: WarmFunctionRunners, fn: { sessionId: string; name: string; code: string }, name?: string) => {
   const out = await w.call(fn, input(name));
   expect(out.error, JSON.stringify(out)).toBeUndefined();
@@ -45,22 +37,22 @@ const callsSeen = async (w: WarmFunctionRunners, fn: { sessionId: string; name: 
 
 describe("warm function kernels", () => {
   it("runs calls in a row in one kernel, and the second call sees none of the first one's files", async () => {
-    const s = await k.newSession();
+    const s = await t.k.newSession();
     const fn = { sessionId: s.id, name: "f", code: COUNTING };
-    const first = await warm.call(fn, input("a.png"));
-    const second = await warm.call(fn, input("b.png"));
+    const first = await t.warm.call(fn, input("a.png"));
+    const second = await t.warm.call(fn, input("b.png"));
     expect(first.result).toEqual([1, ["a.png"]]);
     expect(second.result).toEqual([2, ["b.png"]]);
-    expect(warm.size()).toBe(1);
+    expect(t.warm.size()).toBe(1);
   });
 
   it("never shares a kernel between versions or sessions, and makes room by giving up the longest unused", async () => {
-    const a = await k.newSession();
-    const b = await k.newSession();
+    const a = await t.k.newSession();
+    const b = await t.k.newSession();
     const v1 = { sessionId: a.id, name: "f", code: COUNTING };
     const v2 = { sessionId: a.id, name: "f", code: `${COUNTING}\n# version 2` };
     const other = { sessionId: b.id, name: "f", code: COUNTING };
-    const w = new WarmFunctionRunners({ kernels: k.kernels, db: k.core.db, blobs: k.core.blobs }, { max: 2, idleMs: 60_000 });
+    const w = warmRunners(t.k);
     try {
       expect(await callsSeen(w, v1)).toBe(1);
       expect(await callsSeen(w, v2)).toBe(1);
@@ -76,9 +68,9 @@ describe("warm function kernels", () => {
   });
 
   it("gives a call that finds its kernel busy a kernel of its own", async () => {
-    const s = await k.newSession();
+    const s = await t.k.newSession();
     const fn = { sessionId: s.id, name: "f", code: COUNTING };
-    const w = new WarmFunctionRunners({ kernels: k.kernels, db: k.core.db, blobs: k.core.blobs }, { max: 1, idleMs: 60_000 });
+    const w = warmRunners(t.k, { max: 1 });
     try {
       const [one, two] = await Promise.all([callsSeen(w, fn), callsSeen(w, fn)]);
       expect([one, two]).toEqual([1, 1]);
@@ -89,18 +81,18 @@ describe("warm function kernels", () => {
   });
 
   it("replaces the kernel after a call that timed out", async () => {
-    const s = await k.newSession();
+    const s = await t.k.newSession();
     const fn = { sessionId: s.id, name: "f", code: HANGS_ON_SLOW };
-    expect(await callsSeen(warm, fn)).toBe(1);
-    const hung = await warm.call(fn, input("slow.png"), { limits: { timeoutMs: 2000 } });
+    expect(await callsSeen(t.warm, fn)).toBe(1);
+    const hung = await t.warm.call(fn, input("slow.png"), { limits: { timeoutMs: 2000 } });
     expect(hung.error?.kind).toBe("timeout");
-    expect(await callsSeen(warm, fn)).toBe(1);
+    expect(await callsSeen(t.warm, fn)).toBe(1);
   });
 
   it("gives the kernels back when the session goes, and after the idle time", async () => {
-    const s = await k.newSession();
+    const s = await t.k.newSession();
     const fn = { sessionId: s.id, name: "f", code: COUNTING };
-    const w = new WarmFunctionRunners({ kernels: k.kernels, db: k.core.db, blobs: k.core.blobs }, { max: 2, idleMs: 60_000 });
+    const w = warmRunners(t.k);
     try {
       expect(await callsSeen(w, fn)).toBe(1);
       await w.closeSession(s.id);
@@ -109,7 +101,7 @@ describe("warm function kernels", () => {
     } finally {
       await w.close();
     }
-    const brief = new WarmFunctionRunners({ kernels: k.kernels, db: k.core.db, blobs: k.core.blobs }, { max: 2, idleMs: 200 });
+    const brief = warmRunners(t.k, { idleMs: 200 });
     try {
       expect(await callsSeen(brief, fn)).toBe(1);
       await eventually(() => brief.size() === 0, 30_000);
@@ -120,9 +112,9 @@ describe("warm function kernels", () => {
   });
 
   it("with warm kernels turned off, every call gets a fresh one", async () => {
-    const s = await k.newSession();
+    const s = await t.k.newSession();
     const fn = { sessionId: s.id, name: "f", code: COUNTING };
-    const off = new WarmFunctionRunners({ kernels: k.kernels, db: k.core.db, blobs: k.core.blobs }, { max: 0, idleMs: 60_000 });
+    const off = warmRunners(t.k, { max: 0 });
     expect(await callsSeen(off, fn)).toBe(1);
     expect(await callsSeen(off, fn)).toBe(1);
     expect(off.size()).toBe(0);

@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { addFunctionVersion } from "@/lib/db/functions";
 import { getSession } from "@/lib/db/sessions";
 import { ArgusError } from "@/lib/errors";
 import { callSessionFunction } from "@/lib/functions/session-functions";
-import { WarmFunctionRunners } from "@/lib/functions/warm-runners";
+import type { WarmFunctionRunners } from "@/lib/functions/warm-runners";
 import { removeSession } from "@/lib/sessions/service";
-import { eventually, startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
+import { eventually } from "@/tests/helpers/kernel-core";
+import { tinyInput, warmCoreForFile, warmRunners } from "@/tests/helpers/warm-runners";
 
 /**
  * A warm function kernel runs many calls of one session's function version, and the function is
@@ -13,31 +14,22 @@ import { eventually, startKernelCore, type KernelCore } from "@/tests/helpers/ke
  * internals) is there at the next. What it leaves may only hurt the function's own later calls
  * for one call at most, never another session's, and never keep a kernel past its session.
  */
-let k: KernelCore;
-let warm: WarmFunctionRunners;
-beforeAll(async () => {
-  k = await startKernelCore({ ARGUS_KERNEL_POOL: "2" });
-  warm = new WarmFunctionRunners({ kernels: k.kernels, db: k.core.db, blobs: k.core.blobs }, { max: 2, idleMs: 60_000 });
-});
-afterAll(async () => {
-  await warm?.close();
-  await k?.close();
-});
+const t = warmCoreForFile();
 
-const input = (name = "in.png") => ({ name, bytes: new Uint8Array([1, 2, 3]) });
+const input = tinyInput;
 
 describe("what a call leaves in a warm kernel", () => {
   it("a working directory changed by the function does not stop its next call from getting its file", async () => {
-    const s = await k.newSession();
+    const s = await t.k.newSession();
     // A common pattern in model-written code: work in a scratch directory and never come back.
     const code = "import os, tempfile\ndef f(p):\n    data = open(p, 'rb').read()\n    os.chdir(tempfile.mkdtemp())\n    return data.hex()\n";
     const fn = { sessionId: s.id, name: "f", code };
-    expect(await warm.call(fn, { name: "a.png", bytes: new Uint8Array([1]) })).toMatchObject({ result: "01" });
-    expect(await warm.call(fn, { name: "b.png", bytes: new Uint8Array([2]) })).toMatchObject({ result: "02" });
+    expect(await t.warm.call(fn, { name: "a.png", bytes: new Uint8Array([1]) })).toMatchObject({ result: "01" });
+    expect(await t.warm.call(fn, { name: "b.png", bytes: new Uint8Array([2]) })).toMatchObject({ result: "02" });
   });
 
   it("links planted under the next call's staged input, its file name and the saved-pictures folder are replaced, never followed", async () => {
-    const s = await k.newSession();
+    const s = await t.k.newSession();
     const code = [
       "import os",
       "def f(p):",
@@ -50,12 +42,12 @@ describe("what a call leaves in a warm kernel", () => {
       "",
     ].join("\n");
     const fn = { sessionId: s.id, name: "f", code };
-    expect(await warm.call(fn, input("plant.png"))).toMatchObject({ result: "planted" });
-    expect(await warm.call(fn, input())).toMatchObject({ result: "010203" });
+    expect(await t.warm.call(fn, input("plant.png"))).toMatchObject({ result: "planted" });
+    expect(await t.warm.call(fn, input())).toMatchObject({ result: "010203" });
   });
 
   it("a thread that moves the kernel elsewhere after its call costs the function one call at most", async () => {
-    const s = await k.newSession();
+    const s = await t.k.newSession();
     // The thread waits for the next call's staged input, then changes directory under it.
     const code = [
       "import os, threading, time, tempfile",
@@ -71,15 +63,15 @@ describe("what a call leaves in a warm kernel", () => {
       "",
     ].join("\n");
     const fn = { sessionId: s.id, name: "f", code };
-    expect(await warm.call(fn, input("arm.png"))).toMatchObject({ result: "armed" });
-    await warm.call(fn, input()); // may fail: the kernel was moved under it
-    expect(await warm.call(fn, input())).toMatchObject({ result: "010203" });
+    expect(await t.warm.call(fn, input("arm.png"))).toMatchObject({ result: "armed" });
+    await t.warm.call(fn, input()); // may fail: the kernel was moved under it
+    expect(await t.warm.call(fn, input())).toMatchObject({ result: "010203" });
   });
 });
 
 describe("an outcome forged by what an earlier call left", () => {
   it("cannot make the next call outrun its time limit", async () => {
-    const s = await k.newSession();
+    const s = await t.k.newSession();
     // The thread waits for the next call's staged input, silences the real outcome and publishes its own.
     const code = [
       "import os, threading, time",
@@ -99,8 +91,8 @@ describe("an outcome forged by what an earlier call left", () => {
       "",
     ].join("\n");
     const fn = { sessionId: s.id, name: "f", code };
-    expect(await warm.call(fn, input("arm.png"))).toMatchObject({ result: "armed" });
-    const next = await warm.call(fn, input(), { limits: { timeoutMs: 2000 } });
+    expect(await t.warm.call(fn, input("arm.png"))).toMatchObject({ result: "armed" });
+    const next = await t.warm.call(fn, input(), { limits: { timeoutMs: 2000 } });
     expect(next).toMatchObject({ result: null, error: { kind: "timeout" } });
   });
 });
@@ -117,14 +109,14 @@ describe("work a call leaves running", () => {
   // Only the host can tell (a kernel can patch anything in its own process): where no cgroup per
   // kernel exists, the idle time alone bounds this work (README, warm kernels).
   it("is stopped with its kernel, which is not kept warm, for a spinning thread and a spinning process alike", async (ctx) => {
-    if (!["cgroup-v1", "cgroup-v2"].includes(k.core.limits.kind)) ctx.skip();
+    if (!["cgroup-v1", "cgroup-v2"].includes(t.k.core.limits.kind)) ctx.skip();
     for (const [what, leave] of Object.entries(LEAVERS)) {
-      const s = await k.newSession();
+      const s = await t.k.newSession();
       const code = `def f(p):\n${indent(COUNT)}\n    if p == 'leave.png':\n${indent(indent(leave))}\n    return probe.calls\n`;
       const fn = { sessionId: s.id, name: "f", code };
       // An idle time far past the wait below: only the CPU check can give this kernel back. Under
       // load, a kernel at nice 10 may get a few percent of a core: half a second takes a while.
-      const w = new WarmFunctionRunners({ kernels: k.kernels, db: k.core.db, blobs: k.core.blobs }, { max: 2, idleMs: 3_600_000 });
+      const w = warmRunners(t.k, { idleMs: 3_600_000 });
       try {
         expect(await w.call(fn, input("leave.png")), what).toMatchObject({ result: 1 });
         expect(w.size()).toBe(1);
@@ -137,9 +129,9 @@ describe("work a call leaves running", () => {
   }, 420_000);
 
   it("a kernel at rest stays warm", async () => {
-    const s = await k.newSession();
+    const s = await t.k.newSession();
     const fn = { sessionId: s.id, name: "f", code: `def f(p):\n${indent(COUNT)}\n    return probe.calls\n` };
-    const w = new WarmFunctionRunners({ kernels: k.kernels, db: k.core.db, blobs: k.core.blobs }, { max: 2, idleMs: 60_000 });
+    const w = warmRunners(t.k);
     try {
       expect(await w.call(fn, input())).toMatchObject({ result: 1 });
       // Long enough for the watch to have looked several times.
@@ -153,14 +145,14 @@ describe("work a call leaves running", () => {
 
 describe("a warm kernel and its session", () => {
   it("is not kept for a session deleted before or while its call ran", async () => {
-    const s = await k.newSession();
-    const session = (await getSession(k.core.db, s.id))!;
+    const s = await t.k.newSession();
+    const session = (await getSession(t.k.core.db, s.id))!;
     const fn = { sessionId: s.id, name: "f", code: "import time\ndef f(p):\n    time.sleep(0.5)\n    return 1\n" };
-    const w = new WarmFunctionRunners({ kernels: k.kernels, db: k.core.db, blobs: k.core.blobs }, { max: 2, idleMs: 60_000 });
+    const w = warmRunners(t.k);
     try {
       // The request was authorized before the delete; its call starts as the delete goes on.
       const call = w.call(fn, input());
-      await removeSession(k.core, session);
+      await removeSession(t.k.core, session);
       await call;
       expect(w.size()).toBe(0);
       // A call of a session already gone (authorized just before the delete) keeps nothing either.
@@ -172,13 +164,13 @@ describe("a warm kernel and its session", () => {
   });
 
   it("a call whose session is deleted before its pictures are stored answers that the session is gone, not a server error", async () => {
-    const s = await k.newSession();
-    const session = (await getSession(k.core.db, s.id))!;
+    const s = await t.k.newSession();
+    const session = (await getSession(t.k.core.db, s.id))!;
     const code = "import numpy as np\nfrom PIL import Image\ndef f(p):\n    Image.fromarray(np.zeros((8, 8, 3), dtype=np.uint8)).save('out.png')\n    return 1\n";
-    const kept = await addFunctionVersion(k.core.db, { sessionId: s.id, name: "f", code, test: "", runId: null, testOutput: "", success: true, now: new Date().toISOString() });
+    const kept = await addFunctionVersion(t.k.core.db, { sessionId: s.id, name: "f", code, test: "", runId: null, testOutput: "", success: true, now: new Date().toISOString() });
     // The request was authorized and its version read just before the delete.
-    await removeSession(k.core, session);
-    const error = await callSessionFunction(k.core, kept, input()).then(
+    await removeSession(t.k.core, session);
+    const error = await callSessionFunction(t.k.core, kept, input()).then(
       () => null,
       (e: unknown) => e,
     );

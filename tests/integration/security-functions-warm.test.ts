@@ -4,6 +4,7 @@ import { getSession } from "@/lib/db/sessions";
 import { ArgusError } from "@/lib/errors";
 import { callSessionFunction } from "@/lib/functions/session-functions";
 import type { WarmFunctionRunners } from "@/lib/functions/warm-runners";
+import { kernelCpuSeconds } from "@/lib/kernels/kernel-cpu";
 import { removeSession } from "@/lib/sessions/service";
 import { eventually } from "@/tests/helpers/kernel-core";
 import { tinyInput, warmCoreForFile, warmRunners } from "@/tests/helpers/warm-runners";
@@ -110,6 +111,8 @@ describe("work a call leaves running", () => {
   // kernel exists, the idle time alone bounds this work (README, warm kernels).
   it("is stopped with its kernel, which is not kept warm, for a spinning thread and a spinning process alike", async (ctx) => {
     if (!["cgroup-v1", "cgroup-v2"].includes(t.k.core.limits.kind)) ctx.skip();
+    // With a cgroup per kernel the host must be able to read a kernel's CPU: fail here, plainly, not on the wait below.
+    expect(await t.k.kernels.isolated(null, (kernel) => kernelCpuSeconds(kernel.id))).not.toBeNull();
     for (const [what, leave] of Object.entries(LEAVERS)) {
       const s = await t.k.newSession();
       const code = `def f(p):\n${indent(COUNT)}\n    if p == 'leave.png':\n${indent(indent(leave))}\n    return probe.calls\n`;

@@ -85,6 +85,9 @@ function parseForm(raw: Uint8Array, contentType: string, limits: FormLimits): Pr
       const entry = { name, chunks: [] as Buffer[], filename: info.filename ?? "", type: info.mimeType };
       entries.push(entry);
       stream.on("data", (chunk: Buffer) => entry.chunks.push(chunk));
+      // A body cut short inside this file is reported on its own stream too (besides the parser):
+      // unheard, that error would be an uncaught exception in the server.
+      stream.on("error", () => fail(unreadable()));
     });
     parser.on("error", () => fail(unreadable()));
     parser.on("close", () => {

@@ -252,8 +252,11 @@ async function chunkInKernel(
       itemClock.abort(new Error("item timeout"));
     }, limits.timeoutMs);
   };
-  // Saved images are read and stored in order while the kernel goes on with the next item.
+  // Saved images are read and stored in order while the kernel goes on with the next item. A
+  // failure is kept and thrown once the cell has ended: a rejected chain nobody awaits yet (the
+  // cell still runs) is an unhandled rejection, which ends a Node process.
   let stored: Promise<void> = Promise.resolve();
+  let storeFailure: { error: unknown } | null = null;
   const onDisplay = (data: Record<string, unknown>) => {
     if (data[RESULT_MIME] === undefined) return;
     const outcome = parseOutcome(data[RESULT_MIME], (Date.now() - itemStarted) / 1000);
@@ -274,6 +277,8 @@ async function chunkInKernel(
       const result: FunctionRunResult = { result: error ? null : outcome.result, stdout, images, seconds: outcome.seconds, ...(error ? { error } : {}) };
       outcomes[index] = result;
       await onItem?.(index, result);
+    }).catch((failure: unknown) => {
+      storeFailure ??= { error: failure };
     });
   };
   arm();
@@ -288,6 +293,7 @@ async function chunkInKernel(
     clearTimeout(timer);
   }
   await stored;
+  if (storeFailure) throw (storeFailure as { error: unknown }).error;
   if (tampered !== null) {
     // Code in the kernel published outcomes of its own: the blamed item fails, what came after it
     // is dropped (the caller runs those again, in a fresh kernel).

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openFunctionRunner, runFunction, type FunctionRunnerDeps } from "@/lib/functions/run-function";
+import { deleteSession as deleteSessionRow } from "@/lib/db/sessions";
 import { startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
 import { COUNT_COINS_CODE, coinImage } from "@/tests/helpers/coin-images";
 
@@ -189,6 +190,30 @@ describe("callChunk: several items in one kernel call", () => {
       const got = await runner.callChunk([input, { name: "../x.png", bytes: new Uint8Array([0]) }, { name: "z.png", bytes: new Uint8Array([0]) }]);
       expect(got.map((o) => o.error?.kind ?? o.result)).toEqual(["in.png", "bad_input", "z.png"]);
     } finally {
+      await runner.close();
+    }
+  });
+
+  it("reports a picture it could not store once the cell has ended, never as an unhandled rejection while it runs", async () => {
+    // The first item's picture cannot be stored (its session is gone) while the second item still
+    // runs: the failure must wait for the cell, not reject a chain nobody awaits yet (in the
+    // server, an unhandled rejection ends the process).
+    const gone = (await k.newSession()).id;
+    await deleteSessionRow(k.core.db, gone);
+    const code = "import time\nimport numpy as np\nfrom PIL import Image\ndef f(p):\n    if p == 'slow.png':\n        time.sleep(3)\n        return 'slow'\n    Image.fromarray(np.zeros((8, 8, 3), dtype=np.uint8)).save('out.png')\n    return 'saved'\n";
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    const runner = openFunctionRunner(deps, { sessionId: gone, name: "f", code });
+    try {
+      const failure = await runner.callChunk([{ name: "a.png", bytes: new Uint8Array([1]) }, { name: "slow.png", bytes: new Uint8Array([2]) }]).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(String(failure)).toMatch(/FOREIGN KEY|foreign key/);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
       await runner.close();
     }
   });

@@ -110,7 +110,7 @@ export class WarmFunctionRunners {
       // A session deleted while its call ran, or just before it began (the request was authorized
       // first), keeps no kernel: closeSession has come and gone.
       kept = await this.sessionExists(fn.sessionId);
-      if (kept) slot.restCpu = await this.cpuOf(slot);
+      if (kept) slot.restCpu = await this.cpuOf(slot).catch(() => null);
       return out;
     } finally {
       slot.busy = false;
@@ -165,9 +165,10 @@ export class WarmFunctionRunners {
     slot.watch = null;
   }
 
+  /** Never throws: it runs from a timer (a rejection there would end the process) and before a call takes its slot. */
   private async workedWhileIdle(slot: Slot): Promise<boolean> {
     if (slot.restCpu === null) return false;
-    const now = await this.cpuOf(slot);
+    const now = await this.cpuOf(slot).catch(() => null);
     return now !== null && now - slot.restCpu > IDLE_CPU_ALLOWANCE_SECONDS;
   }
 

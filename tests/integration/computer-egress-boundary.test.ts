@@ -4,14 +4,20 @@
  * machine's loopback must not get a single UDP packet there. Chromium runs in
  * its own network namespace (chromium-netns.ts), so there is no loopback of
  * this machine to send to, and no other interface at all.
+ *
+ * And the proxy keeps the browser off this machine however it is addressed:
+ * a service listening on 0.0.0.0 answers on the host's own interface address
+ * too, which must be refused like loopback (host-addresses.ts).
  */
 import dgram from "node:dgram";
 import { readFileSync, readlinkSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ComputerManager } from "@/lib/computer/computer-manager";
 import { browserManager, chromiumProcessesUnder, textOf } from "../helpers/computer";
+import { refusal } from "../helpers/media";
 import { tempDir } from "../helpers/temp-dir";
 
 const downloads = tempDir("argus-egress-");
@@ -21,6 +27,14 @@ let udpPort: number;
 const packets: string[] = [];
 let server: http.Server;
 let origin: string;
+/** A service on 0.0.0.0, as many local services listen; records what reaches it. */
+let wide: http.Server;
+let widePort: number;
+const wideHits: string[] = [];
+/** This machine's first non-loopback IPv4 address. */
+const ownAddress = Object.values(os.networkInterfaces())
+  .flatMap((infos) => infos ?? [])
+  .find((info) => info.family === "IPv4" && !info.internal)?.address;
 
 /** Starts ICE gathering with a STUN and a TURN (UDP) server on loopback, and says so in #status. */
 function webrtcPage(port: number): string {
@@ -70,7 +84,16 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => udp.bind(0, "127.0.0.1", () => resolve()));
   udpPort = (udp.address() as AddressInfo).port;
-  server = http.createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(webrtcPage(udpPort)));
+  wide = http.createServer((req, res) => {
+    wideHits.push(`${req.method} ${req.url}`);
+    res.end("a local service");
+  });
+  await new Promise<void>((resolve) => wide.listen(0, "0.0.0.0", () => resolve()));
+  widePort = (wide.address() as AddressInfo).port;
+  server = http.createServer((req, res) => {
+    if (req.url === "/to-own-address") res.writeHead(302, { location: `http://${ownAddress}:${widePort}/secret` }).end();
+    else res.writeHead(200, { "content-type": "text/html" }).end(webrtcPage(udpPort));
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const { port } = server.address() as AddressInfo;
   origin = `http://127.0.0.1:${port}`;
@@ -81,6 +104,7 @@ afterAll(async () => {
   await manager?.closeAll();
   udp?.close();
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await new Promise<void>((resolve) => (wide ? wide.close(() => resolve()) : resolve()));
   downloads.cleanup();
 });
 
@@ -107,5 +131,20 @@ describe("the browser's network boundary", () => {
     // And nothing the page sent reached this machine's loopback.
     await flush(`marker-${Date.now()}`);
     expect(packets).toEqual([]);
+  }, 60_000);
+});
+
+describe("this machine's own addresses", () => {
+  it("refuses a local service on 0.0.0.0 reached through this machine's interface address, as a page and as a redirect", async () => {
+    expect(ownAddress, "this machine has a non-loopback IPv4 address").toBeDefined();
+    const computer = await manager.getComputer("own-address", { downloadDir: downloads.dir });
+    const error = await refusal(computer.goto(`http://${ownAddress}:${widePort}/`));
+    expect(error.code).toBe("forbidden:browser");
+    expect(error.message).toMatch(new RegExp(`^${ownAddress!.replace(/\./g, "\\.")} is (one of this machine's own addresses|a documentation address|a private network address|a reserved address)[^,]*, which the browser may not reach`));
+
+    // A redirect's next hop is the proxy's to judge (request routing never sees it).
+    await computer.goto(`${origin}/to-own-address`).catch(() => undefined);
+    expect(computer.takeRefusals()).toContainEqual(expect.objectContaining({ target: `http://${ownAddress}:${widePort}/secret`, reason: "address" }));
+    expect(wideHits).toEqual([]);
   }, 60_000);
 });

@@ -62,6 +62,9 @@ export function netnsUnavailable(searchPath?: string): string | null {
   return `bubblewrap cannot make a network namespace here (${detail}), and the browser runs only inside one`;
 }
 
+/** bubblewraps that have made a namespace in this process. */
+const verified = new Set<string>();
+
 export class ChromiumNetns {
   private relay: net.Socket | null = null;
   private readonly waiting = new Map<string, { resolve: (port: number) => void; reject: (error: Error) => void }>();
@@ -78,7 +81,9 @@ export class ChromiumNetns {
   /** A private directory with the launcher, the relay and the control socket the relay will call. */
   static async prepare(searchPath?: string): Promise<ChromiumNetns> {
     const bwrap = bwrapPath(searchPath);
-    const off = netnsUnavailable(searchPath);
+    // The smoke run blocks the event loop for a moment: once per bubblewrap is enough.
+    const off = bwrap && verified.has(bwrap) ? null : netnsUnavailable(searchPath);
+    if (bwrap && !off) verified.add(bwrap);
     if (!bwrap || off) throw browserUnavailable(`The browser cannot start: ${off ?? "bubblewrap is missing"}.`);
     const dir = await mkdtemp(path.join(os.tmpdir(), "argus-chromium-netns-"));
     await chmod(dir, 0o700);

@@ -70,6 +70,8 @@ export class ChromiumNetns {
   private readonly waiting = new Map<string, { resolve: (port: number) => void; reject: (error: Error) => void }>();
   private readonly relayReady = deferred();
   private opened = 0;
+  /** The relay's id for each port it forwards. */
+  private readonly ports = new Map<number, string>();
   private closed = false;
 
   private constructor(
@@ -150,8 +152,6 @@ export class ChromiumNetns {
       return port;
     });
   }
-
-  private readonly ports = new Map<number, string>();
 
   /** Stops forwarding a port opened with `open`. */
   release(port: number): void {

@@ -103,7 +103,7 @@ else
   fi
   say "kernel Python: ready ($venv)"
   command -v tesseract >/dev/null || say "warning: tesseract is not installed; OCR tools will be unavailable"
-  command -v bwrap >/dev/null || say "warning: bubblewrap is not installed; kernels will run without a filesystem sandbox"
+  command -v bwrap >/dev/null || say "warning: bubblewrap is not installed; kernels will run without a filesystem sandbox, and browsing is off"
 fi
 
 # --- Chromium for the browser tests and the browsing agent ------------------

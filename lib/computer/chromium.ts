@@ -1,20 +1,31 @@
 /**
  * Starting the one Chromium process all sessions share: Debian's browser (or
- * ARGUS_CHROMIUM), never a downloaded one, headless, with every request sent
- * through the egress proxy. Chromium's own name resolution is switched off,
- * so nothing that slipped past the proxy could even find a host.
+ * ARGUS_CHROMIUM), never a downloaded one, headless, inside a network
+ * namespace of its own whose only way out is the egress proxy
+ * (chromium-netns.ts). Playwright drives it over a pipe (file descriptors),
+ * not a socket. The flags below are manners on top of that boundary: QUIC
+ * off, WebRTC told to stay off UDP, Chromium's own name resolution off.
  */
 import { chromium, type Browser } from "playwright-core";
+import { isArgusError } from "@/lib/errors";
+import { ChromiumNetns } from "./chromium-netns";
+import type { EgressProxy } from "./egress-proxy";
 import { browserUnavailable } from "./errors";
 
 export const DEFAULT_CHROMIUM = "/usr/bin/chromium";
 
 export interface ChromiumLaunch {
   executablePath: string;
-  /** The egress proxy every context falls back to. */
-  proxyServer: string;
+  /** The egress proxy every context falls back to; it is started here, on the namespace's socket. */
+  launchProxy: EgressProxy;
   /** Where Chromium writes downloads while they arrive (download-watch.ts reads it). */
   downloadsPath: string;
+}
+
+export interface LaunchedChromium {
+  browser: Browser;
+  /** The browser's namespace: open a port in it for each context's own proxy. Closed with the browser. */
+  netns: ChromiumNetns;
 }
 
 /** Flags for a quiet, predictable headless Chromium (as in playwright.config.ts). */
@@ -41,21 +52,37 @@ export function isolationFlags(proxyServer: string): string[] {
   ];
 }
 
-export async function launchChromium(o: ChromiumLaunch): Promise<Browser> {
+export async function launchChromium(o: ChromiumLaunch): Promise<LaunchedChromium> {
+  const netns = await ChromiumNetns.prepare();
   try {
-    return await chromium.launch({
-      executablePath: o.executablePath,
+    const launchSocket = netns.socketPath("launch-proxy");
+    await o.launchProxy.startOnSocket(launchSocket);
+    const inside = netns.launchOptions(o.executablePath, launchSocket);
+    const browser = await chromium.launch({
+      executablePath: inside.executablePath,
+      env: inside.env,
       headless: true,
-      args: [...CHROMIUM_FLAGS, ...isolationFlags(o.proxyServer)],
+      args: [...CHROMIUM_FLAGS, ...isolationFlags(inside.proxyServer)],
       // Playwright turns Chromium's popup blocker off; on, a page opens a tab only for a click
       // (one per click), not from a timer: a page cannot flood the machine with renderers.
       ignoreDefaultArgs: ["--disable-popup-blocking"],
       // Playwright adds <-loopback> to the bypass list, so loopback goes through the proxy too.
-      proxy: { server: o.proxyServer },
+      proxy: { server: inside.proxyServer },
       downloadsPath: o.downloadsPath,
       timeout: 60_000,
     });
+    browser.once("disconnected", () => void netns.close());
+    try {
+      await netns.ready();
+    } catch (error) {
+      await browser.close().catch(() => undefined);
+      throw error;
+    }
+    return { browser, netns };
   } catch (error) {
+    await netns.close();
+    await o.launchProxy.close();
+    if (isArgusError(error)) throw error;
     const first = String((error as Error)?.message ?? error).split("\n")[0];
     throw browserUnavailable(`Chromium could not be started from ${o.executablePath} (set ARGUS_CHROMIUM to the browser's path): ${first}`, error);
   }

@@ -12,6 +12,7 @@ import path from "node:path";
 import type { Browser, BrowserContext } from "playwright-core";
 import type { ArgusConfig } from "@/lib/config";
 import { BrowserComputer } from "./browser-computer";
+import type { ChromiumNetns } from "./chromium-netns";
 import { launchChromium } from "./chromium";
 import { guardRequests } from "./context-guard";
 import { DownloadKeeper } from "./download-keeper";
@@ -45,9 +46,12 @@ export class ComputerManager {
   private readonly opening = new Map<string, Promise<BrowserComputer>>();
   private readonly resetReasons = new Map<string, string>();
   private browser: Browser | null = null;
+  /** The running browser's network namespace, where each context's proxy gets a port. */
+  private netns: ChromiumNetns | null = null;
+  private proxies = 0;
   private pageTargets: PageTargets | null = null;
-  private launching: Promise<Browser> | null = null;
-  private shared: { proxy: EgressProxy; proxyUrl: string; downloadsDir: string; watch: DownloadSizeWatch } | null = null;
+  private launching: Promise<{ browser: Browser; netns: ChromiumNetns }> | null = null;
+  private shared: { downloadsDir: string; watch: DownloadSizeWatch } | null = null;
   private reaper: NodeJS.Timeout | null = null;
 
   constructor(private readonly o: ComputerManagerOptions) {
@@ -92,16 +96,21 @@ export class ComputerManager {
   private async open(sessionId: string, downloadDir: string): Promise<BrowserComputer> {
     this.reaper ??= setInterval(() => void this.reap(), Math.min(60_000, Math.max(1_000, this.o.idleMs / 4)));
     this.reaper.unref();
-    const browser = await this.ensureBrowser();
+    const { browser, netns } = await this.ensureBrowser();
     const { watch } = this.shared!;
     const refusals = new RefusalLog();
     // The context's own proxy, so what it refuses is told to this session alone.
     const proxy = new EgressProxy(this.guard, ({ target, refusal }) => refusals.record({ target, reason: refusal.reason, message: refusal.message, topLevel: null }));
-    const proxyUrl = await proxy.start();
     const dimensions = this.dimensions;
     const deviceScaleFactor = this.o.deviceScaleFactor ?? 1;
     let context: BrowserContext | null = null;
+    let port: number | null = null;
     try {
+      // Reached from inside Chromium's namespace by a port of its loopback that the relay forwards here.
+      const socketPath = netns.socketPath(`context-${++this.proxies}`);
+      await proxy.startOnSocket(socketPath);
+      port = await netns.open(socketPath);
+      const proxyUrl = `http://127.0.0.1:${port}`;
       context = await browser.newContext({
         viewport: { width: dimensions[0], height: dimensions[1] },
         deviceScaleFactor,
@@ -122,7 +131,10 @@ export class ComputerManager {
         dimensions,
         deviceScaleFactor,
         navigationTimeoutMs: this.o.navigationTimeoutMs,
-        onClose: () => proxy.close(),
+        onClose: async () => {
+          netns.release(port!);
+          await proxy.close();
+        },
         pagesInChromium: () => targets.count(contextId),
       });
       await computer.start();
@@ -133,21 +145,23 @@ export class ComputerManager {
       return computer;
     } catch (error) {
       await context?.close().catch(() => undefined);
+      if (port !== null) netns.release(port);
       await proxy.close();
       throw browserUnavailable(`The browser could not open a window for this session: ${String((error as Error)?.message ?? error).split("\n")[0]}`, error);
     }
   }
 
-  private ensureBrowser(): Promise<Browser> {
-    if (this.browser?.isConnected()) return Promise.resolve(this.browser);
+  private ensureBrowser(): Promise<{ browser: Browser; netns: ChromiumNetns }> {
+    if (this.browser?.isConnected() && this.netns) return Promise.resolve({ browser: this.browser, netns: this.netns });
     this.launching ??= (async () => {
       if (!this.shared) {
-        const proxy = new EgressProxy(this.guard, ({ target, refusal }) => this.o.log?.(`[browser] refused ${target}: ${refusal.message}`));
-        const proxyUrl = await proxy.start();
         const downloadsDir = await mkdtemp(path.join(os.tmpdir(), "argus-browser-downloads-"));
-        this.shared = { proxy, proxyUrl, downloadsDir, watch: new DownloadSizeWatch(downloadsDir, this.o.maxDownloadBytes) };
+        this.shared = { downloadsDir, watch: new DownloadSizeWatch(downloadsDir, this.o.maxDownloadBytes) };
       }
-      const browser = await launchChromium({ executablePath: this.o.chromiumPath, proxyServer: this.shared.proxyUrl, downloadsPath: this.shared.downloadsDir });
+      // The launch-wide proxy (for anything outside the contexts); it lives as long as this Chromium.
+      const launchProxy = new EgressProxy(this.guard, ({ target, refusal }) => this.o.log?.(`[browser] refused ${target}: ${refusal.message}`));
+      const { browser, netns } = await launchChromium({ executablePath: this.o.chromiumPath, launchProxy, downloadsPath: this.shared.downloadsDir });
+      browser.once("disconnected", () => void launchProxy.close());
       try {
         this.pageTargets = await PageTargets.start(browser);
       } catch (error) {
@@ -157,10 +171,12 @@ export class ComputerManager {
       browser.once("disconnected", () => {
         if (this.browser !== browser) return;
         this.browser = null;
+        this.netns = null;
         this.o.log?.("[browser] Chromium stopped; it starts again on the next browsing action");
       });
       this.browser = browser;
-      return browser;
+      this.netns = netns;
+      return { browser, netns };
     })().finally(() => {
       this.launching = null;
     });
@@ -179,9 +195,11 @@ export class ComputerManager {
       await computer.close();
     }
     if (this.computers.size === 0 && this.opening.size === 0 && !this.launching && this.browser) {
-      const browser = this.browser;
+      const [browser, netns] = [this.browser, this.netns];
       this.browser = null;
+      this.netns = null;
       await browser.close().catch(() => undefined);
+      await netns?.close();
     }
     return reaped;
   }
@@ -204,14 +222,15 @@ export class ComputerManager {
     this.computers.clear();
     this.resetReasons.clear();
     await Promise.all(computers.map((c) => c.close()));
-    const browser = this.browser;
+    const [browser, netns] = [this.browser, this.netns];
     this.browser = null;
+    this.netns = null;
     await browser?.close().catch(() => undefined);
+    await netns?.close();
     const shared = this.shared;
     this.shared = null;
     if (shared) {
       shared.watch.stop();
-      await shared.proxy.close();
       await rm(shared.downloadsDir, { recursive: true, force: true });
     }
   }

@@ -1,8 +1,8 @@
 /**
- * The only way out of Argus's browser: Chromium is told to send every request
- * (loopback included) through this loopback HTTP proxy, which applies the
- * same network guard to each connection and then connects to the very
- * addresses it judged.
+ * The only way out of Argus's browser: Chromium, in a network namespace of its
+ * own (chromium-netns.ts), can reach nothing but this HTTP proxy (through a
+ * Unix socket), which applies the same network guard to each connection and
+ * then connects to the very addresses it judged.
  *
  * Why a proxy as well as request routing (context-guard.ts)? Routing never
  * sees a redirect's next hop (Playwright calls the handler for the first URL
@@ -66,19 +66,29 @@ export class EgressProxy {
     private readonly onRefusal: (refused: ProxyRefusal) => void = () => undefined,
   ) {}
 
-  /** Starts listening on a free loopback port; returns the proxy's URL for Chromium. */
+  /** Starts listening on a free loopback port; returns the proxy's URL (for tests and tools on this machine). */
   async start(): Promise<string> {
+    const server = await this.listen((s, done) => s.listen(0, "127.0.0.1", done));
+    const { port } = server.address() as net.AddressInfo;
+    return `http://127.0.0.1:${port}`;
+  }
+
+  /** Starts listening on a Unix socket: how Chromium, in its own network namespace, reaches the proxy (chromium-netns.ts). */
+  async startOnSocket(socketPath: string): Promise<void> {
+    await this.listen((s, done) => s.listen(socketPath, done));
+  }
+
+  private async listen(bind: (server: http.Server, done: () => void) => void): Promise<http.Server> {
     const server = http.createServer((req, res) => void this.forward(req, res));
     server.on("connect", (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void this.tunnel(req, socket, head));
     server.on("connection", (socket: net.Socket) => this.track(socket));
     server.on("clientError", (_error, socket) => socket.destroy());
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
-      server.listen(0, "127.0.0.1", () => resolve());
+      bind(server, () => resolve());
     });
     this.server = server;
-    const { port } = server.address() as net.AddressInfo;
-    return `http://127.0.0.1:${port}`;
+    return server;
   }
 
   async close(): Promise<void> {

@@ -48,7 +48,7 @@ describe("classifyAddress", () => {
     ["::", "unspecified"],
     ["224.0.0.1", "multicast"],
     ["ff02::1", "multicast"],
-    ["255.255.255.255", "reserved"],
+    ["255.255.255.255", "multicast"], // limited broadcast
     ["8.8.8.8", "public"],
     ["93.184.216.34", "public"],
     ["2606:4700::1111", "public"],

@@ -3,10 +3,11 @@
  * machine and its networks (SSRF). Pure. Hosts reach here already normalised
  * by the WHATWG URL parser (url-policy.ts), which turns `2130706433`, `0x7f.1`
  * and `0177.0.0.1` into `127.0.0.1`; this module only ever sees dotted quads
- * and IPv6 text.
+ * and IPv6 text. The ranges themselves are data, in special-addresses.ts.
  */
+import { IPV4_SPECIAL, IPV6_EMBEDDING, IPV6_GLOBAL_UNICAST, IPV6_SPECIAL, type AddressKind, type Embedding } from "./special-addresses";
 
-export type AddressKind = "public" | "loopback" | "private" | "link-local" | "unspecified" | "multicast" | "reserved";
+export type { AddressKind };
 
 /** Words for a person, used in refusals ("127.0.0.1 is a loopback address"). */
 export const ADDRESS_KIND_WORDS: Record<Exclude<AddressKind, "public">, string> = {
@@ -15,8 +16,14 @@ export const ADDRESS_KIND_WORDS: Record<Exclude<AddressKind, "public">, string> 
   "link-local": "a link-local address",
   unspecified: "an unspecified address",
   multicast: "a multicast or broadcast address",
+  documentation: "a documentation address (reserved for examples)",
   reserved: "a reserved address",
+  "this-host": "one of this machine's own addresses",
 };
+
+/** Canonical text of the host's own addresses (host-addresses.ts); empty when not known. */
+export type OwnAddresses = ReadonlySet<string>;
+const NONE: OwnAddresses = new Set();
 
 /** Strict dotted quad → four bytes, or null. */
 export function parseIPv4(text: string): number[] | null {
@@ -62,62 +69,96 @@ export function parseIPv6(text: string): number[] | null {
   return values;
 }
 
-function inIPv4(bytes: number[], base: [number, number, number, number], bits: number): boolean {
-  const value = ((bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!) >>> 0;
-  const start = ((base[0] << 24) | (base[1] << 16) | (base[2] << 8) | base[3]) >>> 0;
-  const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
-  return (value & mask) >>> 0 === (start & mask) >>> 0;
+function ipv4Value(bytes: number[]): number {
+  return ((bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!) >>> 0;
 }
 
-const IPV4_RANGES: Array<[[number, number, number, number], number, AddressKind]> = [
-  [[0, 0, 0, 0], 8, "unspecified"], // "this network"; 0.0.0.0 reaches the local host on Linux
-  [[127, 0, 0, 0], 8, "loopback"],
-  [[10, 0, 0, 0], 8, "private"],
-  [[172, 16, 0, 0], 12, "private"],
-  [[192, 168, 0, 0], 16, "private"],
-  [[100, 64, 0, 0], 10, "private"], // carrier-grade NAT, often an operator's internal network
-  [[169, 254, 0, 0], 16, "link-local"], // cloud metadata services live here
-  [[192, 0, 0, 0], 24, "reserved"],
-  [[198, 18, 0, 0], 15, "reserved"],
-  [[224, 0, 0, 0], 4, "multicast"],
-  [[240, 0, 0, 0], 4, "reserved"], // includes 255.255.255.255
-];
-
-export function classifyIPv4(bytes: number[]): AddressKind {
-  for (const [base, bits, kind] of IPV4_RANGES) if (inIPv4(bytes, base, bits)) return kind;
-  return "public";
+function maskOf(bits: number): number {
+  return bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
 }
 
-/** The IPv4 address an IPv6 address carries, for the forms that route to it. */
-function embeddedIPv4(g: number[]): number[] | null {
-  const v4 = () => [g[6]! >> 8, g[6]! & 0xff, g[7]! >> 8, g[7]! & 0xff];
-  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
-  if (zeros(0, 5) && g[5] === 0xffff) return v4(); // ::ffff:a.b.c.d, IPv4-mapped
-  if (zeros(0, 6) && (g[6] !== 0 || g[7]! > 1)) return v4(); // ::a.b.c.d, the deprecated IPv4-compatible form
-  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return v4(); // 64:ff9b::/96, NAT64
-  if (g[0] === 0x2002) return [g[1]! >> 8, g[1]! & 0xff, g[2]! >> 8, g[2]! & 0xff]; // 2002::/16, 6to4
-  return null;
+/** The tables of special-addresses.ts, parsed once. */
+const V4_TABLE = IPV4_SPECIAL.map((range) => ({ start: ipv4Value(parseIPv4(range.prefix)!), mask: maskOf(range.bits), kind: range.kind }));
+const v6Prefix = (prefix: string, bits: number) => ({ groups: parseIPv6(prefix)!, bits });
+const V6_TABLE = IPV6_SPECIAL.map((range) => ({ ...v6Prefix(range.prefix, range.bits), kind: range.kind }));
+const V6_EMBEDDING = IPV6_EMBEDDING.map((range) => ({ ...v6Prefix(range.prefix, range.bits), embedding: range.embedding, alwaysRefused: range.alwaysRefused }));
+const V6_GLOBAL = v6Prefix(IPV6_GLOBAL_UNICAST.prefix, IPV6_GLOBAL_UNICAST.bits);
+
+function inIPv6(g: number[], prefix: { groups: number[]; bits: number }): boolean {
+  for (let i = 0, left = prefix.bits; left > 0; i += 1, left -= 16) {
+    const mask = left >= 16 ? 0xffff : (0xffff << (16 - left)) & 0xffff;
+    if ((g[i]! & mask) !== (prefix.groups[i]! & mask)) return false;
+  }
+  return true;
 }
 
-export function classifyIPv6(g: number[]): AddressKind {
-  if (g.every((x) => x === 0)) return "unspecified";
-  if (g.slice(0, 7).every((x) => x === 0) && g[7] === 1) return "loopback";
-  const v4 = embeddedIPv4(g);
-  if (v4) return classifyIPv4(v4);
-  const first = g[0]!;
-  if ((first & 0xfe00) === 0xfc00) return "private"; // fc00::/7, unique local
-  if ((first & 0xffc0) === 0xfe80) return "link-local"; // fe80::/10
-  if ((first & 0xffc0) === 0xfec0) return "private"; // fec0::/10, the old site-local
-  if ((first & 0xff00) === 0xff00) return "multicast";
-  if (first === 0x2001 && g[1] === 0x0db8) return "reserved"; // documentation
-  return "public";
+/** "a.b.c.d", or eight lower-case hex groups: how the host's own addresses are compared. */
+function v4Key(bytes: number[]): string {
+  return bytes.join(".");
+}
+function v6Key(g: number[]): string {
+  return g.map((x) => x.toString(16)).join(":");
 }
 
-/** The kind of an IP literal, or null when the text is not one (a host name). */
-export function classifyAddress(text: string): AddressKind | null {
+/** An IP literal's canonical text (as OwnAddresses holds it), or null when the text is not one. */
+export function canonicalAddress(text: string): string | null {
   const v4 = parseIPv4(text);
-  if (v4) return classifyIPv4(v4);
+  if (v4) return v4Key(v4);
   const v6 = parseIPv6(text);
-  if (v6) return classifyIPv6(v6);
+  return v6 ? v6Key(v6) : null;
+}
+
+export function classifyIPv4(bytes: number[], own: OwnAddresses = NONE): AddressKind {
+  const value = ipv4Value(bytes);
+  for (const { start, mask, kind } of V4_TABLE) if ((value & mask) >>> 0 === (start & mask) >>> 0) return kind;
+  return own.has(v4Key(bytes)) ? "this-host" : "public";
+}
+
+const v4At = (hi: number, lo: number) => [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff];
+
+/** The IPv4 addresses an IPv6 form carries (one, or Teredo's server and client). */
+function embeddedIPv4(g: number[], embedding: Embedding): number[][] {
+  switch (embedding) {
+    case "last32":
+      return [v4At(g[6]!, g[7]!)];
+    case "6to4":
+      return [v4At(g[1]!, g[2]!)];
+    case "nat64-48":
+      // A /96 inside the /48 keeps it in the last 32 bits; RFC 6052's /48 layout puts 16 bits,
+      // the reserved octet u, then 16 bits (and zeros last).
+      return g[6] !== 0 || g[7] !== 0 ? [v4At(g[6]!, g[7]!)] : [v4At(g[3]!, ((g[4]! & 0xff) << 8) | (g[5]! >> 8))];
+    case "teredo":
+      return [v4At(g[2]!, g[3]!), v4At(g[6]! ^ 0xffff, g[7]! ^ 0xffff)];
+  }
+}
+
+/** The most telling kind of several IPv4 addresses: the first that is not public. */
+function worstOf(addresses: number[][], own: OwnAddresses): AddressKind {
+  for (const bytes of addresses) {
+    const kind = classifyIPv4(bytes, own);
+    if (kind !== "public") return kind;
+  }
+  return "public";
+}
+
+export function classifyIPv6(g: number[], own: OwnAddresses = NONE): AddressKind {
+  for (const range of V6_EMBEDDING) {
+    if (!inIPv6(g, range)) continue;
+    const kind = worstOf(embeddedIPv4(g, range.embedding), own);
+    return kind === "public" && range.alwaysRefused ? "reserved" : kind;
+  }
+  for (const range of V6_TABLE) if (inIPv6(g, range)) return range.kind;
+  // ::a.b.c.d, the deprecated IPv4-compatible form (:: and ::1 were matched above).
+  if (g.slice(0, 6).every((x) => x === 0)) return classifyIPv4(v4At(g[6]!, g[7]!), own);
+  if (!inIPv6(g, V6_GLOBAL)) return "reserved";
+  return own.has(v6Key(g)) ? "this-host" : "public";
+}
+
+/** The kind of an IP literal, or null when the text is not one (a host name). `own`: the host's addresses. */
+export function classifyAddress(text: string, own: OwnAddresses = NONE): AddressKind | null {
+  const v4 = parseIPv4(text);
+  if (v4) return classifyIPv4(v4, own);
+  const v6 = parseIPv6(text);
+  if (v6) return classifyIPv6(v6, own);
   return null;
 }

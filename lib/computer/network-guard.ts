@@ -3,9 +3,12 @@
  * what the request router and the egress proxy both ask before the browser
  * may fetch anything. Names are resolved to all their addresses, and every one
  * must pass, so a name with one public and one private address is refused.
+ * This machine's own addresses are read afresh (host-addresses.ts) for each
+ * judgement, so an address an interface gains is refused from then on.
  */
+import { hostAddresses } from "./host-addresses";
 import { HostResolver } from "./host-resolver";
-import { classifyAddress } from "./ip-address";
+import { classifyAddress, type OwnAddresses } from "./ip-address";
 import { judgeAddresses, judgeHost, judgeUrl, normaliseHost, unbracket, type Refusal, type UrlPolicy } from "./url-policy";
 
 export type Judgement = { kind: "allow" } | Refusal;
@@ -16,11 +19,13 @@ export class NetworkGuard {
   constructor(
     readonly policy: UrlPolicy,
     private readonly resolver: HostResolver = new HostResolver(),
+    /** The addresses of this machine's interfaces, as canonicalAddress writes them. */
+    private readonly ownAddresses: () => OwnAddresses = hostAddresses,
   ) {}
 
   /** May the browser load this URL? `topLevel`: as a page rather than a resource. */
   async judgeUrl(url: string, options: { topLevel: boolean }): Promise<Judgement> {
-    const verdict = judgeUrl(this.policy, url, options);
+    const verdict = judgeUrl(this.policy, url, options, this.ownAddresses());
     if (verdict.kind !== "resolve") return verdict;
     const judged = await this.resolveAndJudge(verdict.host, verdict.port);
     return judged.kind === "allow" ? { kind: "allow" } : judged;
@@ -28,7 +33,7 @@ export class NetworkGuard {
 
   /** May the browser connect to host:port, and to which addresses? */
   async judgeConnection(rawHost: string, port: number): Promise<ConnectionJudgement> {
-    const verdict = judgeHost(this.policy, rawHost, port);
+    const verdict = judgeHost(this.policy, rawHost, port, this.ownAddresses());
     if (verdict.kind === "refuse") return verdict;
     if (verdict.kind === "resolve") return this.resolveAndJudge(verdict.host, verdict.port);
     // Allowed without DNS: an IP literal is its own address; an allow-listed name still needs one.
@@ -41,7 +46,7 @@ export class NetworkGuard {
 
   private async resolveAndJudge(host: string, port: number): Promise<ConnectionJudgement> {
     const addresses = await this.resolver.resolve(unbracket(host));
-    const verdict = judgeAddresses(host, port, addresses);
+    const verdict = judgeAddresses(host, port, addresses, this.ownAddresses());
     return verdict.kind === "refuse" ? verdict : { kind: "allow", addresses };
   }
 }

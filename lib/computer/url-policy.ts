@@ -8,11 +8,13 @@
  * Order of the rules: the scheme; then ARGUS_BROWSER_BLOCK (a domain and its
  * subdomains, and it wins over everything); then ARGUS_BROWSER_ALLOW (exact host,
  * optionally host:port), which lifts only the address rule; then the address
- * rule: loopback, private, link-local, unspecified, multicast and reserved
- * addresses are refused, for IP literals at once and for names once resolved
- * (`judgeAddresses`, fed by host-resolver.ts).
+ * rule: every IANA special-purpose address (special-addresses.ts: loopback,
+ * private, link-local, documentation, reserved...) and every address of this
+ * machine's own interfaces (`own`, from host-addresses.ts) is refused, for IP
+ * literals at once and for names once resolved (`judgeAddresses`, fed by
+ * host-resolver.ts).
  */
-import { ADDRESS_KIND_WORDS, classifyAddress } from "./ip-address";
+import { ADDRESS_KIND_WORDS, classifyAddress, type OwnAddresses } from "./ip-address";
 
 export interface AllowRule {
   host: string;
@@ -115,7 +117,7 @@ function allowHint(host: string, port: number): string {
 }
 
 /** The rules that need no DNS, for a host and port about to be connected to (the egress proxy's CONNECT too). */
-export function judgeHost(policy: UrlPolicy, rawHost: string, port: number): Verdict {
+export function judgeHost(policy: UrlPolicy, rawHost: string, port: number, own?: OwnAddresses): Verdict {
   const host = normaliseHost(rawHost);
   if (host === null) return refuse("malformed", null, `"${rawHost.slice(0, 100)}" is not a host name the browser can visit.`);
   const rule = blockedBy(policy, host);
@@ -123,17 +125,17 @@ export function judgeHost(policy: UrlPolicy, rawHost: string, port: number): Ver
     return refuse("blocked", host, rule === host ? `${host} is blocked by ARGUS_BROWSER_BLOCK.` : `${host} is blocked by ARGUS_BROWSER_BLOCK (${rule} and its subdomains).`);
   }
   if (allowed(policy, host, port)) return ALLOW;
-  const kind = classifyAddress(host);
+  const kind = classifyAddress(host, own);
   if (kind === "public") return ALLOW;
   if (kind !== null) return refuse("address", host, `${host} is ${ADDRESS_KIND_WORDS[kind]}, which the browser may not reach; ${allowHint(host, port)}.`);
   return { kind: "resolve", host, port };
 }
 
 /** The address rule for a name once resolved: every address must be public, or the host is refused. */
-export function judgeAddresses(host: string, port: number, addresses: readonly string[]): Verdict {
+export function judgeAddresses(host: string, port: number, addresses: readonly string[], own?: OwnAddresses): Verdict {
   if (addresses.length === 0) return refuse("unresolved", host, `${host} could not be found (its name does not resolve).`);
   for (const address of addresses) {
-    const kind = classifyAddress(address);
+    const kind = classifyAddress(address, own);
     if (kind === null) return refuse("unresolved", host, `${host} resolved to something that is not an address.`);
     if (kind !== "public") {
       return refuse("address", host, `${host} resolves to ${address}, ${ADDRESS_KIND_WORDS[kind]}, which the browser may not reach; ${allowHint(host, port)}.`);
@@ -147,7 +149,7 @@ export function judgeAddresses(host: string, port: number, addresses: readonly s
  * link, a redirect of the main frame): only http(s), about:blank and blob: may
  * be opened there. Subresources may also be data: and blob:.
  */
-export function judgeUrl(policy: UrlPolicy, rawUrl: string, options: { topLevel: boolean }): Verdict {
+export function judgeUrl(policy: UrlPolicy, rawUrl: string, options: { topLevel: boolean }, own?: OwnAddresses): Verdict {
   let url: URL;
   try {
     url = new URL(rawUrl);
@@ -158,7 +160,7 @@ export function judgeUrl(policy: UrlPolicy, rawUrl: string, options: { topLevel:
   const defaultPort = NETWORK_SCHEMES[scheme];
   if (defaultPort !== undefined) {
     if (options.topLevel && (scheme === "ws:" || scheme === "wss:")) return refuse("scheme", null, `${scheme} addresses can't be opened as a page.`);
-    return judgeHost(policy, url.hostname, url.port === "" ? defaultPort : Number(url.port));
+    return judgeHost(policy, url.hostname, url.port === "" ? defaultPort : Number(url.port), own);
   }
   if (scheme === "about:") {
     return url.pathname === "blank" || url.pathname === "srcdoc" ? ALLOW : refuse("scheme", null, `${url.href} can't be opened in Argus's browser.`);

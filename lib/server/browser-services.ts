@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { ArgusConfig } from "@/lib/config";
 import { BrowserSteps } from "@/lib/computer/browser-steps";
+import { netnsUnavailable } from "@/lib/computer/chromium-netns";
 import { ComputerManager } from "@/lib/computer/computer-manager";
 import { getSession } from "@/lib/db/sessions";
 import { storeGeneratedImage } from "@/lib/files/generated";
@@ -24,7 +25,8 @@ export interface BrowserServices {
 export function browsingOff(config: ArgusConfig): string | null {
   if (!config.model.byRole.browser) return "no browser model is named (ARGUS_MODEL_BROWSER)";
   if (!existsSync(config.browser.chromiumPath)) return `Chromium is not at ${config.browser.chromiumPath} (install Debian's chromium or set ARGUS_CHROMIUM)`;
-  return null;
+  // Never unconfined: without a network namespace the egress proxy would be a request, not a boundary.
+  return netnsUnavailable();
 }
 
 export function createBrowserServices(deps: SessionDeps, log: (line: string) => void): BrowserServices | null {

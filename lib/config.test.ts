@@ -110,8 +110,12 @@ describe("loadConfig", () => {
     expect(lone.leaseMs).toBe(10_000);
     expect(lone.instanceId).toMatch(/^[A-Za-z0-9._-]+-[0-9a-f]{8}$/);
     expect(loadConfig({}, "/x").scale.instanceId).not.toBe(lone.instanceId);
-    const shared = loadConfig({ REDIS_URL: "redis://redis:6379/0", ARGUS_INSTANCE_ID: "argus-1", ARGUS_RUN_LEASE_SECONDS: "5" }, "/x").scale;
-    expect(shared).toEqual({ redisUrl: "redis://redis:6379/0", instanceId: "argus-1", leaseMs: 5000 });
+    const secret = "s".repeat(32);
+    const shared = loadConfig({ REDIS_URL: "redis://redis:6379/0", ARGUS_CLUSTER_SECRET: secret, ARGUS_INSTANCE_ID: "argus-1", ARGUS_RUN_LEASE_SECONDS: "5" }, "/x").scale;
+    expect(shared).toEqual({ redisUrl: "redis://redis:6379/0", clusterSecret: secret, instanceId: "argus-1", leaseMs: 5000 });
+    // Run commands between instances are signed: no Redis without the secret, and no short secret.
+    expect(() => loadConfig({ REDIS_URL: "redis://redis:6379/0" })).toThrow(/ARGUS_CLUSTER_SECRET: REDIS_URL is set/);
+    expect(() => loadConfig({ REDIS_URL: "redis://redis:6379/0", ARGUS_CLUSTER_SECRET: "short" })).toThrow(/ARGUS_CLUSTER_SECRET/);
     expect(() => loadConfig({ REDIS_URL: "http://redis:6379" })).toThrow(/REDIS_URL/);
     expect(() => loadConfig({ ARGUS_INSTANCE_ID: "a b" })).toThrow(/ARGUS_INSTANCE_ID/);
     expect(() => loadConfig({ ARGUS_RUN_LEASE_SECONDS: "0" })).toThrow(/ARGUS_RUN_LEASE_SECONDS/);

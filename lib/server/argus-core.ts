@@ -233,7 +233,9 @@ export async function createArgusCore(
   // Several instances (REDIS_URL): commands for a run or a batch travel to its owner over Redis.
   const redis = config.scale.redisUrl ? createRedisClient(config.scale.redisUrl, log) : null;
   if (redis) connectInBackground(redis, log);
-  const bus = redis ? new RunCommandBus(redis, config.scale.instanceId, log) : null;
+  // loadConfig refuses REDIS_URL without ARGUS_CLUSTER_SECRET; a hand-made config must not slip past.
+  if (redis && !config.scale.clusterSecret) throw new Error("Invalid configuration: ARGUS_CLUSTER_SECRET: REDIS_URL is set but ARGUS_CLUSTER_SECRET is not");
+  const bus = redis ? new RunCommandBus(redis, config.scale.instanceId, config.scale.clusterSecret!, log) : null;
   const batchEvents = new BatchChannel();
   const batches = new BatchRunner({
     db,

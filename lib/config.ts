@@ -119,6 +119,8 @@ const EnvSchema = z.object({
   // holds one isolated kernel busy on one core, so the default matches a 2-core machine.
   ARGUS_BATCH_MAX_FILES: z.coerce.number().int().min(1).max(100_000).default(500),
   ARGUS_BATCH_PARALLEL: z.coerce.number().int().min(1).max(64).default(2),
+  // Batch requests unpacking zips at once, server-wide (each may inflate up to 1 GB to disk); past it 429.
+  ARGUS_BATCH_ZIP_UNPACKS: z.coerce.number().int().min(1).max(64).default(2),
   ARGUS_BATCH_ITEM_TIMEOUT_SECONDS: positiveNumber(60),
   // What a kernel imports before it is ready: "vision" (numpy, cv2, scikit-image, scipy, matplotlib)
   // costs ~2 s of CPU per kernel start, paid while it waits in the pool, not in the first cell.
@@ -200,7 +202,7 @@ export interface ArgusConfig {
   tmpDir: string;
   limits: { maxUploadBytes: number; maxImagePixels: number; maxVideoSeconds: number };
   /** Batch runs: files per batch, items in flight at once. */
-  batches: { maxFiles: number; parallel: number; itemTimeoutMs: number };
+  batches: { maxFiles: number; parallel: number; itemTimeoutMs: number; zipUnpacks: number };
   python: string;
   jupyter:
     | { mode: "managed" }
@@ -367,7 +369,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxImagePixels: Math.round(e.ARGUS_MAX_IMAGE_MEGAPIXELS * 1_000_000),
       maxVideoSeconds: e.ARGUS_MAX_VIDEO_SECONDS,
     },
-    batches: { maxFiles: e.ARGUS_BATCH_MAX_FILES, parallel: e.ARGUS_BATCH_PARALLEL, itemTimeoutMs: e.ARGUS_BATCH_ITEM_TIMEOUT_SECONDS * 1000 },
+    batches: { maxFiles: e.ARGUS_BATCH_MAX_FILES, parallel: e.ARGUS_BATCH_PARALLEL, itemTimeoutMs: e.ARGUS_BATCH_ITEM_TIMEOUT_SECONDS * 1000, zipUnpacks: e.ARGUS_BATCH_ZIP_UNPACKS },
     python: resolvePython(e.ARGUS_PYTHON, root),
     jupyter,
     model: {

@@ -81,9 +81,10 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ARGUS_SESSION_RATE_PER_MINUTE: "2.5" })).toThrow(/ARGUS_SESSION_RATE_PER_MINUTE/);
   });
 
-  it("reads the batch limits: files per batch, lanes, per-item timeout", () => {
-    expect(loadConfig({}).batches).toEqual({ maxFiles: 500, parallel: 2, itemTimeoutMs: 60_000 });
-    expect(loadConfig({ ARGUS_BATCH_MAX_FILES: "20", ARGUS_BATCH_PARALLEL: "4", ARGUS_BATCH_ITEM_TIMEOUT_SECONDS: "5" }).batches).toEqual({ maxFiles: 20, parallel: 4, itemTimeoutMs: 5000 });
+  it("reads the batch limits: files per batch, lanes, per-item timeout, zips unpacked at once", () => {
+    expect(loadConfig({}).batches).toEqual({ maxFiles: 500, parallel: 2, itemTimeoutMs: 60_000, zipUnpacks: 2 });
+    expect(loadConfig({ ARGUS_BATCH_MAX_FILES: "20", ARGUS_BATCH_PARALLEL: "4", ARGUS_BATCH_ITEM_TIMEOUT_SECONDS: "5", ARGUS_BATCH_ZIP_UNPACKS: "1" }).batches).toEqual({ maxFiles: 20, parallel: 4, itemTimeoutMs: 5000, zipUnpacks: 1 });
+    expect(() => loadConfig({ ARGUS_BATCH_ZIP_UNPACKS: "0" })).toThrow(/ARGUS_BATCH_ZIP_UNPACKS/);
     expect(() => loadConfig({ ARGUS_BATCH_MAX_FILES: "0" })).toThrow(/ARGUS_BATCH_MAX_FILES/);
     expect(() => loadConfig({ ARGUS_BATCH_PARALLEL: "1.5" })).toThrow(/ARGUS_BATCH_PARALLEL/);
   });

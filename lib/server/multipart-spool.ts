@@ -1,4 +1,4 @@
-import { createWriteStream } from "node:fs";
+import { createWriteStream, type WriteStream } from "node:fs";
 import path from "node:path";
 import { finished } from "node:stream/promises";
 import busboy from "busboy";
@@ -54,7 +54,7 @@ export async function spoolForm(
   }
   const form: SpooledForm = { fields: [], files: [] };
   const pending: Promise<unknown>[] = [];
-  const outs: NodeJS.WritableStream[] = [];
+  const outs: WriteStream[] = [];
   let failure: unknown = null;
   const fail = (error: unknown) => {
     if (failure === null) failure = error;
@@ -108,7 +108,7 @@ export async function spoolForm(
   if (failure !== null) {
     parser.destroy();
     // Files cut off mid-way are closed here: nothing else would end them.
-    for (const out of outs) (out as unknown as { destroy(): void }).destroy();
+    for (const out of outs) out.destroy();
     // Read the rest (bounded) before the refusal goes out, or the client may see a reset instead.
     await discardRest(reader, { bytes: DISCARD_LIMIT_BYTES });
     await Promise.allSettled(pending);

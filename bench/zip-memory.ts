@@ -31,6 +31,8 @@ async function main() {
   const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 1024 / MB)} GB RAM, Node ${process.version}`;
   const loadBefore = loadavg();
   console.log(`bench:zips — ${REQUESTS} requests × ${ENTRIES} entries of 1 MiB of zeros; ${machine}; load average ${loadBefore}`);
+  // Made before the server starts: a request sent after seconds of idling can meet it closing its keep-alive socket.
+  const zip = zipOfZeros(ENTRIES);
   const scratch = tempDir("argus-bench-zips-");
   const server = await startArgus({ dataDir: scratch.dir, env: { ARGUS_JUPYTER: "off" } });
   try {
@@ -43,7 +45,6 @@ async function main() {
     } finally {
       await db.close();
     }
-    const zip = zipOfZeros(ENTRIES);
 
     // Baseline: the idle server after one ordinary request, the median of 20 samples.
     await call("GET", `/api/sessions/${session.id}/batches`, { token: session.token });

@@ -115,7 +115,7 @@ async function main() {
   const postgres = await startPostgres();
   const pgSoloUrl = await postgres.createDatabase("bench_solo");
   const pgSharedUrl = await postgres.createDatabase("bench_shared");
-  const config = (dir: string, env: Record<string, string>) => loadConfig({ ARGUS_DATA_DIR: dir, ARGUS_JUPYTER: "off", ...env }, dir);
+  const config = (dir: string, env: Record<string, string>) => loadConfig({ ARGUS_DATA_DIR: dir, ARGUS_JUPYTER: "off", ARGUS_CLUSTER_SECRET: "bench-scale-out-cluster-secret-0123456789", ...env }, dir);
   const solo = await startSpineServer(config(soloDir, {}));
   const a = await startSpineServer(config(sharedDir, { REDIS_URL: redis.url, ARGUS_INSTANCE_ID: "bench-a" }));
   const b = await startSpineServer(config(sharedDir, { REDIS_URL: redis.url, ARGUS_INSTANCE_ID: "bench-b" }));

@@ -81,9 +81,10 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ARGUS_SESSION_RATE_PER_MINUTE: "2.5" })).toThrow(/ARGUS_SESSION_RATE_PER_MINUTE/);
   });
 
-  it("reads the batch limits: files per batch, lanes, per-item timeout", () => {
-    expect(loadConfig({}).batches).toEqual({ maxFiles: 500, parallel: 2, itemTimeoutMs: 60_000 });
-    expect(loadConfig({ ARGUS_BATCH_MAX_FILES: "20", ARGUS_BATCH_PARALLEL: "4", ARGUS_BATCH_ITEM_TIMEOUT_SECONDS: "5" }).batches).toEqual({ maxFiles: 20, parallel: 4, itemTimeoutMs: 5000 });
+  it("reads the batch limits: files per batch, lanes, per-item timeout, zips unpacked at once", () => {
+    expect(loadConfig({}).batches).toEqual({ maxFiles: 500, parallel: 2, itemTimeoutMs: 60_000, zipUnpacks: 2 });
+    expect(loadConfig({ ARGUS_BATCH_MAX_FILES: "20", ARGUS_BATCH_PARALLEL: "4", ARGUS_BATCH_ITEM_TIMEOUT_SECONDS: "5", ARGUS_BATCH_ZIP_UNPACKS: "1" }).batches).toEqual({ maxFiles: 20, parallel: 4, itemTimeoutMs: 5000, zipUnpacks: 1 });
+    expect(() => loadConfig({ ARGUS_BATCH_ZIP_UNPACKS: "0" })).toThrow(/ARGUS_BATCH_ZIP_UNPACKS/);
     expect(() => loadConfig({ ARGUS_BATCH_MAX_FILES: "0" })).toThrow(/ARGUS_BATCH_MAX_FILES/);
     expect(() => loadConfig({ ARGUS_BATCH_PARALLEL: "1.5" })).toThrow(/ARGUS_BATCH_PARALLEL/);
   });
@@ -110,8 +111,12 @@ describe("loadConfig", () => {
     expect(lone.leaseMs).toBe(10_000);
     expect(lone.instanceId).toMatch(/^[A-Za-z0-9._-]+-[0-9a-f]{8}$/);
     expect(loadConfig({}, "/x").scale.instanceId).not.toBe(lone.instanceId);
-    const shared = loadConfig({ REDIS_URL: "redis://redis:6379/0", ARGUS_INSTANCE_ID: "argus-1", ARGUS_RUN_LEASE_SECONDS: "5" }, "/x").scale;
-    expect(shared).toEqual({ redisUrl: "redis://redis:6379/0", instanceId: "argus-1", leaseMs: 5000 });
+    const secret = "s".repeat(32);
+    const shared = loadConfig({ REDIS_URL: "redis://redis:6379/0", ARGUS_CLUSTER_SECRET: secret, ARGUS_INSTANCE_ID: "argus-1", ARGUS_RUN_LEASE_SECONDS: "5" }, "/x").scale;
+    expect(shared).toEqual({ redisUrl: "redis://redis:6379/0", clusterSecret: secret, instanceId: "argus-1", leaseMs: 5000 });
+    // Run commands between instances are signed: no Redis without the secret, and no short secret.
+    expect(() => loadConfig({ REDIS_URL: "redis://redis:6379/0" })).toThrow(/ARGUS_CLUSTER_SECRET: REDIS_URL is set/);
+    expect(() => loadConfig({ REDIS_URL: "redis://redis:6379/0", ARGUS_CLUSTER_SECRET: "short" })).toThrow(/ARGUS_CLUSTER_SECRET/);
     expect(() => loadConfig({ REDIS_URL: "http://redis:6379" })).toThrow(/REDIS_URL/);
     expect(() => loadConfig({ ARGUS_INSTANCE_ID: "a b" })).toThrow(/ARGUS_INSTANCE_ID/);
     expect(() => loadConfig({ ARGUS_RUN_LEASE_SECONDS: "0" })).toThrow(/ARGUS_RUN_LEASE_SECONDS/);

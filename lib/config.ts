@@ -119,6 +119,8 @@ const EnvSchema = z.object({
   // holds one isolated kernel busy on one core, so the default matches a 2-core machine.
   ARGUS_BATCH_MAX_FILES: z.coerce.number().int().min(1).max(100_000).default(500),
   ARGUS_BATCH_PARALLEL: z.coerce.number().int().min(1).max(64).default(2),
+  // Batch requests unpacking zips at once, server-wide (each may inflate up to 1 GB to disk); past it 429.
+  ARGUS_BATCH_ZIP_UNPACKS: z.coerce.number().int().min(1).max(64).default(2),
   ARGUS_BATCH_ITEM_TIMEOUT_SECONDS: positiveNumber(60),
   // What a kernel imports before it is ready: "vision" (numpy, cv2, scikit-image, scipy, matplotlib)
   // costs ~2 s of CPU per kernel start, paid while it waits in the pool, not in the first cell.
@@ -178,6 +180,8 @@ const EnvSchema = z.object({
     .string()
     .regex(/^rediss?:\/\/\S+$/, { message: "use redis://host:port (or rediss:// for TLS)" })
     .optional(),
+  // Signs every run command between instances (HMAC): required with REDIS_URL, checked in loadConfig.
+  ARGUS_CLUSTER_SECRET: z.string().min(32, { message: "use at least 32 characters (e.g. `openssl rand -hex 32`), the same on every instance" }).optional(),
   // Names this instance in run leases and logs; generated at start when unset.
   ARGUS_INSTANCE_ID: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, { message: "letters, digits, '.', '_' or '-' (at most 100)" }).optional(),
   // How long a run's lease lasts without renewal: another instance notices a dead owner within this plus a sweep (≤ 2 s).
@@ -198,7 +202,7 @@ export interface ArgusConfig {
   tmpDir: string;
   limits: { maxUploadBytes: number; maxImagePixels: number; maxVideoSeconds: number };
   /** Batch runs: files per batch, items in flight at once. */
-  batches: { maxFiles: number; parallel: number; itemTimeoutMs: number };
+  batches: { maxFiles: number; parallel: number; itemTimeoutMs: number; zipUnpacks: number };
   python: string;
   jupyter:
     | { mode: "managed" }
@@ -271,6 +275,8 @@ export interface ArgusConfig {
   scale: {
     /** REDIS_URL: null keeps Socket.io in-process and runs unreachable from other instances. */
     redisUrl: string | null;
+    /** ARGUS_CLUSTER_SECRET: the key run commands between instances are signed with (set whenever redisUrl is). */
+    clusterSecret: string | null;
     /** ARGUS_INSTANCE_ID, or `<host>-<random>` made at start. */
     instanceId: string;
     leaseMs: number;
@@ -305,6 +311,19 @@ function workspaceTransport(configured: WorkspaceTransport | undefined, mode: Ar
     throw new Error("Invalid configuration: ARGUS_WORKSPACE_TRANSPORT: \"kernel\" is for a Jupyter server on another host (set JUPYTER_URL); Argus's own jupyter-server shares its data directory, so use \"shared\"");
   }
   return configured ?? "shared";
+}
+
+/**
+ * Whoever can publish to Redis could otherwise post into any chat and start runs on any instance:
+ * with REDIS_URL every run command is signed with this secret, so an instance without one must not start.
+ */
+function clusterSecret(redisUrl: string | undefined, secret: string | undefined): string | null {
+  if (redisUrl && !secret) {
+    throw new Error(
+      "Invalid configuration: ARGUS_CLUSTER_SECRET: REDIS_URL is set but ARGUS_CLUSTER_SECRET is not; give every instance the same secret of at least 32 characters (e.g. `openssl rand -hex 32`)",
+    );
+  }
+  return secret ?? null;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env, root = process.cwd()): ArgusConfig {
@@ -350,7 +369,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxImagePixels: Math.round(e.ARGUS_MAX_IMAGE_MEGAPIXELS * 1_000_000),
       maxVideoSeconds: e.ARGUS_MAX_VIDEO_SECONDS,
     },
-    batches: { maxFiles: e.ARGUS_BATCH_MAX_FILES, parallel: e.ARGUS_BATCH_PARALLEL, itemTimeoutMs: e.ARGUS_BATCH_ITEM_TIMEOUT_SECONDS * 1000 },
+    batches: { maxFiles: e.ARGUS_BATCH_MAX_FILES, parallel: e.ARGUS_BATCH_PARALLEL, itemTimeoutMs: e.ARGUS_BATCH_ITEM_TIMEOUT_SECONDS * 1000, zipUnpacks: e.ARGUS_BATCH_ZIP_UNPACKS },
     python: resolvePython(e.ARGUS_PYTHON, root),
     jupyter,
     model: {
@@ -400,6 +419,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     scale: {
       redisUrl: e.REDIS_URL ?? null,
+      clusterSecret: clusterSecret(e.REDIS_URL, e.ARGUS_CLUSTER_SECRET),
       instanceId: e.ARGUS_INSTANCE_ID ?? `${hostname().replace(/[^A-Za-z0-9._-]/g, "").slice(0, 60) || "argus"}-${randomBytes(4).toString("hex")}`,
       leaseMs: Math.round(e.ARGUS_RUN_LEASE_SECONDS * 1000),
     },

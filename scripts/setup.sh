@@ -17,6 +17,8 @@ total_steps=$(( 3 + 3 * want_test ))
 step_no=0
 step() { step_no=$(( step_no + 1 )); say "step ${step_no}/${total_steps}: $*"; }
 is_root() { [[ "$(id -u)" == "0" ]]; }
+# apt_get: apt-get that waits for a busy apt's lock (ARGUS_APT_LOCK_TIMEOUT) and says what to do if it never frees.
+source scripts/apt-get-waiting.sh
 have_apt() { command -v apt-get >/dev/null 2>&1; }
 
 # --- Node ------------------------------------------------------------------
@@ -52,13 +54,14 @@ apt_install() {
   fi
   say "installing ${#missing[@]} system package(s) with apt: ${missing[*]}"
   say "the first time this takes a few minutes; apt's own progress follows"
+  say "if another apt is running (an automatic update on a fresh machine), this waits for it, up to ${ARGUS_APT_LOCK_TIMEOUT:-600} s (ARGUS_APT_LOCK_TIMEOUT)"
   if (( APT_UPDATED == 0 )); then
     say "apt-get update (fetching the package lists)"
-    apt-get update -q
+    apt_get update -q
     APT_UPDATED=1
   fi
   say "apt-get install (downloading, unpacking and setting up, with their dependencies)"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends -o Dpkg::Use-Pty=0 "${missing[@]}"
+  DEBIAN_FRONTEND=noninteractive apt_get install -y -q --no-install-recommends -o Dpkg::Use-Pty=0 "${missing[@]}"
   say "apt-get install: done"
 }
 

@@ -36,4 +36,21 @@ describe("Semaphore", () => {
     expect(await next).toEqual(expect.any(Function));
     expect(await s.acquire(AbortSignal.abort())).toBeNull();
   });
+
+  it("tryAcquire takes a free slot at once, or answers null without queueing", async () => {
+    const s = new Semaphore(2);
+    const a = s.tryAcquire()!;
+    const b = s.tryAcquire()!;
+    expect(s.tryAcquire()).toBeNull();
+    a();
+    a(); // a second release gives nothing back
+    const c = s.tryAcquire();
+    expect(c).toEqual(expect.any(Function));
+    expect(s.tryAcquire()).toBeNull();
+    // A queued waiter is served before a later tryAcquire.
+    const waiter = s.acquire();
+    b();
+    expect(await waiter).toEqual(expect.any(Function));
+    expect(s.tryAcquire()).toBeNull();
+  });
 });

@@ -11,6 +11,13 @@ export class Semaphore {
     this.free = Math.max(1, slots);
   }
 
+  /** A slot if one is free now, else null: for callers that refuse (429) rather than queue. */
+  tryAcquire(): (() => void) | null {
+    if (this.free === 0) return null;
+    this.free -= 1;
+    return this.releaser();
+  }
+
   /**
    * Waits for a slot. With `signal`, a waiter whose signal aborts leaves the
    * queue and gets null (a cancelled batch must not wait for another's item).
@@ -34,6 +41,10 @@ export class Semaphore {
       });
       if (!got) return null;
     }
+    return this.releaser();
+  }
+
+  private releaser(): () => void {
     let released = false;
     return () => {
       if (released) return;

@@ -18,13 +18,22 @@ export interface BatchDeps extends IntakeDeps {
  * the batch, so a new version made meanwhile does not change a running batch.
  */
 export async function startBatch(deps: BatchDeps, sessionId: string, fn: { name: string; version?: number | null }, input: BatchInput): Promise<BatchView> {
+  const found = await existingFunction(deps, sessionId, fn);
+  const items = await intakeItems(deps, sessionId, input);
+  return deps.batches.create(sessionId, { name: found.name, version: found.version, code: found.code }, items);
+}
+
+/**
+ * The function version a batch would run, or a 404 that names it. The batch route also asks as soon
+ * as the form's functionName arrives, before reading the files behind it.
+ */
+export async function existingFunction(deps: Pick<BatchDeps, "db">, sessionId: string, fn: { name: string; version?: number | null }) {
   const found = await functionVersion(deps.db, sessionId, fn.name, fn.version ?? null);
   if (!found) {
     const which = fn.version ? `version ${fn.version} of '${fn.name}'` : `a function named '${fn.name}'`;
     throw new ArgusError("not_found:api", `This session has no ${which}. Ask the agent for the function first, or check its name in the Code tab.`, { field: "functionName" });
   }
-  const items = await intakeItems(deps, sessionId, input);
-  return deps.batches.create(sessionId, { name: found.name, version: found.version, code: found.code }, items);
+  return found;
 }
 
 /** The batch if it belongs to the session; otherwise the same 404 as for a batch that does not exist. */

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { ArgusError, isArgusError, type ErrorCode } from "@/lib/errors";
+import { ReplayGuard, seal, unseal } from "./command-seal";
 import type { RedisClient } from "./redis";
 import {
   commandChannel,
@@ -17,6 +18,9 @@ import {
 /** How long an instance waits for a run's owner to answer before telling the person to retry. */
 export const COMMAND_TIMEOUT_MS = 5000;
 
+/** A command claiming a later deadline is refused: ids are remembered (against replays) that long at most. */
+const MAX_COMMAND_LIFETIME_MS = 5 * 60_000;
+
 type Handler = (command: RunCommand) => Promise<RunCommandResult | BatchCancelResult>;
 
 /**
@@ -27,14 +31,21 @@ type Handler = (command: RunCommand) => Promise<RunCommandResult | BatchCancelRe
  * its lease, so only it is asked, and a reply never waits on every other
  * instance's acknowledgement (serverSideEmit with an ack waits for all of
  * them, a dead one included, until its timeout).
+ *
+ * Every command and reply is sealed with the cluster secret (command-seal.ts):
+ * one that is unsigned, signed with another key or for another channel, or a
+ * replay of one already handled, is dropped with a log line.
  */
 export class RunCommandBus {
   private readonly pending = new Map<string, { resolve: (r: RunCommandReply) => void; timer: NodeJS.Timeout }>();
   private subscriber: RedisClient | null = null;
+  private readonly replays = new ReplayGuard(MAX_COMMAND_LIFETIME_MS);
 
   constructor(
     private readonly publisher: RedisClient,
     private readonly instanceId: string,
+    /** ARGUS_CLUSTER_SECRET, the same on every instance. */
+    private readonly secret: string,
     private readonly log: (line: string) => void,
   ) {}
 
@@ -74,8 +85,9 @@ export class RunCommandBus {
       this.pending.set(id, { resolve, timer });
     });
     // A publish while Redis is down waits in the client's queue: the deadline above still holds.
+    const channel = commandChannel(owner);
     this.publisher
-      .publish(commandChannel(owner), JSON.stringify({ id, from: this.instanceId, expiresAt: Date.now() + timeoutMs, command }))
+      .publish(channel, seal(this.secret, channel, JSON.stringify({ id, from: this.instanceId, expiresAt: Date.now() + timeoutMs, command })))
       .then((receivers) => {
         // Nobody listens on the owner's channel: it is gone (its lease has not run out yet).
         if (receivers === 0) this.settle({ id, ok: false, error: { code: "unavailable:message", message: UNREACHABLE } });
@@ -99,19 +111,34 @@ export class RunCommandBus {
   }
 
   private onReply(raw: string): void {
-    const parsed = RunCommandReplySchema.safeParse(safeJson(raw));
+    const opened = unseal(this.secret, replyChannel(this.instanceId), raw);
+    if (!opened.ok) {
+      this.log(`[runs] ignored a run command reply (${opened.reason})`);
+      return;
+    }
+    const parsed = RunCommandReplySchema.safeParse(safeJson(opened.body));
     if (parsed.success) this.settle(parsed.data);
   }
 
   private async onCommand(raw: string, handler: Handler): Promise<void> {
-    const parsed = RunCommandRequestSchema.safeParse(safeJson(raw));
+    const opened = unseal(this.secret, commandChannel(this.instanceId), raw);
+    if (!opened.ok) {
+      this.log(`[runs] refused a run command (${opened.reason}): every instance needs the same ARGUS_CLUSTER_SECRET`);
+      return;
+    }
+    const parsed = RunCommandRequestSchema.safeParse(safeJson(opened.body));
     if (!parsed.success) {
       this.log(`[runs] ignored a malformed run command: ${parsed.error.message.slice(0, 200)}`);
       return;
     }
     const { id, from, command, expiresAt } = parsed.data;
-    if (Date.now() > expiresAt) {
+    const admitted = this.replays.admit(id, expiresAt);
+    if (admitted === "expired") {
       this.log(`[runs] dropped a ${command.kind} for session ${command.sessionId} from ${from}: it arrived after its asker gave up`);
+      return;
+    }
+    if (admitted !== "fresh") {
+      this.log(`[runs] refused a ${command.kind} for session ${command.sessionId} from ${from}: ${admitted === "replayed" ? "a replay of a command already handled" : "its deadline is too far ahead"}`);
       return;
     }
     let reply: RunCommandReply;
@@ -123,7 +150,8 @@ export class RunCommandBus {
         ? { id, ok: false, error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) } }
         : { id, ok: false, error: { code: "internal:message", message: "Something went wrong on the server; the error was logged." } };
     }
-    await this.publisher.publish(replyChannel(from), JSON.stringify(reply)).catch(() => undefined);
+    const channel = replyChannel(from);
+    await this.publisher.publish(channel, seal(this.secret, channel, JSON.stringify(reply))).catch(() => undefined);
   }
 
   async close(): Promise<void> {

@@ -44,6 +44,7 @@ import { BatchLeaseKeeper } from "@/lib/batches/batch-leases";
 import { BatchRunner } from "@/lib/batches/batch-runner";
 import { WarmFunctionRunners } from "@/lib/functions/warm-runners";
 import { batchStarter } from "@/lib/batches/agent-port";
+import { Semaphore } from "@/lib/batches/semaphore";
 
 import type { IsolationKind, ServerHealth } from "@/lib/protocol/health";
 import { notConfiguredMessage } from "@/lib/llm/endpoint";
@@ -100,6 +101,8 @@ export interface ArgusCore extends SessionDeps {
   computers: ComputerManager | null;
   /** Batch runs of a session function over many files (issue #15). */
   batches: BatchRunner;
+  /** Batch requests unpacking zips at once (ARGUS_BATCH_ZIP_UNPACKS); a request past it gets 429. */
+  zipUnpacks: Semaphore;
   /** Batch state changes, relayed by Socket.io as `batch`. */
   batchEvents: BatchChannel;
   /** Kernels kept warm between HTTP calls of a session's function; null without kernels. */
@@ -233,8 +236,11 @@ export async function createArgusCore(
   // Several instances (REDIS_URL): commands for a run or a batch travel to its owner over Redis.
   const redis = config.scale.redisUrl ? createRedisClient(config.scale.redisUrl, log) : null;
   if (redis) connectInBackground(redis, log);
-  const bus = redis ? new RunCommandBus(redis, config.scale.instanceId, log) : null;
+  // loadConfig refuses REDIS_URL without ARGUS_CLUSTER_SECRET; a hand-made config must not slip past.
+  if (redis && !config.scale.clusterSecret) throw new Error("Invalid configuration: ARGUS_CLUSTER_SECRET: REDIS_URL is set but ARGUS_CLUSTER_SECRET is not");
+  const bus = redis ? new RunCommandBus(redis, config.scale.instanceId, config.scale.clusterSecret!, log) : null;
   const batchEvents = new BatchChannel();
+  const zipUnpacks = new Semaphore(config.batches.zipUnpacks);
   const batches = new BatchRunner({
     db,
     blobs,
@@ -297,7 +303,7 @@ export async function createArgusCore(
             prepareImage,
             plannerMaxTurns: config.agents.plannerMaxTurns,
             catalogue: catalogueSection,
-            startBatch: kernels ? batchStarter({ db, blobs, config, batches }) : null,
+            startBatch: kernels ? batchStarter({ db, blobs, config, batches, zipUnpacks }) : null,
             browser: browser && {
               maxSteps: config.browser.maxSteps,
               viewport: browser.computers.dimensions,
@@ -346,6 +352,7 @@ export async function createArgusCore(
     modelCheck: new ModelCheck(config.model, Date.now, config.browser.api),
     computers: browser?.computers ?? null,
     batches,
+    zipUnpacks,
     batchEvents,
     functionCalls,
     async start() {

@@ -9,7 +9,7 @@ export const MULTIPART_ENVELOPE_BYTES = 64 * 1024;
 export const ONE_FILE_FORM_PARTS = 8;
 
 /** Characters of one text field: forms here carry names and versions, never documents. */
-const MAX_FIELD_BYTES = 64 * 1024;
+export const MAX_FIELD_BYTES = 64 * 1024;
 
 /** Bytes fed to the parser at a time, so a refusal stops it part-way through a large body. */
 const FEED_BYTES = 1024 * 1024;

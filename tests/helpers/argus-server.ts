@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { tempDir } from "./temp-dir";
-import { databaseTarget, engineEnv } from "./test-engines";
+import { databaseTarget, engineEnv, TEST_CLUSTER_SECRET } from "./test-engines";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -52,7 +52,7 @@ export async function startArgus(options: {
     ARGUS_SESSION_RATE_PER_MINUTE: "100000",
     ...(await engineEnv(options.dataDir)),
     ...(options.instanceId ? { ARGUS_INSTANCE_ID: options.instanceId } : {}),
-    ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
+    ...(options.redisUrl ? { REDIS_URL: options.redisUrl, ARGUS_CLUSTER_SECRET: TEST_CLUSTER_SECRET } : {}),
     ...options.env,
   };
   const proc = spawn(process.execPath, ["--import", "tsx", "server.ts"], {

@@ -59,6 +59,9 @@ export function postgresDatabaseFor(key: string): Promise<string> {
   return url;
 }
 
+/** The run-command signing key every test instance on a shared Redis uses (REDIS_URL requires one). */
+export const TEST_CLUSTER_SECRET = "argus-test-cluster-secret-0123456789abcdef";
+
 /** Settings that point an Argus with this data directory at the engines under test (empty for the embedded defaults). */
 export async function engineEnv(dataDir: string): Promise<Record<string, string>> {
   const env: Record<string, string> = {};
@@ -67,6 +70,7 @@ export async function engineEnv(dataDir: string): Promise<Record<string, string>
     const url = inject("argusTestRedis");
     if (!url) throw new Error("ARGUS_TEST_REDIS=1, but no test Redis was started (tests/helpers/engines-global-setup.ts).");
     env.REDIS_URL = url;
+    env.ARGUS_CLUSTER_SECRET = TEST_CLUSTER_SECRET;
   }
   return env;
 }

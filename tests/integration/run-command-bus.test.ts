@@ -1,12 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ArgusError } from "@/lib/errors";
 import { createRedisClient, type RedisClient } from "@/lib/scale/redis";
 import { RunCommandBus } from "@/lib/scale/run-command-bus";
+import { seal } from "@/lib/scale/command-seal";
 import { commandChannel, type RunCommand } from "@/lib/scale/run-commands";
 import { haveRedis, startRedis, type RunningRedis } from "@/tests/helpers/redis-server";
 
 /** Run commands between two buses over a real redis-server (started here, on loopback). */
 const SESSION = "11111111-1111-4111-8111-111111111111";
+const SECRET = "bus-test-cluster-secret-0123456789abcdef";
+/** A message as an instance with the cluster secret publishes it on `channel`. */
+const sealed = (channel: string, message: unknown) => seal(SECRET, channel, typeof message === "string" ? message : JSON.stringify(message));
 let redis: RunningRedis;
 const clients: RedisClient[] = [];
 const buses: RunCommandBus[] = [];
@@ -16,7 +20,7 @@ async function bus(id: string, handler: (c: RunCommand) => Promise<{ runId: stri
   const client = createRedisClient(redis.url, (l) => logs.push(l));
   await client.connect();
   clients.push(client);
-  const b = new RunCommandBus(client, id, (l) => logs.push(l));
+  const b = new RunCommandBus(client, id, SECRET, (l) => logs.push(l));
   await b.start(handler);
   buses.push(b);
   return { bus: b, client };
@@ -74,7 +78,7 @@ describe.skipIf(!haveRedis())("run command bus", () => {
       return { runId: "r" };
     });
     // As if flushed from a queue long after: expired on arrival.
-    await client.publish(commandChannel("owner-late"), JSON.stringify({ id: "x", from: "nobody", expiresAt: Date.now() - 1, command: { kind: "cancel", sessionId: SESSION } }));
+    await client.publish(commandChannel("owner-late"), sealed(commandChannel("owner-late"), { id: "x", from: "nobody", expiresAt: Date.now() - 1, command: { kind: "cancel", sessionId: SESSION } }));
     // A fresh command sent after it is handled, so the stale one was read (and dropped) first.
     const { bus: asker } = await bus("asker-3", async () => ({ runId: "never" }));
     await asker.send("owner-late", { kind: "post", sessionId: SESSION, body: { role: "user", content: "now" } });
@@ -88,11 +92,51 @@ describe.skipIf(!haveRedis())("run command bus", () => {
       seen.push(command);
       return { runId: "r" };
     });
-    await client.publish(commandChannel("owner-strict"), "{not json");
-    await client.publish(commandChannel("owner-strict"), JSON.stringify({ id: "y", from: "z", expiresAt: Date.now() + 60_000, command: { kind: "delete-everything" } }));
+    await client.publish(commandChannel("owner-strict"), sealed(commandChannel("owner-strict"), "{not json"));
+    await client.publish(commandChannel("owner-strict"), sealed(commandChannel("owner-strict"), { id: "y", from: "z", expiresAt: Date.now() + 60_000, command: { kind: "delete-everything" } }));
     const { bus: asker } = await bus("asker-4", async () => ({ runId: "never" }));
     await asker.send("owner-strict", { kind: "cancel", sessionId: SESSION });
     expect(seen.map((c) => c.kind)).toEqual(["cancel"]);
     expect(logs.some((l) => l.includes("ignored a malformed run command"))).toBe(true);
+  });
+
+  it("refuses a well-formed command that is unsigned, signed with another secret, or for another instance", async () => {
+    const seen: RunCommand[] = [];
+    const { client } = await bus("owner-signed", async (command) => {
+      seen.push(command);
+      return { runId: "r" };
+    });
+    const channel = commandChannel("owner-signed");
+    const post = (id: string) => ({ id, from: "attacker", expiresAt: Date.now() + 60_000, command: { kind: "post", sessionId: SESSION, body: { role: "user", content: "forged" } } });
+    // What `redis-cli publish argus:run-commands:<instance> '{…"kind":"post"…}'` sends.
+    await client.publish(channel, JSON.stringify(post("forged-1")));
+    await client.publish(channel, seal("another-secret-of-32-characters-xx", channel, JSON.stringify(post("forged-2"))));
+    await client.publish(channel, sealed(commandChannel("someone-else"), post("forged-3")));
+    const { bus: asker } = await bus("asker-5", async () => ({ runId: "never" }));
+    await asker.send("owner-signed", { kind: "cancel", sessionId: SESSION });
+    expect(seen.map((c) => c.kind)).toEqual(["cancel"]);
+    expect(logs.filter((l) => l.includes("refused a run command (unsigned)"))).toHaveLength(1);
+    expect(logs.filter((l) => l.includes("refused a run command (bad signature)"))).toHaveLength(2);
+  });
+
+  it("refuses a replay of a signed command it already handled", async () => {
+    const seen: RunCommand[] = [];
+    const { client } = await bus("owner-replayed", async (command) => {
+      seen.push(command);
+      return { runId: "r" };
+    });
+    // Captured on the wire: an eavesdropper on Redis sees the sealed message and publishes it again.
+    const captured: string[] = [];
+    const spy = client.duplicate();
+    await spy.connect();
+    clients.push(spy);
+    await spy.subscribe(commandChannel("owner-replayed"), (raw) => void captured.push(raw));
+    const { bus: asker } = await bus("asker-6", async () => ({ runId: "never" }));
+    await asker.send("owner-replayed", { kind: "post", sessionId: SESSION, body: { role: "user", content: "once" } });
+    await vi.waitFor(() => expect(captured).toHaveLength(1));
+    await client.publish(commandChannel("owner-replayed"), captured[0]!);
+    await asker.send("owner-replayed", { kind: "cancel", sessionId: SESSION });
+    expect(seen.map((c) => c.kind)).toEqual(["post", "cancel"]);
+    expect(logs.some((l) => l.includes("a replay of a command already handled"))).toBe(true);
   });
 });

@@ -1,17 +1,20 @@
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import path from "node:path";
 import { ArgusError } from "@/lib/errors";
-import type { BatchInput } from "@/lib/batches/batch-intake";
-import { sessionBatches, startBatch } from "@/lib/batches/service";
+import type { ArrivedFile } from "@/lib/batches/batch-intake";
+import { existingFunction, sessionBatches, startBatch } from "@/lib/batches/service";
 import { CreateBatchFormSchema, CreateBatchJsonSchema } from "@/lib/protocol/batches";
 import { getArgus } from "@/lib/server/context";
 import { credentialsOf, json, parseWith, readJson, route } from "@/lib/server/http";
-import { filesIn, isMultipartForm, ONE_FILE_FORM_PARTS, readCappedForm } from "@/lib/server/multipart";
+import { isMultipartForm, ONE_FILE_FORM_PARTS } from "@/lib/server/multipart";
+import { spoolForm, type SpooledForm } from "@/lib/server/multipart-spool";
 import { authorizeSession } from "@/lib/sessions/service";
 
 export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ id: string }> };
 
 /**
- * The whole multipart body is read before it is parsed, so it is capped:
+ * The multipart body is spooled to disk as it arrives (never held whole), and capped:
  * larger sets go in as session uploads first (then JSON `uploadIds`), or in parts.
  */
 const MAX_BATCH_BODY_BYTES = 512 * 1024 * 1024;
@@ -34,21 +37,44 @@ export const POST = route(async (req: Request, { params }: Ctx) => {
   if (!isMultipartForm(req)) {
     throw new ArgusError("unsupported_media:api", "Send JSON with uploadIds, or multipart/form-data with files in 'files' or a zip in 'zip'.");
   }
-  const form = await readCappedForm(req, {
-    cap: MAX_BATCH_BODY_BYTES,
-    tooLarge: `The batch is larger than ${MAX_BATCH_BODY_BYTES / 1024 / 1024} MB; upload the files first and pick them, or send them in parts.`,
-    field: "files",
-    // Every file a batch may take, and its fields beside them (ONE_FILE_FORM_PARTS is room enough).
-    maxParts: core.config.batches.maxFiles + ONE_FILE_FORM_PARTS,
-  });
-  const fields = parseWith(CreateBatchFormSchema, {
-    functionName: form.get("functionName") ?? undefined,
-    ...(form.get("functionVersion") ? { functionVersion: form.get("functionVersion") } : {}),
-  });
-  const input: BatchInput = { kind: "files", files: await filesIn(form, "files"), zips: await filesIn(form, "zip") };
-  const batch = await startBatch(core, session.id, { name: fields.functionName, version: fields.functionVersion }, input);
-  return json({ batch }, { status: 201 });
+  await mkdir(core.config.tmpDir, { recursive: true });
+  const spool = await mkdtemp(path.join(core.config.tmpDir, "batch-form-"));
+  try {
+    const form = await spoolForm(
+      req,
+      {
+        cap: MAX_BATCH_BODY_BYTES,
+        tooLarge: `The batch is larger than ${MAX_BATCH_BODY_BYTES / 1024 / 1024} MB; upload the files first and pick them, or send them in parts.`,
+        field: "files",
+        // Every file a batch may take, and its fields beside them (ONE_FILE_FORM_PARTS is room enough).
+        maxParts: core.config.batches.maxFiles + ONE_FILE_FORM_PARTS,
+      },
+      spool,
+      // Checked as soon as it arrives: no reading 512 MB for a function that does not exist.
+      async (name, value) => {
+        if (name === "functionName") await existingFunction(core, session.id, { name: value });
+      },
+    );
+    const fields = parseWith(CreateBatchFormSchema, {
+      functionName: fieldOf(form, "functionName"),
+      ...(fieldOf(form, "functionVersion") ? { functionVersion: fieldOf(form, "functionVersion") } : {}),
+    });
+    const batch = await startBatch(core, session.id, { name: fields.functionName, version: fields.functionVersion }, { kind: "files", files: filesOf(form, "files"), zips: filesOf(form, "zip") });
+    return json({ batch }, { status: 201 });
+  } finally {
+    await rm(spool, { recursive: true, force: true });
+  }
 });
+
+function fieldOf(form: SpooledForm, name: string): string | undefined {
+  return form.fields.find((f) => f.name === name)?.value;
+}
+
+/** Every file in `field`, in the order sent (none is fine); a plain text value there is a 400. */
+function filesOf(form: SpooledForm, field: string): ArrivedFile[] {
+  if (form.fields.some((f) => f.name === field)) throw new ArgusError("bad_request:upload", `The field '${field}' must hold files.`, { field });
+  return form.files.filter((f) => f.field === field).map((f) => ({ filename: f.filename, file: f.file, size: f.size }));
+}
 
 /** The session's batches with their counts and progress, oldest first. */
 export const GET = route(async (req: Request, { params }: Ctx) => {

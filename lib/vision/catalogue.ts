@@ -51,7 +51,7 @@ export type VisionFamily = "objects" | "faces" | "poses" | "segmentation" | "tex
 export const FAMILY_MODELS: Record<VisionFamily, string[]> = {
   objects: ["centernet"],
   faces: ["blazeface"],
-  poses: ["movenet-multipose"],
+  poses: ["movenet-lightning", "centernet"],
   segmentation: ["selfie", "centernet"],
   text: ["pp-ocrv4-det", "pp-ocrv4-rec"],
 };
@@ -151,8 +151,9 @@ Returns:
     family: "poses",
     params: detectPosesParams,
     doc: `Find people and their body pose: 17 keypoints per person (nose, eyes, ears,
-shoulders, elbows, wrists, hips, knees, ankles) from a neural pose model that runs
-on the Argus server.
+shoulders, elbows, wrists, hips, knees, ankles). People are found as detect_people
+finds them, then a neural pose model (MoveNet) places the keypoints on each of the
+20 best-scoring people; both run on the Argus server.
 
 When to use: "is anyone raising a hand", "who is sitting", counting people by
 their bodies, measuring angles of arms or legs, sports and exercise photos.

@@ -56,7 +56,9 @@ export async function loadFamily(family: VisionFamily): Promise<FamilyRunner> {
     case "poses": {
       const detector = await loadPoseDetector();
       return async (_tool, image, params) => {
-        const poses = await detector.detect(image, params.box_threshold as number);
+        const threshold = params.box_threshold as number;
+        const people = await (await sharedObjectDetector()).detect(image, threshold, ["person"]);
+        const poses = await detector.detect(image, people);
         const [sx, sy] = scale(image);
         return toOriginalPixels(poses, image, original(image)).map((pose) => ({
           ...pose,

@@ -144,4 +144,23 @@ describe("the queue", () => {
     const { result } = await service.call("detect_people", photo("vtest_0132.jpg"), {});
     expect((result as unknown[]).length).toBeGreaterThan(0);
   });
+
+  it("answers every call still in flight as unavailable when it closes, and refuses new ones", async () => {
+    const other = createVisionService({ workers: 1, queueLimit: 4 });
+    const image = photo("messi5.jpg");
+    const first = other.call("detect_faces", image, {}).then(
+      () => "answered",
+      (error: VisionError) => error.code,
+    );
+    await vi.waitFor(() => expect(other.health().queue.running).toBe(1), { timeout: 30_000, interval: 5 });
+    const queued = other.call("detect_faces", image, {});
+    await vi.waitFor(() => expect(other.health().queue.waiting).toBe(1), { timeout: 30_000, interval: 5 });
+    const queuedOutcome = failure(queued);
+    await other.close();
+    expect((await queuedOutcome).code).toBe("unavailable");
+    // The first call was running on the only worker: cut off, unless it had just finished.
+    expect(["unavailable", "answered"]).toContain(await first);
+    expect((await failure(other.call("detect_faces", image, {}))).code).toBe("unavailable");
+    expect(other.health().queue).toEqual({ running: 0, waiting: 0, limit: 4 });
+  });
 });

@@ -6,6 +6,8 @@
  *  - baseline: the classical Python tools of the same names (HOG people, Haar
  *    faces, Tesseract text: python/argus/tools) on the same photos, timed inside
  *    one /usr/bin/python3 process, with what each found beside the neural answer;
+ *  - accuracy of detect_people and read_text beside the classical tools, on the
+ *    pedestrian frames and signs whose truth python/tests/real_photos.py holds;
  *  - the server process's event-loop delay p99 (monitorEventLoopDelay) idle and
  *    while 4 calls run, RSS before and after loading every model, and the models'
  *    size on disk. Writes bench/results/vision-inference.md.
@@ -21,6 +23,7 @@ import sharp from "sharp";
 import { modelBytesOnDisk } from "@/lib/vision/model-files";
 import { createVisionService, defaultWorkerCount, type VisionService } from "@/lib/vision/service";
 import { fmt, percentile, table } from "./lib/stats";
+import { scorePedestrians, SIGN_WORDS, VTEST_PEOPLE, wordsRead } from "./lib/vision-truth";
 
 const N = Number(process.env.BENCH_N ?? 10);
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -107,6 +110,66 @@ print(json.dumps(out))
   return JSON.parse(output.toString().trim().split("\n").pop()!) as Baseline[];
 }
 
+/** What the classical tools answer on whole photos: boxes for detect_people, text for read_text. */
+function pythonAnswers(cases: [string, string][]): unknown[] {
+  const script = `
+import json, sys, cv2
+from argus import tools
+out = []
+for name, file in json.loads(sys.argv[1]):
+    result = getattr(tools, name)(cv2.cvtColor(cv2.imread(file), cv2.COLOR_BGR2RGB))
+    out.append([d["bbox"] for d in result] if isinstance(result, list) else result)
+print(json.dumps(out))
+`;
+  const output = execFileSync("/usr/bin/python3", ["-c", script, JSON.stringify(cases)], {
+    cwd: path.join(ROOT, "python"),
+    env: { ...process.env, PYTHONPATH: path.join(ROOT, "python") },
+    maxBuffer: 16 * MB,
+  });
+  return JSON.parse(output.toString().trim().split("\n").pop()!) as unknown[];
+}
+
+type Box4 = [number, number, number, number];
+
+/** People found (required ones) and extras on the pedestrian frames; words read on the signs. */
+async function accuracy(service: VisionService): Promise<(string | number)[][]> {
+  const frames = Object.keys(VTEST_PEOPLE);
+  const signs = Object.keys(SIGN_WORDS);
+  const classical = pythonAnswers([
+    ...frames.map((name) => ["detect_people", path.join(PHOTOS, name)] as [string, string]),
+    ...signs.map((name) => ["read_text", path.join(PHOTOS, name)] as [string, string]),
+  ]);
+  const people = { neural: { required: 0, hit: 0, extra: 0 }, classical: { required: 0, hit: 0, extra: 0 } };
+  for (const [index, name] of frames.entries()) {
+    const { result } = await service.call("detect_people", fs.readFileSync(path.join(PHOTOS, name)), {});
+    const scores = {
+      neural: scorePedestrians(VTEST_PEOPLE[name]!, (result as { bbox: Box4 }[]).map((d) => d.bbox)),
+      classical: scorePedestrians(VTEST_PEOPLE[name]!, classical[index] as Box4[]),
+    };
+    for (const way of ["neural", "classical"] as const) {
+      people[way].required += scores[way].required;
+      people[way].hit += scores[way].hit;
+      people[way].extra += scores[way].extra;
+    }
+  }
+  const words = { neural: 0, classical: 0, wanted: 0 };
+  for (const [index, name] of signs.entries()) {
+    const { result } = await service.call("read_text", fs.readFileSync(path.join(PHOTOS, name)), {});
+    words.neural += wordsRead((result as { text: string }).text, SIGN_WORDS[name]!);
+    words.classical += wordsRead(classical[frames.length + index] as string, SIGN_WORDS[name]!);
+    words.wanted += SIGN_WORDS[name]!.length;
+  }
+  return [
+    ["task (truth: python/tests/real_photos.py)", "neural", "classical Python (baseline)"],
+    [
+      `detect_people, ${frames.length} pedestrian frames: people >= 90 px found, extra boxes`,
+      `${people.neural.hit}/${people.neural.required}, ${people.neural.extra} extra`,
+      `${people.classical.hit}/${people.classical.required}, ${people.classical.extra} extra`,
+    ],
+    [`read_text, ${signs.length} signs: words read`, `${words.neural}/${words.wanted}`, `${words.classical}/${words.wanted}`],
+  ];
+}
+
 async function loopDelayP99(during: () => Promise<unknown>): Promise<number> {
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
@@ -135,6 +198,7 @@ async function main() {
   let idleP99 = 0;
   let busyP99 = 0;
   let burstSeconds = 0;
+  let accuracyRows: (string | number)[][] = [];
   try {
     for (const c of CASES) {
       timings.push(await timeTool(service, c.tool, images[c.photo]!));
@@ -147,6 +211,7 @@ async function main() {
       await Promise.all(CASES.slice(0, 4).map((c) => service.call(c.tool, images[c.photo]!, {})));
       burstSeconds = (performance.now() - started) / 1000;
     });
+    accuracyRows = await accuracy(service);
   } finally {
     await service.close();
   }
@@ -183,6 +248,10 @@ async function main() {
     "",
     ...markdownTable(rows),
     "",
+    "## Accuracy on the same truth as the classical tools' real-photo cases",
+    "",
+    ...markdownTable(accuracyRows),
+    "",
     "## Server process",
     "",
     ...markdownTable([
@@ -203,6 +272,7 @@ async function main() {
   fs.mkdirSync(path.dirname(OUT), { recursive: true });
   fs.writeFileSync(OUT, lines.join("\n"));
   console.log(table(rows));
+  console.log(table(accuracyRows));
   console.log(`event loop p99: idle ${fmt(idleP99, 1)} ms, during 4 calls ${fmt(busyP99, 1)} ms; RSS ${fmt(rssBefore / MB, 0)} -> ${fmt(rssAfter / MB, 0)} MB`);
   console.log(`wrote ${path.relative(ROOT, OUT)}`);
 }

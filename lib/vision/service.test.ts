@@ -78,6 +78,7 @@ describe("refusals before any model runs", () => {
   it("refuses bytes that are not a PNG, JPEG or WebP image", async () => {
     expect((await failure(service.call("detect_people", Buffer.from("not a picture"), {}))).code).toBe("bad_image");
     expect((await failure(service.call("detect_people", Buffer.alloc(0), {}))).code).toBe("bad_image");
+    expect((await failure(service.call("detect_people", "photo.jpg" as unknown as Buffer, {}))).code).toBe("bad_image");
     const truncated = photo("messi5.jpg").subarray(0, 2000);
     expect((await failure(service.call("detect_people", truncated, {}))).code).toBe("bad_image");
     const gif = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#fff" } }).gif().toBuffer();

@@ -123,7 +123,16 @@ export class VisionPool {
   private dispatch(): void {
     while (this.waiting.length > 0 && !this.closed) {
       const entry = this.waiting[0]!;
-      const slot = this.pickSlot(entry.job.family);
+      let slot: Slot | undefined;
+      try {
+        slot = this.pickSlot(entry.job.family);
+      } catch (error) {
+        // No worker thread could start: answer the call rather than leave it waiting forever.
+        this.waiting.shift();
+        const failure = error instanceof VisionError ? error : new VisionError("unavailable", `The vision models cannot start: ${String(error)}`);
+        settle(entry, () => entry.reject(failure));
+        continue;
+      }
       if (!slot) return;
       this.waiting.shift();
       slot.current = entry;

@@ -9,9 +9,10 @@
  * 2), each holding only the families it has been asked to run; at most
  * `queueLimit` calls wait, one more is answered `busy` at once.
  */
+import { existsSync } from "node:fs";
 import os from "node:os";
 import { createRequire } from "node:module";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { z } from "zod";
 import { FAMILY_MODELS, findVisionTool, VISION_TOOLS, type VisionFamily } from "./catalogue";
@@ -133,9 +134,23 @@ function parseParams(tool: string, schema: z.ZodType, params: unknown): Record<s
 function spawnVisionWorker(): WorkerHandle {
   const require = createRequire(import.meta.url);
   const tsxApi = pathToFileURL(require.resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs")).href;
-  const entry = new URL("./worker/main.ts", import.meta.url).href;
+  const entry = workerEntry().href;
   const boot = `import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}));`;
   const worker = new Worker(boot, { eval: true, execArgv: [], name: "argus-vision" });
   worker.unref();
   return worker as unknown as WorkerHandle;
+}
+
+/**
+ * The worker's source: beside this file when running from source (tsx, vitest),
+ * or in lib/ next to .next/ when this code is inside the bundled server that
+ * scripts/ensure-build.sh writes to .next/argus-server.mjs.
+ */
+function workerEntry(): URL {
+  const candidates = [new URL("./worker/main.ts", import.meta.url), new URL("../lib/vision/worker/main.ts", import.meta.url)];
+  const found = candidates.find((candidate) => existsSync(fileURLToPath(candidate)));
+  if (!found) {
+    throw new VisionError("unavailable", "The vision models cannot start: lib/vision/worker/main.ts is missing from this installation.");
+  }
+  return found;
 }

@@ -132,7 +132,7 @@ Returns:
 (BlazeFace) that runs on the Argus server, plus 6 landmarks per face.
 
 When to use: counting faces, finding where faces are to crop, blur or check them.
-Faces smaller than about 1/20 of the image's shorter side are missed; crop and
+Faces smaller than about 1/20 of the image's longer side are missed; crop and
 call again for faces in a crowd far away.
 
 Args:
@@ -183,8 +183,10 @@ Returns:
 segmentation model that runs on the Argus server.
 
 When to use: cutting people out, blurring or replacing the background, measuring
-how much of the image people fill. It gives one mask for all people together; use
-detect_people to count or separate them.
+how much of the image people fill. People are found as detect_people finds them
+(down to a score of 0.25) and each one is outlined, so someone the detector misses
+is not in the mask. It gives one mask for all people together; use detect_people
+to count or separate them.
 
 Args:
     image: a file path, RGB numpy array, PIL image or video frame dict.

@@ -122,7 +122,9 @@ describe("objects and people (CenterNet)", () => {
 describe("the queue", () => {
   it("refuses a call past the queue as busy, and drops a waiting call that is cancelled", async () => {
     const image = photo("vtest_0132.jpg");
-    const first = service.call("detect_people", image, {});
+    // The call that holds the only worker: poses on ten pedestrians, the longest of these tools,
+    // so the next two calls are surely submitted while it runs.
+    const first = service.call("detect_poses", image, {});
     await vi.waitFor(() => expect(service.health().queue.running).toBe(1), { timeout: 30_000, interval: 5 });
     const cancel = new AbortController();
     const second = service.call("detect_people", image, {}, { signal: cancel.signal });

@@ -199,7 +199,14 @@ def segment_people(image: ImageLike, threshold: float = 0.5) -> Dict[str, Any]:
 
 
 def decode_mask(result: Any) -> np.ndarray:
-    """The HxW bool mask carried by a segment_people result (base64 PNG, white = foreground)."""
+    """The HxW bool mask carried by a segment_people result.
+
+    Args:
+        result: what segment_people returned ({"mask": base64 PNG, ...}).
+
+    Returns:
+        An HxW numpy bool array, True where the mask is white (a person).
+    """
     encoded = result.get("mask") if isinstance(result, dict) else None
     if not isinstance(encoded, str):
         raise TypeError(f"decode_mask: expected a segment_people result with a 'mask' string, got {type_name(result)}")

@@ -34,7 +34,7 @@ in pixels, best first; box_threshold is the minimum score (0-1). Images above
         review, the person) picks the tool and the threshold to use.
     detect_objects(image, labels=None, box_threshold=0.3) -> list
         Everyday objects by COCO class ("car", "dog", "cup"...): neural, on the Argus server.
-    detect_poses(image, box_threshold=0.5) -> list
+    detect_poses(image, box_threshold=0.3) -> list
         People with "keypoints" [{"name", "x", "y", "score"}]: neural, on the server.
     segment_people(image, threshold=0.5) -> dict
         {"mask": base64 PNG, "width", "height", "coverage"}; decode_mask(result) -> HxW bool.

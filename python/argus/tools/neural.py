@@ -154,7 +154,7 @@ def detect_objects(image: ImageLike, labels: Optional[Sequence[str]] = None, box
     return call_tool(fn, image, labels=names, box_threshold=fraction(box_threshold, fn, "box_threshold"))
 
 
-def detect_poses(image: ImageLike, box_threshold: float = 0.5) -> List[Dict[str, Any]]:
+def detect_poses(image: ImageLike, box_threshold: float = 0.3) -> List[Dict[str, Any]]:
     """Find people and their body keypoints (nose, eyes, shoulders, elbows, wrists, hips, knees, ankles) with a neural pose model.
 
     When to use: the way people stand or move — raised arms, sitting or standing,
@@ -163,8 +163,8 @@ def detect_poses(image: ImageLike, box_threshold: float = 0.5) -> List[Dict[str,
 
     Args:
         image: a file path, RGB numpy array, PIL image or video frame dict.
-        box_threshold: minimum person score in [0, 1] (default 0.5). Lower it
-            (0.3) for small or partly hidden people; raise it to drop doubtful ones.
+        box_threshold: minimum person score in [0, 1] (default 0.3). Lower it
+            (0.15) for small or partly hidden people; raise it (0.5) to drop doubtful ones.
 
     Returns:
         A list of {"label": "person", "score": float, "bbox": [x1, y1, x2, y2],

@@ -94,7 +94,7 @@ describe("one neural call, the same JSON every way", () => {
     writeFileSync(path.join(out, "photo.png"), photo);
     const exported = await run("/usr/bin/python3", [path.join("find_people", "find_people.py"), "photo.png"], {
       cwd: out,
-      env: { PATH: "/usr/bin:/bin", HOME: out, ARGUS_URL: world.server.url, ARGUS_TOKEN: token },
+      env: { PATH: "/usr/bin:/bin", HOME: out, ARGUS_URL: world.server.url, ARGUS_TOKEN: token } as unknown as NodeJS.ProcessEnv,
     });
     expect(JSON.parse(exported.stdout)).toEqual(notebookResult);
   });

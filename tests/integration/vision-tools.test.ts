@@ -168,24 +168,24 @@ describe("POST /api/tools/:name refuses bad calls in the usual shape", () => {
 
 describe("who may call a tool", () => {
   it("needs a token: none is 401, a wrong one 403", async () => {
-    expect((await callTool("detect_faces", toolForm(photo), null)).status).toBe(401);
-    const wrong = await callTool("detect_faces", toolForm(photo), "not-a-token");
+    expect((await callTool("detect_people", toolForm(photo), null)).status).toBe(401);
+    const wrong = await callTool("detect_people", toolForm(photo), "not-a-token");
     expect(wrong.status).toBe(403);
     expect(wrong.json.error.code).toBe("forbidden:tool");
   });
 
   it("a function token works, until it is revoked", async () => {
     const made = (await world.call("POST", `/api/sessions/${a.id}/function-tokens`, { token: a.token })).json as { id: string; token: string };
-    expect((await callTool("detect_faces", toolForm(photo), made.token)).status).toBe(200);
-    expect((await callTool("detect_faces", toolForm(photo), made.token, { "x-argus-session": a.id })).status).toBe(200);
+    expect((await callTool("detect_people", toolForm(photo), made.token)).status).toBe(200);
+    expect((await callTool("detect_people", toolForm(photo), made.token, { "x-argus-session": a.id })).status).toBe(200);
     await world.call("DELETE", `/api/sessions/${a.id}/function-tokens/${made.id}`, { token: a.token });
-    expect((await callTool("detect_faces", toolForm(photo), made.token)).status).toBe(403);
+    expect((await callTool("detect_people", toolForm(photo), made.token)).status).toBe(403);
   });
 
   it("another session's token is refused for a session it does not open", async () => {
-    const crossed = await callTool("detect_faces", toolForm(photo), b.token, { "x-argus-session": a.id });
+    const crossed = await callTool("detect_people", toolForm(photo), b.token, { "x-argus-session": a.id });
     expect(crossed.status).toBe(403);
     // Its own session it does open.
-    expect((await callTool("detect_faces", toolForm(photo), b.token, { "x-argus-session": b.id })).status).toBe(200);
+    expect((await callTool("detect_people", toolForm(photo), b.token, { "x-argus-session": b.id })).status).toBe(200);
   });
 });

@@ -52,7 +52,7 @@ export const FAMILY_MODELS: Record<VisionFamily, string[]> = {
   objects: ["centernet"],
   faces: ["blazeface"],
   poses: ["movenet-multipose"],
-  segmentation: ["selfie"],
+  segmentation: ["selfie", "centernet"],
   text: ["pp-ocrv4-det", "pp-ocrv4-rec"],
 };
 

@@ -79,12 +79,13 @@ export function createVisionService(options?: { workers?: number; queueLimit?: n
 
     health() {
       const families = pool.families();
-      const models = (Object.keys(FAMILY_MODELS) as VisionFamily[]).flatMap((family) =>
-        FAMILY_MODELS[family].map((name) => {
-          const state = families.get(family);
-          return { name, loaded: state?.state === "loaded", ...(state?.error ? { error: state.error } : {}) };
-        }),
-      );
+      const names = [...new Set(Object.values(FAMILY_MODELS).flat())];
+      const models = names.map((name) => {
+        const owners = (Object.keys(FAMILY_MODELS) as VisionFamily[]).filter((family) => FAMILY_MODELS[family].includes(name));
+        const states = owners.flatMap((family) => (families.get(family) ? [families.get(family)!] : []));
+        const error = states.find((entry) => entry.state === "failed")?.error;
+        return { name, loaded: states.some((entry) => entry.state === "loaded"), ...(error ? { error } : {}) };
+      });
       const states = [...families.values()].map((entry) => entry.state);
       const state = states.includes("loading")
         ? "loading"

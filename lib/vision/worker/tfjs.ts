@@ -73,3 +73,23 @@ export function imageTensor(image: RgbImage): tf.Tensor4D {
 }
 
 export { tf };
+
+/**
+ * The image padded with black on the right or bottom to a square, then scaled to
+ * size x size (models trained on squares would otherwise see people squashed).
+ * A model coordinate c in [0, 1] is pixel c * side of the image.
+ */
+export function squareInput(image: RgbImage, size: number): { input: tf.Tensor4D; side: number } {
+  const side = Math.max(image.width, image.height);
+  const input = tf.tidy(() => {
+    const pixels = imageTensor(image);
+    const padded = tf.pad(pixels, [
+      [0, 0],
+      [0, side - image.height],
+      [0, side - image.width],
+      [0, 0],
+    ]);
+    return tf.image.resizeBilinear(padded as tf.Tensor4D, [size, size]);
+  });
+  return { input, side };
+}

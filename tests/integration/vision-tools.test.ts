@@ -97,7 +97,8 @@ describe("one neural call, the same JSON every way", () => {
       env: { PATH: "/usr/bin:/bin", HOME: out, ARGUS_URL: world.server.url, ARGUS_TOKEN: token } as unknown as NodeJS.ProcessEnv,
     });
     expect(JSON.parse(exported.stdout)).toEqual(notebookResult);
-  });
+    // A fresh function kernel and a python3 importing OpenCV and scikit-image: slow on a busy machine.
+  }, 300_000);
 
   it("lists the tools with their signatures, docs and parameters", async () => {
     const res = await world.call("GET", "/api/tools", { token: null });

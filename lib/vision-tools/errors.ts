@@ -14,7 +14,7 @@ export function toolError(name: string, error: unknown): unknown {
     case "unknown_tool":
       return new ArgusError("not_found:tool", `There is no vision tool named ${name}. GET /api/tools lists them.`);
     case "bad_params":
-      return new ArgusError("bad_request:tool", `${name}: ${vision.message}`, { field: vision.field ? `params.${vision.field}` : "params" });
+      return new ArgusError("bad_request:tool", `${name}: ${vision.message}`, { field: vision.field && vision.field !== "params" ? `params.${vision.field}` : "params" });
     case "bad_image":
       return new ArgusError("bad_request:tool", `${name}: ${vision.message}`, { field: "image" });
     case "busy":

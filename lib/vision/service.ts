@@ -9,7 +9,9 @@
  * 2), each holding only the families it has been asked to run; at most
  * `queueLimit` calls wait, one more is answered `busy` at once.
  */
+import { existsSync } from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -129,7 +131,10 @@ function parseParams(tool: string, schema: z.ZodType, params: unknown): Record<s
 function spawnVisionWorker(): WorkerHandle {
   const require = createRequire(import.meta.url);
   const tsxApi = pathToFileURL(require.resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs")).href;
-  const entry = new URL("./worker/main.ts", import.meta.url).href;
+  // Beside this file when run from source (tsx); `npm start` runs server.ts bundled into .next/,
+  // where the worker's source is not beside the bundle, so it is found from the repository root.
+  const besideThis = new URL("./worker/main.ts", import.meta.url);
+  const entry = existsSync(besideThis) ? besideThis.href : pathToFileURL(path.join(process.cwd(), "lib", "vision", "worker", "main.ts")).href;
   const boot = `import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}));`;
   const worker = new Worker(boot, { eval: true, execArgv: [], name: "argus-vision" });
   worker.unref();

@@ -8,13 +8,15 @@
 import { z } from "zod";
 import { COCO_LABELS, cocoLabelFor, type CocoLabel } from "./coco-labels";
 
-const threshold = (fallback: number) => z.number().min(0).max(1).default(fallback);
+const threshold = (fallback: number, description: string) => z.number().min(0).max(1).default(fallback).describe(description);
+const BOX_THRESHOLD = "minimum detection score in [0, 1]: lower finds more (and more false hits), higher keeps only sure ones";
 
 /** `labels` accepts one name or a list, in the words people use; unknown names are refused with the known ones listed. */
 const labelsParam = z
   .union([z.string(), z.array(z.string()).max(80)])
   .nullable()
   .default(null)
+  .describe("COCO class name(s) to keep, as people say them (\"person\", \"cars\", \"cup\"); null keeps every class")
   .transform((value, ctx): CocoLabel[] | null => {
     if (value === null) return null;
     const names = typeof value === "string" ? [value] : value;
@@ -37,13 +39,13 @@ export const DEFAULT_POSE_THRESHOLD = 0.3;
 
 const detectObjectsParams = z.strictObject({
   labels: labelsParam,
-  box_threshold: threshold(DEFAULT_OBJECT_THRESHOLD),
+  box_threshold: threshold(DEFAULT_OBJECT_THRESHOLD, BOX_THRESHOLD),
 });
-const detectPeopleParams = z.strictObject({ box_threshold: threshold(DEFAULT_OBJECT_THRESHOLD) });
-const detectFacesParams = z.strictObject({ box_threshold: threshold(DEFAULT_FACE_THRESHOLD) });
-const detectPosesParams = z.strictObject({ box_threshold: threshold(DEFAULT_POSE_THRESHOLD) });
-const segmentPeopleParams = z.strictObject({ threshold: threshold(0.5) });
-const readTextParams = z.strictObject({ min_score: threshold(0.5) });
+const detectPeopleParams = z.strictObject({ box_threshold: threshold(DEFAULT_OBJECT_THRESHOLD, BOX_THRESHOLD) });
+const detectFacesParams = z.strictObject({ box_threshold: threshold(DEFAULT_FACE_THRESHOLD, BOX_THRESHOLD) });
+const detectPosesParams = z.strictObject({ box_threshold: threshold(DEFAULT_POSE_THRESHOLD, BOX_THRESHOLD) });
+const segmentPeopleParams = z.strictObject({ threshold: threshold(0.5, "how sure the model must be, in [0, 1], that a pixel is a person: lower grows the mask") });
+const readTextParams = z.strictObject({ min_score: threshold(0.5, "minimum recognition confidence in [0, 1] for a line of text to be kept") });
 
 export type VisionFamily = "objects" | "faces" | "poses" | "segmentation" | "text";
 
@@ -51,7 +53,7 @@ export type VisionFamily = "objects" | "faces" | "poses" | "segmentation" | "tex
 export const FAMILY_MODELS: Record<VisionFamily, string[]> = {
   objects: ["centernet"],
   faces: ["blazeface"],
-  poses: ["movenet-multipose"],
+  poses: ["movenet-lightning", "centernet"],
   segmentation: ["selfie", "centernet"],
   text: ["pp-ocrv4-det", "pp-ocrv4-rec"],
 };
@@ -137,7 +139,7 @@ Args:
     image: a file path, RGB numpy array, PIL image or video frame dict.
     box_threshold: minimum score in [0, 1] (default ${DEFAULT_FACE_THRESHOLD}); lower it (0.3) for small,
         dark or turned faces (more false hits), raise it (0.75) to keep only clear
-        frontal faces.
+        frontal faces (an animal's face can score up to about 0.7).
 
 Returns:
     A list of {"label": "face", "score": float, "bbox": [x1, y1, x2, y2],
@@ -151,8 +153,9 @@ Returns:
     family: "poses",
     params: detectPosesParams,
     doc: `Find people and their body pose: 17 keypoints per person (nose, eyes, ears,
-shoulders, elbows, wrists, hips, knees, ankles) from a neural pose model that runs
-on the Argus server.
+shoulders, elbows, wrists, hips, knees, ankles). People are found as detect_people
+finds them, then a neural pose model (MoveNet) places the keypoints on each of the
+20 best-scoring people; both run on the Argus server.
 
 When to use: "is anyone raising a hand", "who is sitting", counting people by
 their bodies, measuring angles of arms or legs, sports and exercise photos.

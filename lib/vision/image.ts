@@ -12,8 +12,12 @@ import type { WorkerImage } from "./protocol";
 export const MAX_MEGAPIXELS = 40;
 const FORMATS = new Set(["png", "jpeg", "webp"]);
 
-export async function decodeImage(bytes: Buffer, maxEdge: number): Promise<WorkerImage> {
-  if (!Buffer.isBuffer(bytes) || bytes.length === 0) {
+export async function decodeImage(given: Buffer | Uint8Array, maxEdge: number): Promise<WorkerImage> {
+  if (!(given instanceof Uint8Array)) {
+    throw new VisionError("bad_image", "The image must be the bytes of a PNG, JPEG or WebP file.");
+  }
+  const bytes = Buffer.isBuffer(given) ? given : Buffer.from(given.buffer, given.byteOffset, given.byteLength);
+  if (bytes.length === 0) {
     throw new VisionError("bad_image", "The image is empty: send the bytes of a PNG, JPEG or WebP file.");
   }
   let metadata: Metadata;

@@ -17,7 +17,7 @@ function packageDir(name: string): string {
 export const HUMAN_MODELS = {
   objects: "centernet",
   faces: "blazeface",
-  poses: "movenet-multipose",
+  poses: "movenet-lightning",
   segmentation: "selfie",
 } as const;
 

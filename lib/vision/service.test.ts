@@ -78,6 +78,7 @@ describe("refusals before any model runs", () => {
   it("refuses bytes that are not a PNG, JPEG or WebP image", async () => {
     expect((await failure(service.call("detect_people", Buffer.from("not a picture"), {}))).code).toBe("bad_image");
     expect((await failure(service.call("detect_people", Buffer.alloc(0), {}))).code).toBe("bad_image");
+    expect((await failure(service.call("detect_people", "photo.jpg" as unknown as Buffer, {}))).code).toBe("bad_image");
     const truncated = photo("messi5.jpg").subarray(0, 2000);
     expect((await failure(service.call("detect_people", truncated, {}))).code).toBe("bad_image");
     const gif = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#fff" } }).gif().toBuffer();
@@ -143,5 +144,24 @@ describe("the queue", () => {
     expect((await failure(running)).code).toBe("aborted");
     const { result } = await service.call("detect_people", photo("vtest_0132.jpg"), {});
     expect((result as unknown[]).length).toBeGreaterThan(0);
+  });
+
+  it("answers every call still in flight as unavailable when it closes, and refuses new ones", async () => {
+    const other = createVisionService({ workers: 1, queueLimit: 4 });
+    const image = photo("messi5.jpg");
+    const first = other.call("detect_faces", image, {}).then(
+      () => "answered",
+      (error: VisionError) => error.code,
+    );
+    await vi.waitFor(() => expect(other.health().queue.running).toBe(1), { timeout: 30_000, interval: 5 });
+    const queued = other.call("detect_faces", image, {});
+    await vi.waitFor(() => expect(other.health().queue.waiting).toBe(1), { timeout: 30_000, interval: 5 });
+    const queuedOutcome = failure(queued);
+    await other.close();
+    expect((await queuedOutcome).code).toBe("unavailable");
+    // The first call was running on the only worker: cut off, unless it had just finished.
+    expect(["unavailable", "answered"]).toContain(await first);
+    expect((await failure(other.call("detect_faces", image, {}))).code).toBe("unavailable");
+    expect(other.health().queue).toEqual({ running: 0, waiting: 0, limit: 4 });
   });
 });

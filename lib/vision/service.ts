@@ -38,6 +38,10 @@ export interface VisionHealth {
 
 export interface VisionService {
   list(): VisionToolInfo[];
+  /**
+   * Runs one tool on PNG/JPEG/WebP bytes. `seconds` is the model's inference wall
+   * time for this call: not the queueing, the decoding, nor a first call's model loading.
+   */
   call(name: string, image: Buffer, params: unknown, opts?: { signal?: AbortSignal }): Promise<{ result: unknown; seconds: number }>;
   health(): VisionHealth;
   close(): Promise<void>;

@@ -3,7 +3,6 @@
  * and its (already validated) parameters into its JSON result.
  */
 import type { VisionFamily } from "../catalogue";
-export { FAMILY_MODELS } from "../catalogue";
 import type { CocoLabel } from "../coco-labels";
 import { toOriginalPixels } from "../boxes";
 import type { WorkerImage } from "../protocol";
@@ -56,7 +55,9 @@ export async function loadFamily(family: VisionFamily): Promise<FamilyRunner> {
     case "poses": {
       const detector = await loadPoseDetector();
       return async (_tool, image, params) => {
-        const poses = await detector.detect(image, params.box_threshold as number);
+        const threshold = params.box_threshold as number;
+        const people = await (await sharedObjectDetector()).detect(image, threshold, ["person"]);
+        const poses = await detector.detect(image, people);
         const [sx, sy] = scale(image);
         return toOriginalPixels(poses, image, original(image)).map((pose) => ({
           ...pose,
@@ -69,10 +70,13 @@ export async function loadFamily(family: VisionFamily): Promise<FamilyRunner> {
       return async (_tool, image, params) => segmenter.segment(image, params.threshold as number, original(image));
     }
     case "text": {
+      // One ONNX Runtime thread: the service already runs one call per worker thread.
       const reader = await loadTextReader(1);
       return async (_tool, image, params) => reader.read(image, params.min_score as number);
     }
-    default:
-      throw new Error(`the ${family} models are not installed in this build`);
+    default: {
+      const unknown: never = family;
+      throw new Error(`no models for the family ${String(unknown)}`);
+    }
   }
 }

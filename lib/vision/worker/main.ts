@@ -4,9 +4,9 @@
  * a second before the first is answered).
  */
 import { parentPort } from "node:worker_threads";
-import type { VisionFamily } from "../catalogue";
+import { FAMILY_MODELS, type VisionFamily } from "../catalogue";
 import type { RunRequest, WorkerReply } from "../protocol";
-import { FAMILY_MODELS, loadFamily, type FamilyRunner } from "./families";
+import { loadFamily, type FamilyRunner } from "./families";
 
 const port = parentPort;
 if (!port) throw new Error("lib/vision/worker/main.ts runs only as a worker thread");

@@ -8,7 +8,7 @@ import { byScore, clipBox, nonMaxSuppression, roundScore, type Box, type Detecti
 import { imageTensor, loadHumanModel, tf, type RgbImage } from "./tfjs";
 import type { GraphModel } from "@tensorflow/tfjs-converter";
 
-const INPUT = 512;
+const INPUT = 512; // the graph is fixed at 512 x 512 (other sizes fail inside it)
 const SAME_OBJECT_IOU = 0.5;
 
 export interface ObjectDetector {

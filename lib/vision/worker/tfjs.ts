@@ -93,3 +93,13 @@ export function squareInput(image: RgbImage, size: number): { input: tf.Tensor4D
   });
   return { input, side };
 }
+
+/** A rectangle of the image as an image of its own (rows copied; the rectangle must lie inside). */
+export function cropImage(image: RgbImage, left: number, top: number, width: number, height: number): RgbImage {
+  const data = new Uint8Array(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    const from = ((top + y) * image.width + left) * 3;
+    data.set(image.data.subarray(from, from + width * 3), y * width * 3);
+  }
+  return { data, width, height };
+}

@@ -13,6 +13,12 @@ test("the Code tab lists the function's versions, shows the diff between them an
   await expect(curl).toContainText("/functions/count_coins/run");
   await expect(curl).toContainText("Authorization: Bearer $ARGUS_TOKEN");
   await expect(curl).toContainText('-F "file=@image.png"');
+  // The runnable export: the script beside the argus package, downloaded with the browser's cookie.
+  const zip = page.waitForEvent("download");
+  await page.getByTestId("download-zip").click();
+  const download = await zip;
+  expect(download.suggestedFilename()).toBe("count_coins.zip");
+  expect(readFileSync((await download.path())!).subarray(0, 4).toString("latin1")).toBe("PK\u0003\u0004");
 
   // A session made in the browser has no token a script could use: the person makes one here.
   await page.getByTestId("make-function-token").click();

@@ -178,6 +178,8 @@ describe("sessions over HTTP", () => {
       isolation: "none",
       limits: "none",
       models: { conversation: down, planner: down, coder: down, vqa: down, judge: down },
+      // The neural tools' engine, before any call: nothing loaded, an empty queue.
+      vision: { state: "idle", models: expect.any(Array), rssBytes: expect.any(Number), queue: { running: 0, waiting: 0, limit: 16 } },
       // With REDIS_URL (the suite's second pass) health also names the instance and Redis.
       ...(TEST_REDIS ? { redis: "up", instance: expect.any(String) } : {}),
     });

@@ -4,6 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadScenario, startScriptedModel, type ScriptedModel } from "@/scripted-model/server";
+import { openDatabase } from "@/lib/db/database";
+import { leaseOfSession } from "@/lib/db/run-leases";
 import type { SyncAck } from "@/lib/protocol/socket";
 import { ROLE_MODELS, scenarioPath, watchSession } from "@/tests/helpers/agent-run";
 import { api, startArgus, type RunningServer } from "@/tests/helpers/argus-server";
@@ -130,6 +132,17 @@ describe.skipIf(!isRoot)("a full data disk", () => {
     });
     expect(recorded).toBeTruthy();
     expect(watch.messages.some((m) => m.runId === runId && m.role === "error_observation")).toBe(true);
+    // One cause, one notice: once the run's lease is let go (its end settled), the chat says only
+    // that the disk filled up, never also that the database could not be reached.
+    const db = await openDatabase(server.database);
+    try {
+      await until("the run's lease let go", async () => (await leaseOfSession(db, session.id)) === null);
+    } finally {
+      await db.close();
+    }
+    const notices = (await transcript()).messages.filter((m) => m.runId === runId && m.role === "error_observation").map((m) => m.content);
+    expect(notices).toEqual([expect.stringMatching(/disk filled up/)]);
+    expect(watch.messages.filter((m) => m.runId === runId && m.role === "error_observation")).toHaveLength(1);
     const after = await transcript();
     expect(after.state).toBe("error");
     // What happened before the disk filled is all still there.

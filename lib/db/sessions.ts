@@ -60,6 +60,11 @@ export async function listSessionsByBrowser(db: Db, browserHash: string, limit =
   return rows.map(fromRaw);
 }
 
+/** Whether any session is bound to this browser identity (the server minted it: browser-identity.ts). */
+export async function browserHasSessions(db: Db, browserHash: string): Promise<boolean> {
+  return (await db.one("SELECT 1 AS one FROM sessions WHERE browser_hash = ? LIMIT 1", [browserHash])) !== undefined;
+}
+
 export async function setSessionTitle(db: Db, id: string, title: string, now: string): Promise<void> {
   await db.run("UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?", [title, now, id]);
 }

@@ -1,24 +1,31 @@
+import type { Db } from "@/lib/db/database";
+import { rebindBrowserSessions } from "@/lib/db/sessions";
 import { hashBrowserIdentity, newBrowserIdentity } from "@/lib/server/auth";
-
-/** The browser identity a new session is bound to, and whether it was minted now (then the cookie is set). */
-export interface NewSessionIdentity {
-  identity: string;
-  issued: boolean;
-}
+import { createSession, type SessionDeps } from "./service";
 
 /**
- * Which browser identity a new session (POST /api/sessions) is bound to. The request's cookie is
- * kept only when it is the one value the browser sent and the server minted it before (some
- * session is bound to it: `isRecorded`). Anything else — no cookie, a value the server never
- * issued (planted by another page of this host), several values at once (a planted one beside
- * Argus's own, and no way to tell which is which) — gets a fresh identity, so a chat is never
- * bound to a value someone else chose or knows.
+ * The browser cookie cannot prove where it came from: a page on another port of this host (or
+ * a sibling subdomain, without `__Host-`) can give a browser any `argus_browser` value it likes,
+ * even one the server issued to the attacker a minute ago, and then read every chat bound to it.
+ * So a chat is never bound to a value the request brought. Every session creation mints a fresh
+ * identity, binds the new chat to it, and moves the chats of whatever identities the request
+ * presented onto it: the browser keeps its list (the new cookie replaces the old), and a
+ * planted value is worthless from the first chat the person starts — it opens nothing of
+ * theirs, then or later. (What a planted value held — the planter's own chats — moves to the
+ * person's list; the planter keeps those chats' tokens, never the person's.)
  */
-export async function identityForNewSession(
+export async function createBrowserSession(
+  deps: SessionDeps,
   presented: readonly string[],
-  isRecorded: (identityHash: string) => Promise<boolean>,
-): Promise<NewSessionIdentity> {
-  const [only] = presented;
-  if (presented.length === 1 && only && (await isRecorded(hashBrowserIdentity(only)))) return { identity: only, issued: false };
-  return { identity: newBrowserIdentity(), issued: true };
+): Promise<{ id: string; token: string; identity: string }> {
+  const identity = newBrowserIdentity();
+  const created = await createSession(deps, identity);
+  await carryOver(deps.db, presented, identity);
+  return { ...created, identity };
+}
+
+/** Moves the chats of the presented identities (at most 8 values: auth.ts readCookies) onto `identity`. */
+export async function carryOver(db: Db, presented: readonly string[], identity: string): Promise<number> {
+  const from = [...new Set(presented.map(hashBrowserIdentity))];
+  return rebindBrowserSessions(db, from, hashBrowserIdentity(identity));
 }

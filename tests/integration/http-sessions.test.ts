@@ -153,6 +153,24 @@ describe("sessions over HTTP", () => {
     expect((await argus.call("POST", `/api/sessions/${s.id}/cancel`, { token: other.token })).status).toBe(403);
   });
 
+  it("refuses the NUL character in a title or a message with a 400, on SQLite and Postgres alike", async () => {
+    const s = await newSession();
+    const nul = "before\u0000after";
+    const cases = [
+      { method: "POST", route: "/api/sessions", body: { title: nul }, field: "title" },
+      { method: "PATCH", route: `/api/sessions/${s.id}`, body: { title: nul }, field: "title" },
+      { method: "POST", route: `/api/sessions/${s.id}/messages`, body: { role: "user", content: nul }, field: "content" },
+    ];
+    for (const c of cases) {
+      const res = await argus.call(c.method, c.route, { token: s.token, body: c.body });
+      expect(res.status, `${c.method} ${c.route}: ${res.text}`).toBe(400);
+      expect(res.json.error).toMatchObject({ code: "bad_request:api", field: c.field });
+      expect(res.json.error.message).toMatch(/NUL/);
+    }
+    const view = await argus.call("GET", `/api/sessions/${s.id}`, { token: s.token });
+    expect(view.json).toMatchObject({ title: null, messages: [] });
+  });
+
   it("refuses cross-site writes that carry only the cookie", async () => {
     const s = await newSession();
     const host = new URL(argus.server.url).host;

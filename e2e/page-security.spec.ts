@@ -57,10 +57,10 @@ async function victimStartsChat(context: BrowserContext, attackerOrigin: string,
   await useScenario("hello.json");
   await page.goto("/");
   await ask(page, "my private question");
-  await expect(page.getByTestId("message-conversation")).toContainText("Hello");
-  const mine = (await sessionsOf(page)).filter((s) => s.title === "my private question");
-  expect(mine).toHaveLength(1);
-  return { page, sessionId: mine[0]!.id };
+  // The question is stored (it titles the chat) before the attacker looks; the reply may come later.
+  await expect.poll(async () => (await sessionsOf(page)).filter((s) => s.title === "my private question").length).toBe(1);
+  const mine = (await sessionsOf(page)).find((s) => s.title === "my private question")!;
+  return { page, sessionId: mine.id };
 }
 
 test("a cookie planted by a page on another port of this host reads nothing of the person's chats", async ({ browser }) => {
@@ -72,7 +72,9 @@ test("a cookie planted by a page on another port of this host reads nothing of t
     expect(stolen.listed).toEqual([]);
     expect(stolen.chatStatus).toBe(403);
     expect(stolen.chatBody).not.toContain("my private question");
-    // Argus deleted the planted cookie, and the person keeps their chat after a reload.
+    // The person's chat works (its socket opens with Argus's own cookie)...
+    await expect(page.getByTestId("message-conversation")).toContainText("Hello");
+    // ...Argus deleted the planted cookie, and the person keeps their chat after a reload.
     expect((await victim.cookies(`${argusBase()}/api/sessions`)).map((c) => c.value)).not.toContain("KNOWN");
     await page.reload();
     await expect(page.getByTestId("session-sidebar").getByRole("button", { name: "my private question", exact: true })).toBeVisible();
@@ -93,11 +95,12 @@ test("a cookie the server issued to the attacker, planted in the person's browse
   const site = await attackerSite({ "/plant": plantingPage(issued) });
   const victim = await browser.newContext({ baseURL: argusBase() });
   try {
-    const { sessionId } = await victimStartsChat(victim, site.origin, issued);
+    const { page, sessionId } = await victimStartsChat(victim, site.origin, issued);
     const stolen = await attackerReads(browser, issued, sessionId);
     expect(stolen.listed).toEqual([]);
     expect(stolen.chatStatus).toBe(403);
     expect(stolen.chatBody).not.toContain("my private question");
+    await expect(page.getByTestId("message-conversation")).toContainText("Hello");
   } finally {
     await victim.close();
     await closeSite(site.server);

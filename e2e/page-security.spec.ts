@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { ask, useScenario } from "./support";
+import { ask, coinsFile, useScenario } from "./support";
 
 /**
  * Attacks from another page of the same host, in real Chromium: a page on another port of
@@ -145,8 +145,13 @@ test("the app runs under its Content-Security-Policy, which refuses an injected 
   expect(policy).toContain("frame-ancestors 'none'");
   expect(doc!.headers()["x-content-type-options"]).toBe("nosniff");
   expect(doc!.headers()["referrer-policy"]).toBe("no-referrer");
+  // An upload (its preview, the media panel's picture) and a chat, all under the policy.
+  await page.getByTestId("file-input").setInputFiles(coinsFile());
+  await expect(page.getByTestId("attachment-chip")).toContainText("Ready");
   await ask(page, "hello under a strict policy");
   await expect(page.getByTestId("message-conversation")).toContainText("Hello");
+  await expect(page.locator("img[src^='/api/files/']").first()).toBeVisible();
+  expect(await page.locator("img[src^='/api/files/']").first().evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
   await page.goto("/status");
   await expect(page.getByRole("heading", { name: "Argus status" })).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([]);

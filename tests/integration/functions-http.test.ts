@@ -224,26 +224,16 @@ describe("function tokens (scripts for a session made in a browser)", () => {
     expect(JSON.stringify(ran.json.result)).toMatch(/^\[24,/);
     // ...never on the session's uploads by id (its own credentials still can).
     const byId = await run(a, "count_coins", { body: { uploadId: coinsUploadId }, token });
-    expect(byId.status).toBe(403);
-    expect(byId.json.error.code).toBe("forbidden:function");
+    expect([byId.status, byId.json.error.code]).toEqual([403, "forbidden:function"]);
     expect(byId.json.error.message).toMatch(/image it sends/);
-    expect(JSON.stringify(byId.json)).not.toContain("24");
 
     // A picture the function saves is readable with the token through its own `images` URL, and
     // only so: not by its bare id, not with another token, not the session's other pictures.
     const db = await openDatabase(world.server.database);
     let chatPictures: string[];
     try {
-      await addFunctionVersion(db, {
-        sessionId: a.id,
-        name: "mark",
-        code: "from PIL import Image\ndef mark(p):\n    Image.open(p).convert('RGB').save('marked.png')\n    return 1\n",
-        test: "",
-        runId: null,
-        testOutput: "",
-        success: true,
-        now: new Date().toISOString(),
-      });
+      const code = "from PIL import Image\ndef mark(p):\n    Image.open(p).convert('RGB').save('marked.png')\n    return 1\n";
+      await addFunctionVersion(db, { sessionId: a.id, name: "mark", code, test: "", runId: null, testOutput: "", success: true, now: new Date().toISOString() });
       chatPictures = (await filesOfSession(db, a.id)).filter((f) => f.origin === "generated").map((f) => f.id);
     } finally {
       await db.close();
@@ -255,8 +245,7 @@ describe("function tokens (scripts for a session made in a browser)", () => {
     const [picture] = marked.json.images as string[];
     expect(picture).toMatch(/^\/api\/files\/[\w-]+\?grant=[\w-]+$/);
     const fetched = await world.call("GET", picture!, { token });
-    expect(fetched.status).toBe(200);
-    expect(fetched.headers.get("content-type")).toBe("image/png");
+    expect([fetched.status, fetched.headers.get("content-type")]).toEqual([200, "image/png"]);
     expect((await world.call("GET", `${picture!}&variant=thumb`, { token })).status).toBe(200);
     const bare = picture!.split("?")[0]!;
     expect((await world.call("GET", bare, { token })).status).toBe(403);
@@ -267,11 +256,9 @@ describe("function tokens (scripts for a session made in a browser)", () => {
     expect((await world.call("GET", picture!, { token: other.json.token as string })).status).toBe(403);
     const grant = picture!.split("?")[1]!;
     for (const id of chatPictures) {
-      expect((await world.call("GET", `/api/files/${id}`, { token })).status).toBe(403);
-      expect((await world.call("GET", `/api/files/${id}?${grant}`, { token })).status).toBe(403);
+      for (const url of [`/api/files/${id}`, `/api/files/${id}?${grant}`]) expect((await world.call("GET", url, { token })).status, url).toBe(403);
     }
-    expect((await world.call("GET", `/api/files/${coinsUploadId}`, { token })).status).toBe(403);
-    expect((await world.call("GET", `/api/files/${coinsUploadId}?${grant}`, { token })).status).toBe(403);
+    for (const url of [`/api/files/${coinsUploadId}`, `/api/files/${coinsUploadId}?${grant}`]) expect((await world.call("GET", url, { token })).status).toBe(403);
     // The session's own token may still run on its uploads by id, and gets plain URLs.
     const mine = await run(a, "mark", { body: { uploadId: coinsUploadId } });
     expect(mine.status, mine.text).toBe(200);

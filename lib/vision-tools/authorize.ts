@@ -12,7 +12,7 @@ import type { Credentials, SessionDeps } from "@/lib/sessions/service";
  * function tokens, or the browser cookie from Argus's own page): another session's token is refused.
  */
 export async function authorizeToolCall(deps: SessionDeps, cred: Credentials, sessionId: string | null): Promise<SessionRow> {
-  if (sessionId) return authorizeFunctionCall(deps, sessionId, cred);
+  if (sessionId) return (await authorizeFunctionCall(deps, sessionId, cred)).session;
   if (!cred.token) {
     throw new ArgusError("unauthorized:tool", "Vision tools need a token: send 'Authorization: Bearer <token>' with the session's token or a function token.");
   }

@@ -84,7 +84,10 @@ describe("one neural call, the same JSON every way", () => {
 
     // The export, run by plain python3 outside any kernel, with a function token and no PYTHONPATH.
     const token = (await world.call("POST", `/api/sessions/${a.id}/function-tokens`, { token: a.token })).json.token as string;
-    const zip = await fetch(`${world.server.url}/api/sessions/${a.id}/functions/find_people/export`, { headers: { authorization: `Bearer ${token}` } });
+    // A function token runs functions but never reads their code; the session's own token downloads it.
+    const refused = await fetch(`${world.server.url}/api/sessions/${a.id}/functions/find_people/export`, { headers: { authorization: `Bearer ${token}` } });
+    expect(refused.status).toBe(403);
+    const zip = await fetch(`${world.server.url}/api/sessions/${a.id}/functions/find_people/export`, { headers: { authorization: `Bearer ${a.token}` } });
     expect(zip.status).toBe(200);
     expect(zip.headers.get("content-type")).toBe("application/zip");
     const out = path.join(scratch.dir, "exported");

@@ -135,6 +135,10 @@ const EnvSchema = z.object({
   // how long an unused one is kept: scripts calling in a loop skip a kernel start per call. 0 turns it off.
   ARGUS_FUNCTION_WARM_KERNELS: z.coerce.number().int().min(0).max(64).default(2),
   ARGUS_FUNCTION_WARM_SECONDS: positiveNumber(60),
+  // The neural vision tools (issue #27): inference threads (unset: the engine's choice, 1-2 by
+  // cores) and calls that may wait for one; past that a call is answered 429 at once.
+  ARGUS_VISION_WORKERS: z.coerce.number().int().min(1).max(8).optional(),
+  ARGUS_VISION_QUEUE: z.coerce.number().int().min(0).max(1000).default(16),
   ARGUS_PLANNER_MAX_TURNS: z.coerce.number().int().min(1).max(50).default(10),
   ARGUS_RUN_MAX_MINUTES: positiveNumber(15),
   ARGUS_RUN_MAX_TOKENS: z.coerce.number().int().min(1000).default(400_000),
@@ -230,6 +234,8 @@ export interface ArgusConfig {
   };
   /** One call of a kept session function (lib/functions). */
   functions: { timeoutMs: number; maxOutputChars: number; warmKernels: number; warmMs: number };
+  /** The neural vision engine: inference threads (undefined: its own default) and waiting calls. */
+  vision: { workers: number | undefined; queueLimit: number };
   kernels: {
     poolSize: number;
     /** What kernels import before they are ready: "vision" moves the imports' seconds into the pool. */
@@ -371,6 +377,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       warmKernels: e.ARGUS_FUNCTION_WARM_KERNELS,
       warmMs: e.ARGUS_FUNCTION_WARM_SECONDS * 1000,
     },
+    vision: { workers: e.ARGUS_VISION_WORKERS, queueLimit: e.ARGUS_VISION_QUEUE },
     kernels: {
       poolSize: e.ARGUS_KERNEL_POOL,
       preload: e.ARGUS_KERNEL_PRELOAD,

@@ -30,7 +30,8 @@ export type ErrorSurface =
   | "event"
   | "model"
   | "browser"
-  | "function";
+  | "function"
+  | "tool";
 
 export type ErrorCode = `${ErrorType}:${ErrorSurface}`;
 

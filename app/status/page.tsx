@@ -5,6 +5,7 @@ import { HealthList } from "@/components/health-list";
 import { ModelCheckPanel } from "@/components/model-check-panel";
 import { ModelHealthList } from "@/components/model-health-list";
 import { ModelBanner } from "@/components/model-banner";
+import { VisionHealthList } from "@/components/vision-health-list";
 import { getArgus } from "@/lib/server/context";
 
 export const dynamic = "force-dynamic";
@@ -23,6 +24,10 @@ export default async function Status() {
       <Card padding="md" className="flex flex-col gap-4">
         <ModelHealthList models={health.models} />
         <ModelCheckPanel />
+      </Card>
+      <h2 className="text-xl font-semibold tracking-tight">Vision tools</h2>
+      <Card padding="md">
+        <VisionHealthList vision={health.vision} />
       </Card>
       <Button asChild variant="link" className="self-start">
         <a href="/">

@@ -1,6 +1,7 @@
 "use client";
 
-import { FileCode2 } from "lucide-react";
+import { FileCode2, Package } from "lucide-react";
+import { Button } from "@/components/ui/button";
 import { useId } from "react";
 import { pyFileName, type FinalCode } from "@/lib/client/preview-data";
 import { CopyButton } from "@/components/chat/copy-button";
@@ -43,7 +44,18 @@ export function CodeTab({ final: lastRun, sessionId, active, chosen, onChoose }:
           <FileCode2 aria-hidden="true" className="size-4 text-muted-foreground" />
           {pyFileName(final.code)}
         </p>
-        <DownloadPyButton final={final} />
+        <div className="flex items-center gap-2">
+          {sessionId && kept.current && (
+            <Button asChild size="xs" variant="outline">
+              {/* The server's zip: the script beside the argus package, runnable with plain python3 (neural tools call this server). */}
+              <a href={`/api/sessions/${encodeURIComponent(sessionId)}/functions/${encodeURIComponent(kept.current.name)}/export`} download data-testid="download-zip">
+                <Package aria-hidden="true" />
+                Download for scripts (.zip)
+              </a>
+            </Button>
+          )}
+          <DownloadPyButton final={final} />
+        </div>
       </div>
       <section aria-labelledby={`${id}-code`} className="flex flex-col gap-2">
         <div className="flex items-center justify-between">

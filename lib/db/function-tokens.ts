@@ -33,3 +33,9 @@ export async function functionTokensOfSession(db: Db, sessionId: string): Promis
 export async function deleteFunctionToken(db: Db, sessionId: string, id: string): Promise<boolean> {
   return (await db.run("DELETE FROM function_tokens WHERE session_id = ? AND id = ?", [sessionId, id])).changes > 0;
 }
+
+/** The session a function token belongs to, or null for a token that is unknown (or revoked). */
+export async function sessionOfFunctionToken(db: Db, tokenHash: string): Promise<string | null> {
+  const row = await db.one<{ sessionId: string }>('SELECT session_id AS "sessionId" FROM function_tokens WHERE token_hash = ?', [tokenHash]);
+  return row?.sessionId ?? null;
+}

@@ -83,3 +83,9 @@ export function mergeSessionSettings(db: Db, id: string, patch: Record<string, u
 export async function deleteSession(db: Db, id: string): Promise<boolean> {
   return (await db.run("DELETE FROM sessions WHERE id = ?", [id])).changes > 0;
 }
+
+/** The session whose own token hashes to `tokenHash` (the HTTP tool routes have no session in their path). */
+export async function sessionByTokenHash(db: Db, tokenHash: string): Promise<SessionRow | null> {
+  const row = await db.one<RawSession>("SELECT * FROM sessions WHERE token_hash = ?", [tokenHash]);
+  return row ? fromRaw(row) : null;
+}

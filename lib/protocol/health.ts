@@ -40,6 +40,11 @@ export interface Health {
 export interface ServerHealth extends Health {
   kernels?: KernelPoolHealth;
   /**
+   * The neural vision tools (issue #27): the engine's state, each model (loaded, or why not), the
+   * memory its process holds and its inference queue (past `limit` waiting, calls get 429).
+   */
+  vision?: VisionToolsHealth;
+  /**
    * Several instances (REDIS_URL): this instance's link to Redis. "down" leaves `ok` alone:
    * the database still serves every request; only live delivery from other instances waits.
    */
@@ -53,4 +58,11 @@ export interface KernelPoolHealth {
   starting: number;
   poolSize: number;
   live: number;
+}
+
+export interface VisionToolsHealth {
+  state: string;
+  models: { name: string; loaded: boolean; error?: string }[];
+  rssBytes: number;
+  queue: { running: number; waiting: number; limit: number };
 }

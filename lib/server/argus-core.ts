@@ -31,6 +31,9 @@ import type { ToolCatalogueEntry } from "@/lib/protocol/tool-catalogue";
 import { errorNote } from "@/lib/protocol/event-builders";
 import { modelBridgeMethods } from "@/lib/bridge/model-tools";
 import { toolChoiceMethods } from "@/lib/bridge/tool-choice";
+import { createVisionService } from "@/lib/vision/service";
+import { visionBridgeMethods } from "@/lib/vision-tools/bridge-method";
+import type { VisionTools } from "@/lib/vision-tools/port";
 import { storeExecutionImages } from "@/lib/files/generated";
 import { keepCoderResult } from "@/lib/functions/keep-function";
 import { imagePreparer } from "@/lib/files/prepare-image";
@@ -104,6 +107,10 @@ export interface ArgusCore extends SessionDeps {
   batchEvents: BatchChannel;
   /** Kernels kept warm between HTTP calls of a session's function; null without kernels. */
   functionCalls: WarmFunctionRunners | null;
+  /** The neural vision tools (issue #27): models loaded once, run off the event loop, for kernels and HTTP alike. */
+  vision: VisionTools;
+  /** The repository's Python (the kernel package), which an exported function carries. */
+  pythonDir: string;
   start(): Promise<void>;
   health(): Promise<ServerHealth>;
   close(): Promise<void>;
@@ -263,7 +270,10 @@ export async function createArgusCore(
   // Several instances: batches carry leases, and a dead instance's batch goes on elsewhere.
   const batchLeases = config.scale.redisUrl ? new BatchLeaseKeeper({ db, instanceId: config.scale.instanceId, leaseMs: config.scale.leaseMs, batches, log }) : null;
 
-  // The kernel's calls back into the server, registered once what they use exists.
+  // The kernel's calls back into the server, registered once what they use exists. The neural
+  // tools need no model endpoint: they run on this machine.
+  const vision = createVisionService({ workers: config.vision.workers, queueLimit: config.vision.queueLimit });
+  registerBridgeMethods(bridge, visionBridgeMethods(vision, config.limits.maxUploadBytes));
   if (model) {
     registerBridgeMethods(bridge, modelBridgeMethods(model));
     if (kernels) registerBridgeMethods(bridge, toolChoiceMethods({ kernels, db, blobs, model, sessionsDir: config.sessionsDir }));
@@ -348,6 +358,8 @@ export async function createArgusCore(
     batches,
     batchEvents,
     functionCalls,
+    vision,
+    pythonDir: PYTHON_DIR,
     async start() {
       if (isolation.kind === "none" && config.jupyter.mode === "managed") {
         log(`[argus] WARNING: kernels run WITHOUT a filesystem sandbox (${isolation.reason}); model-written code can read this machine's files.`);
@@ -377,6 +389,7 @@ export async function createArgusCore(
         limits: limits.kind,
         disk: disk.freeBytes() === null ? "unknown" : disk.low() ? "low" : "ok",
         models: roleHealth.snapshot(),
+        vision: vision.health(),
         ...(kernels ? { kernels: { ...kernels.stats(), poolSize: config.kernels.poolSize } } : {}),
         ...(redis ? { redis: redis.isReady ? ("up" as const) : ("down" as const), instance: config.scale.instanceId } : {}),
       };
@@ -391,6 +404,7 @@ export async function createArgusCore(
       await batches.close().catch(() => undefined);
       await functionCalls?.close().catch(() => undefined);
       await kernels?.close().catch(() => undefined);
+      await Promise.resolve(vision.close()).catch(() => undefined);
       await jupyter.stop();
       await db.close();
     },

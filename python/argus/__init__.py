@@ -32,14 +32,20 @@ in pixels, best first; box_threshold is the minimum score (0-1). Images above
     get_tool_for_task(task, images, k=3) -> dict
         Try the candidate tools on your image; the judge (and, with tool
         review, the person) picks the tool and the threshold to use.
-    detect_faces(image, box_threshold=0.5, min_size=None, max_size=None) -> list
-        Frontal human faces (Haar cascade).
+    detect_objects(image, labels=None, box_threshold=0.3) -> list
+        Everyday objects by COCO class ("car", "dog", "cup"...): neural, on the Argus server.
+    detect_poses(image, box_threshold=0.3) -> list
+        People with "keypoints" [{"name", "x", "y", "score"}]: neural, on the server.
+    segment_people(image, threshold=0.5) -> dict
+        {"mask": base64 PNG, "width", "height", "coverage"}; decode_mask(result) -> HxW bool.
+    detect_faces(image, box_threshold=0.5, min_size=None, max_size=None, method="classical") -> list
+        Human faces (Haar cascade; method="neural" for the server's face model).
     detect_eyes(image, box_threshold=0.5, min_size=None, max_size=None) -> list
         Open human eyes; crop faces first for small people.
     detect_cat_faces(image, box_threshold=0.5, min_size=None, max_size=None) -> list
         Frontal cat faces, close-ups included.
-    detect_people(image, box_threshold=0.5, min_height=None) -> list
-        Standing/walking people, whole body (HOG).
+    detect_people(image, box_threshold=0.5, min_height=None, method="classical") -> list
+        People, whole body (HOG; method="neural" for the server's person detector).
     detect_circles(image, box_threshold=0.5, min_radius=None, max_radius=None) -> list
         Circles with "center" and "radius": coins, wheels, plates, holes.
     detect_blobs(image, box_threshold=0.15, min_radius=2.0, max_radius=None, polarity="both") -> list
@@ -58,7 +64,7 @@ in pixels, best first; box_threshold is the minimum score (0-1). Images above
         Decoded EAN/UPC/Code 128/... barcodes and QR codes: "data", "type", bbox.
     ocr(image, box_threshold=0.3, mode="auto", language="eng") -> list
         Words read by Tesseract: "text", score (confidence), bbox, "line", "block".
-    read_text(image, mode="auto", language="eng") -> str
+    read_text(image, mode="auto", language="eng", method="classical") -> str
         All printed text as a string with line breaks.
     detect_edges(image, low=None, high=None, blur=1.0) -> np.ndarray
         HxW bool Canny edge map.
@@ -87,6 +93,7 @@ from .tools import (
     TOOLS,
     classify,
     count_objects,
+    decode_mask,
     describe,
     detect_blobs,
     detect_cat_faces,
@@ -95,7 +102,9 @@ from .tools import (
     detect_eyes,
     detect_faces,
     detect_motion,
+    detect_objects,
     detect_people,
+    detect_poses,
     dominant_colors,
     find_contours,
     find_template,
@@ -105,6 +114,7 @@ from .tools import (
     read_text,
     search_tools,
     segment_color,
+    segment_people,
     track_box,
     track_objects,
 )
@@ -124,6 +134,7 @@ __all__ = [
     "suggestion",
     "ping",
     "search_tools",
+    "decode_mask",
     *TOOL_NAMES,
     "get_tool_for_task",
 ]

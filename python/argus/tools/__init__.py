@@ -23,6 +23,7 @@ from .edges import detect_edges, find_contours
 from .faces import detect_cat_faces, detect_eyes, detect_faces
 from .model_backed import classify, describe
 from .motion import detect_motion
+from .neural import VisionToolError, call_tool, decode_mask, detect_objects, detect_poses, segment_people
 from .ocr import ocr, read_text
 from .people import detect_people
 from .registry import TOOLS, ToolInfo
@@ -36,4 +37,4 @@ from .trial import try_tools
 # exported here; vqa is catalogued too, but the argus package exports it itself.
 TOOL_NAMES = [name for name, info in TOOLS.items() if info.function.__module__.startswith(f"{__name__}.")]
 
-__all__ = [*TOOL_NAMES, "search_tools", "try_tools", "TOOLS", "ToolInfo", "MAX_PIXELS"]
+__all__ = [*TOOL_NAMES, "search_tools", "try_tools", "TOOLS", "ToolInfo", "MAX_PIXELS", "decode_mask", "call_tool", "VisionToolError"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 from ..images import ImageLike
-from . import _cascade
+from . import _cascade, neural
 from ._cascade import CascadeModel
 from ._checks import fraction, gray, image_rgb, size_range
 from ._results import detection
@@ -77,7 +77,11 @@ def _run(
 
 
 def detect_faces(
-    image: ImageLike, box_threshold: float = 0.5, min_size: Optional[int] = None, max_size: Optional[int] = None
+    image: ImageLike,
+    box_threshold: float = 0.5,
+    min_size: Optional[int] = None,
+    max_size: Optional[int] = None,
+    method: str = "classical",
 ) -> List[Dict[str, Any]]:
     """Find human faces seen from the front (Haar cascade, runs on the CPU in well under a second).
 
@@ -95,6 +99,9 @@ def detect_faces(
             image's longer edge (at least 20 px), which keeps large photos fast;
             pass a smaller value to find tiny faces in a big group photo (slower).
         max_size: largest face side in pixels (default: no limit).
+        method: "classical" (the Haar cascade, in the kernel) or "neural" (a
+            face model on the Argus server: turned, tilted and small faces
+            too, adds "keypoints"; min_size/max_size then filter its boxes).
 
     Returns:
         A list of {"label": "face", "score": float, "bbox": [x1, y1, x2, y2]},
@@ -106,6 +113,9 @@ def detect_faces(
         print(len(faces), "faces")
         view_image(overlay_bounding_boxes("team.jpg", faces))
     """
+    if neural.check_method(method, "detect_faces") == "neural":
+        low, high = size_range(min_size, max_size, "detect_faces")
+        return neural.faces(image, fraction(box_threshold, "detect_faces", "box_threshold"), low, high)
     return _run("detect_faces", "face", FACE, image, box_threshold, min_size, max_size)
 
 

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from ..images import ImageLike
+from . import neural
 from ._checks import choice, fraction, image_rgb, text
 from ._results import detection
 
@@ -108,7 +109,7 @@ def ocr(
     return words
 
 
-def read_text(image: ImageLike, mode: str = "auto", language: str = "eng") -> str:
+def read_text(image: ImageLike, mode: str = "auto", language: str = "eng", method: str = "classical") -> str:
     """Read all printed text in an image as plain text, keeping line breaks (Tesseract OCR).
 
     When to use: "what does this document / sign / screenshot say", extracting
@@ -121,12 +122,18 @@ def read_text(image: ImageLike, mode: str = "auto", language: str = "eng") -> st
             "sparse" (see ocr). Pick a fixed mode for speed when you know the
             layout: "block" for a cropped label, "line" for one line.
         language: Tesseract language code(s), e.g. "eng".
+        method: "classical" (Tesseract, in the kernel: best on clean pages and
+            screenshots) or "neural" (a text detector and reader on the Argus
+            server, for text in photos: signs, labels, shop fronts; mode and
+            language then do not apply).
 
     Returns:
         The text, lines separated by "\\n" and paragraphs by blank lines;
         "" when no text is found.
     """
     fn = "read_text"
+    if neural.check_method(method, fn) == "neural":
+        return neural.text(image)
     psm = PAGE_MODES[choice(mode, fn, "mode", tuple(PAGE_MODES))]
     languages = _languages_argument(language, fn)
     pixels = image_rgb(image, fn)

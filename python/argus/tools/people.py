@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 from ..images import ImageLike
+from . import neural
 from ._checks import fraction, image_rgb, optional_integer
 from ._results import detection, inside_fraction, non_max_suppression
 
@@ -47,7 +48,9 @@ def _score(margin: float, hits: int) -> float:
     return 1.0 / (1.0 + math.exp(-5.0 * (evidence - 0.6)))
 
 
-def detect_people(image: ImageLike, box_threshold: float = 0.5, min_height: Optional[int] = None) -> List[Dict[str, Any]]:
+def detect_people(
+    image: ImageLike, box_threshold: float = 0.5, min_height: Optional[int] = None, method: str = "classical"
+) -> List[Dict[str, Any]]:
     """Find people: whole bodies (HOG pedestrian detector) and people whose
     feet or body are out of frame, anchored on their frontal or profile face.
 
@@ -69,6 +72,9 @@ def detect_people(image: ImageLike, box_threshold: float = 0.5, min_height: Opti
             images are searched at up to 1280 px on the longer edge, so people
             shorter than ~100 px (in that size) are missed; pass e.g.
             min_height=50 to find small people (the image is enlarged, slower).
+        method: "classical" (HOG and faces, in the kernel) or "neural" (a
+            person detector on the Argus server: sitting, turned, crowded and
+            cut-off people too; min_height then drops shorter boxes).
 
     Returns:
         A list of {"label": "person", "score": float, "bbox": [x1, y1, x2, y2]}
@@ -78,6 +84,8 @@ def detect_people(image: ImageLike, box_threshold: float = 0.5, min_height: Opti
     fn = "detect_people"
     threshold = fraction(box_threshold, fn, "box_threshold")
     smallest = optional_integer(min_height, fn, "min_height", 8)
+    if neural.check_method(method, fn) == "neural":
+        return neural.people(image, threshold, smallest)
     pixels = image_rgb(image, fn)
     height, width = pixels.shape[:2]
 

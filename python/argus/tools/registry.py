@@ -20,6 +20,7 @@ from .edges import detect_edges, find_contours
 from .faces import detect_cat_faces, detect_eyes, detect_faces
 from .model_backed import classify, describe
 from .motion import detect_motion
+from .neural import detect_objects, detect_poses, segment_people
 from .ocr import ocr, read_text
 from .people import detect_people
 from .shapes import detect_blobs, detect_circles
@@ -57,13 +58,23 @@ def _entry(function: Callable, summary: str, keywords: str, category: str) -> Tu
 
 TOOLS: Dict[str, ToolInfo] = dict(
     [
-        _entry(detect_faces, "Boxes and scores of frontal human faces (Haar cascade).",
+        _entry(detect_objects, "Boxes of everyday objects by class name: COCO's 80 classes (neural detector, on the server).",
+               "object objects thing things class car cars truck bus bicycle bike motorcycle vehicle vehicles dog dogs "
+               "cat cats bird horse animal animals bottle cup chair laptop phone book traffic light sign detect "
+               "locate which where count how many", "detection"),
+        _entry(detect_poses, "People with body keypoints: shoulders, elbows, wrists, hips, knees (neural pose model, on the server).",
+               "pose poses posture keypoint keypoints skeleton body joint joints arm arms hand hands raised leg legs "
+               "sitting standing gesture", "detection"),
+        _entry(segment_people, "Pixel mask of human figures with the share of the image they cover (neural segmentation, on the server).",
+               "segment segmentation mask silhouette cut out cutout background remove blur replace "
+               "portrait foreground", "segmentation"),
+        _entry(detect_faces, "Boxes and scores of human faces (Haar cascade; method=\"neural\" for a face model on the server).",
                "face faces head heads portrait selfie person people human crowd blur anonymise", "detection"),
         _entry(detect_eyes, "Boxes and scores of open human eyes (Haar cascade).",
                "eye eyes pupil gaze blink open closed face", "detection"),
         _entry(detect_cat_faces, "Boxes and scores of frontal cat faces (Haar cascade).",
                "cat cats kitten kitty pet animal face feline", "detection"),
-        _entry(detect_people, "Boxes and scores of standing or walking people, whole body (HOG detector).",
+        _entry(detect_people, "Boxes and scores of people, whole body (HOG; method=\"neural\" for a person detector on the server).",
                "person people pedestrian pedestrians human humans man woman men women walking crowd street body",
                "detection"),
         _entry(detect_circles, "Circles (centre, radius, score) by Hough transform: coins, wheels, plates, holes.",
@@ -90,7 +101,7 @@ TOOLS: Dict[str, ToolInfo] = dict(
         _entry(ocr, "Words with boxes and confidences read by Tesseract OCR.",
                "ocr text word words read reading letters characters document receipt sign label plate "
                "license number printed page form invoice", "ocr"),
-        _entry(read_text, "All printed text of an image as a plain string (Tesseract OCR).",
+        _entry(read_text, "All printed text of an image as a plain string (Tesseract; method=\"neural\" for text in photos).",
                "text read reading transcribe document page sign what does it say ocr", "ocr"),
         _entry(detect_edges, "Boolean edge map (Canny).",
                "edge edges outline boundary border line lines crack scratch canny gradient", "measurement"),

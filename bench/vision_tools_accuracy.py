@@ -481,10 +481,11 @@ if __name__ == "__main__":
     parser.add_argument("--real", action="store_true", help="only the real-photo table")
     parser.add_argument("--argus-url", help="a running Argus (e.g. http://127.0.0.1:3000): also measure its neural tools")
     parser.add_argument("--token", help="a session token of that Argus (Authorization: Bearer)")
+    parser.add_argument("--sweep", action="store_true", help="with --argus-url: also pass rates of the neural detectors per box threshold")
     args = parser.parse_args()
     if args.argus_url and not args.token:
         parser.error("--argus-url needs --token")
     if not args.real:
         main()
         print()
-    real_photos(args.argus_url, args.token)
+    real_photos(args.argus_url, args.token, with_sweep=args.sweep)

@@ -11,13 +11,16 @@ blobs, a centre within 30% of the true radius); counts are exact matches.
 describe and classify need a vision model behind the Argus server, so they
 are listed without numbers.
 
-A second table runs the real-photo set (python/tests/real_photos.py: public
-photographs from Debian packages, truth established by looking; sources and
-licences in python/tests/photos/SOURCES.md), every tool with its default
-parameters: per tool family the cases, the pass rate and the seconds per call.
+A second table runs the real-photo set (python/tests/real_photos.py and
+real_photos_everyday.py: public photographs from Debian and npm packages,
+truth established by looking; sources and licences in
+python/tests/photos/SOURCES.md), every tool with its default parameters: per
+family the cases, and for the classical tools and, given a running Argus, its
+neural tools side by side, the pass rate and the seconds per call
+(bench/real_photo_table.py; written to bench/results/vision-real-photos.md).
 `--real` prints only that table.
 
-    /usr/bin/python3 bench/vision_tools_accuracy.py
+    /usr/bin/python3 bench/vision_tools_accuracy.py [--real] [--argus-url URL --token TOKEN]
 """
 
 from __future__ import annotations
@@ -469,48 +472,20 @@ def main() -> None:
           " motion and tracking are per frame of a 10-frame 1024x768 video.")
 
 
-TOOLS_OF_FAMILY = {
-    "circles": "detect_circles", "counting": "count_objects", "colour": "segment_color, dominant_colors",
-    "ocr": "read_text (ocr)", "template": "find_template", "people": "detect_people",
-}
-
-
-def real_photos() -> None:
-    """The real-photo table: one row per tool family, then every failed case."""
-    from tests import real_photos as cases
-
-    rows, failures = [], []
-    passed_all = total_all = 0
-    for family, members in cases.CASES.items():
-        passed, seconds = 0, []
-        for case in members:
-            start = time.perf_counter()
-            try:
-                ok, detail = case()
-            except Exception as error:  # a crash is a failed case, not a crashed bench
-                ok, detail = False, f"{type(error).__name__}: {error}"
-            seconds.append(time.perf_counter() - start)
-            passed += int(ok)
-            if not ok:
-                failures.append(f"{family}/{case.__name__}: {detail}")
-        passed_all += passed
-        total_all += len(members)
-        rows.append((family, TOOLS_OF_FAMILY.get(family, ""), len(members), passed, statistics.mean(seconds)))
-    print("| family | tools | cases | passed | pass rate | s/call |")
-    print("|---|---|---|---|---|---|")
-    for family, tools, count, passed, seconds in rows:
-        print(f"| {family} | {tools} | {count} | {passed} | {passed / count:.0%} | {seconds:.2f} |")
-    print(f"| **overall** | | {total_all} | {passed_all} | {passed_all / total_all:.0%} | |")
-    print("\nReal photos at their own size (256-1280 px), default parameters; s/call is the mean"
-          " wall time of one case (one tool call, photo loading included).")
-    if failures:
-        print("Failed cases:")
-        for line in failures:
-            print(f"  - {line}")
-
-
 if __name__ == "__main__":
-    if "--real" not in sys.argv:
+    import argparse
+
+    from real_photo_table import main as real_photos  # noqa: E402 - bench/ is on sys.path when run as a script
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--real", action="store_true", help="only the real-photo table")
+    parser.add_argument("--argus-url", help="a running Argus (e.g. http://127.0.0.1:3000): also measure its neural tools")
+    parser.add_argument("--token", help="a session token of that Argus (Authorization: Bearer)")
+    parser.add_argument("--sweep", action="store_true", help="with --argus-url: also pass rates of the neural detectors per box threshold")
+    args = parser.parse_args()
+    if args.argus_url and not args.token:
+        parser.error("--argus-url needs --token")
+    if not args.real:
         main()
         print()
-    real_photos()
+    real_photos(args.argus_url, args.token, with_sweep=args.sweep)

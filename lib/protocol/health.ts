@@ -30,6 +30,11 @@ export interface Health {
    * `browser` role is listed only when a model is configured for it.
    */
   models: Partial<Record<ModelRole, ModelHealth>>;
+  /**
+   * Why a role is degraded by its model's habits (code in a markdown fence, `<think>` in the
+   * text…: what Argus undid to read its replies). Absent when no model needed any.
+   */
+  modelNotes?: Partial<Record<ModelRole, string>>;
 }
 
 /**

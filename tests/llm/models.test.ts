@@ -240,6 +240,24 @@ describe("bad output is fed back to the model", () => {
     expect(server.remaining()).toEqual({ planner: 1 });
   });
 
+  it("real models' habits cost no extra request, and onCallEnd hears of them (health)", async () => {
+    const outcomes: unknown[] = [];
+    const { client, server } = await setup([{ ...good, fence: "python", argumentsAs: "double_encoded", callAs: "python", thinkInText: "think", reasoning: "Look first." }], {
+      onCallEnd: (_role, outcome) => outcomes.push(outcome),
+    });
+    const result = await plan(client);
+    expect(result).toMatchObject({ name: "execute_python", args: { thinking: "look", code: "print(1)" }, thinking: "Look first.", attempts: 1 });
+    expect([...result.habits].sort()).toEqual(["double_encoded", "fenced_code", "thinking_in_text", "tool_alias"]);
+    expect(server.requests).toHaveLength(1);
+    expect(outcomes).toEqual([expect.objectContaining({ ok: true, repaired: false, habits: result.habits })]);
+  });
+
+  it("text(): <think> in the answer is cut out of it", async () => {
+    const { client } = await setup([{ model: "vqa", text: "There are 24 coins.", reasoning: "Count the round shapes.", thinkInText: "think" }]);
+    const result = await client.text("vqa", { messages: ask, signal: never() });
+    expect(result).toMatchObject({ text: "There are 24 coins.", habits: ["thinking_in_text"] });
+  });
+
   it("sums usage over the repair attempts", async () => {
     const { client } = await setup([
       { model: "planner", text: "hmm", usage: { prompt_tokens: 100, completion_tokens: 10 } },

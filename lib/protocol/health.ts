@@ -26,7 +26,8 @@ export interface Health {
   limits: KernelLimitsKind | "external" | "none";
   /**
    * Each role's model, from how its last call went (never probed: see `npm run doctor`):
-   * ok, degraded (it needed retries, corrections or the text protocol) or down. The optional
+   * ok, degraded (it needed retries, corrections, the text protocol, or habits undone: see
+   * `modelNotes`) or down. The optional
    * `browser` role is listed only when a model is configured for it.
    */
   models: Partial<Record<ModelRole, ModelHealth>>;

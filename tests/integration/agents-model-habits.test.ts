@@ -73,7 +73,7 @@ async function health(): Promise<{ models: Record<string, string>; modelNotes?: 
 }
 
 /** A whole coins run: kernels start on a busy machine; the wait is on the run's end, this is only a ceiling. */
-const RUN_TIMEOUT = 240_000;
+const RUN_TIMEOUT = 420_000;
 
 describe("count coins with real models' habits", () => {
   it("the clean run: the baseline of model requests, and healthy models", async () => {

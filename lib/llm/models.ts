@@ -242,7 +242,8 @@ export class ModelClient {
     };
     try {
       const result = await call(watched);
-      this.onCallEnd?.(role, { ok: true, ...seen, ...how(result) });
+      const { textProtocol, habits } = how(result);
+      this.onCallEnd?.(role, { ok: true, ...seen, textProtocol, ...(habits !== undefined && habits.length > 0 ? { habits } : {}) });
       return result;
     } catch (error) {
       this.onCallEnd?.(role, { ok: false, ...seen, textProtocol: false, ...(error instanceof ModelError ? { error } : {}) });

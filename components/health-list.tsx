@@ -1,6 +1,6 @@
 import type { Health } from "@/lib/protocol/health";
 
-const LABELS: Record<keyof Omit<Health, "ok" | "models">, string> = { db: "Database", jupyter: "Jupyter", model: "Model", isolation: "Kernel sandbox", limits: "Kernel limits", disk: "Disk space" };
+const LABELS: Record<keyof Omit<Health, "ok" | "models" | "modelNotes">, string> = { db: "Database", jupyter: "Jupyter", model: "Model", isolation: "Kernel sandbox", limits: "Kernel limits", disk: "Disk space" };
 
 export function HealthList({ health }: { health: Health }) {
   return (

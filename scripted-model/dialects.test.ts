@@ -154,3 +154,23 @@ describe("the real AI SDK client reads each dialect's calls", () => {
     expect(await sdkCalls(await start([{ ...call, wire: { omitCallIds: true, argumentChunks: 40 }, finishReason: "stop" }], "openai"))).toEqual(expected);
   });
 });
+
+describe("model habits on the wire", () => {
+  it("a fenced, cut-off call streams half its arguments and finish_reason length; <think> goes in the content", async () => {
+    const server = await start([{ ...call, fence: "python", thinkInText: "think", cutOff: true }]);
+    const { deltas, finish } = await chunks(await post(server, request({ stream: true, tools: TOOLS })));
+    expect(finish).toBe("length");
+    expect(deltas.map((d) => d.content ?? "").join("")).toBe("<think>\nt\n</think>\n\nLooking.");
+    const args = deltas.flatMap((d) => d.tool_calls ?? []).map((c) => c.function.arguments ?? "").join("");
+    const whole = JSON.stringify({ thinking: "t", code: "```python\nprint(1)\n```" });
+    expect(args).toBe(whole.slice(0, Math.ceil(whole.length / 2)));
+  });
+
+  it("double-encoded arguments and another tool name go out as the turn asks", async () => {
+    const server = await start([{ ...call, argumentsAs: "double_encoded", callAs: "python" }]);
+    const body = (await (await post(server, request({ tools: TOOLS }))).json()) as { choices: { message: { tool_calls: { function: { name: string; arguments: string } }[] } }[] };
+    const fn = body.choices[0]!.message.tool_calls[0]!.function;
+    expect(fn.name).toBe("python");
+    expect(JSON.parse(JSON.parse(fn.arguments) as string)).toEqual({ thinking: "t", code: "print(1)" });
+  });
+});

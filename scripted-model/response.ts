@@ -8,6 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { countImages, offeredToolNames, textSegments, type ChatRequest } from "./request";
 import type { Dialect, Turn, Wire } from "./scenario";
+import { applyHabits } from "./habits";
 import { renderHermesCall, renderProtocolCall, withCalls } from "./text-calls";
 
 interface Usage {
@@ -62,11 +63,12 @@ function ollamaCallId(): string {
 }
 
 export function buildAnswer(
-  turn: Turn,
+  scripted: Turn,
   request: ChatRequest,
   ids: { completionId: string; nextCallId: () => string },
   dialect: Dialect = "openai",
 ): Answer {
+  const turn = applyHabits(scripted);
   const calls = turn.toolCalls ?? [];
   // A model not given tools writes its calls as text; so does vLLM without a tool parser.
   const asText = calls.length > 0 && offeredToolNames(request).length === 0;

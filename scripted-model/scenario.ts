@@ -118,6 +118,17 @@ const TurnSchema = z.strictObject({
   reasoning: z.string().optional(),
   wire: WireSchema.optional(),
   stream: PaceSchema.optional(),
+  // Habits of real models (habits.ts), for testing what Argus tolerates.
+  /** Wrap each call's `code`/`test` in a markdown fence: ```python, a bare ```, or after a sentence. */
+  fence: z.enum(["python", "bare", "sentence"]).optional(),
+  /** Thinking (the turn's `reasoning`, else the first call's `thinking`) written in the text; `unclosed` also writes the calls as tags after it. */
+  thinkInText: z.enum(["think", "thinking", "unclosed"]).optional(),
+  /** Send the arguments as a JSON string holding the JSON, or as JavaScript-ish JSON (single quotes, trailing commas). */
+  argumentsAs: z.enum(["double_encoded", "loose"]).optional(),
+  /** The first call goes out under this name (`python` for execute_python, `final_answer` for reply). */
+  callAs: z.string().min(1).optional(),
+  /** The reply stops halfway through the first call's arguments with finish_reason "length". */
+  cutOff: z.boolean().optional(),
 });
 
 const ScenarioSchema = z.strictObject({

@@ -22,7 +22,7 @@ export default async function Status() {
       </Card>
       <h2 className="text-xl font-semibold tracking-tight">Models</h2>
       <Card padding="md" className="flex flex-col gap-4">
-        <ModelHealthList models={health.models} />
+        <ModelHealthList models={health.models} notes={health.modelNotes} />
         <ModelCheckPanel />
       </Card>
       <h2 className="text-xl font-semibold tracking-tight">Vision tools</h2>

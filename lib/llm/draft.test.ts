@@ -14,6 +14,13 @@ describe("draftView: native tool calls (partial JSON arguments)", () => {
     expect(draftView(native("execute_python", '{"thinking": "I will thr'))).toEqual({ tool: "execute_python", thinking: "I will thr" });
   });
 
+  it("shows <think> written beside the call as thinking, without its tags, while it grows", () => {
+    const input = '{"thinking": "Count.", "code": "print(1)"}';
+    expect(draftView(native("execute_python", input, { text: "<think>Segment first.</think>\n" }))).toEqual({ tool: "execute_python", thinking: "Segment first.\n\nCount.", code: "print(1)" });
+    expect(draftView(native("execute_python", "", { text: "<think>Segm" }))).toEqual({ tool: "execute_python", thinking: "Segm" });
+    expect(draftView(native("execute_python", "", { text: "<thi" }))).toEqual({ tool: "execute_python" });
+  });
+
   it("shows the code with escapes decoded", () => {
     const view = draftView(native("execute_python", '{"thinking": "Count.", "code": "img = load_image(\\"coins.png\\")\\nprint(\\u00e9'));
     expect(view).toEqual({ tool: "execute_python", thinking: "Count.", code: 'img = load_image("coins.png")\nprint(é' });

@@ -10,6 +10,7 @@
 import type { DraftView } from "@/lib/protocol/socket";
 import { partialJsonStrings } from "./partial-json";
 import { parseTaggedReply, type TaggedCall } from "./text-protocol";
+import { splitThinking } from "./think-in-text";
 
 /** The raw accumulation of one model reply so far. Starts over when the call restarts. */
 export interface ReplyDraft {
@@ -171,5 +172,7 @@ function textView(draft: ReplyDraft): DraftView {
 export function draftView(draft: ReplyDraft): DraftView {
   if (draft.toolName === null) return textView(draft);
   const call = fromStrings(partialJsonStrings(draft.toolInput), draft.toolName);
-  return view(call.tool, joinThinking([draft.reasoning, draft.text, call.thinking]), call.values);
+  // `<think>…</think>` beside a native call is thinking: shown without its tags, as the finished reply will be.
+  const text = splitThinking(withoutPartialTag(draft.text));
+  return view(call.tool, joinThinking([draft.reasoning, text.thinking, text.rest, call.thinking]), call.values);
 }

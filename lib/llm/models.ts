@@ -26,6 +26,8 @@ import { readReplyCalls, type ToolProtocol } from "./reply-calls";
 import { classifyResponsesError, postResponses, type ResponsesReply } from "./responses";
 import { textProtocolInstructions } from "./tagged-calls";
 import { checkToolReply, ignoredCallsNotice, repairMessages } from "./tool-call";
+import type { ModelHabit } from "./tool-call-habits";
+import { splitThinking } from "./think-in-text";
 import { toSdkTools, type ToolSpecs } from "./tool-schema";
 import { sumUsage, type Usage } from "./usage";
 
@@ -95,6 +97,8 @@ export interface ToolCallResult<T> {
   usage: Usage;
   /** Replies it took: 1 when the first was good. */
   attempts: number;
+  /** Model habits undone to read the replies (a fence around code, `<think>` in the text…). */
+  habits: ModelHabit[];
 }
 
 export type TextRequest = Omit<ChatRequest, "tools">;
@@ -112,6 +116,8 @@ export interface TextResult {
   finishReason: string;
   /** The reply passed maxResponseChars and was cut there. */
   truncated: boolean;
+  /** `thinking_in_text` when `<think>…</think>` was cut out of the answer. */
+  habits: ModelHabit[];
 }
 
 export class ModelClient {
@@ -215,11 +221,16 @@ export class ModelClient {
    * model with a correction, at most `maxRepairs` times; then `bad_output`.
    */
   async callTool<T = unknown>(role: ModelRole, request: ToolCallRequest): Promise<ToolCallResult<T>> {
-    return this.tracked(role, request, (tracked) => this.callToolUntracked<T>(role, tracked), (r) => r.protocol === "text");
+    return this.tracked(role, request, (tracked) => this.callToolUntracked<T>(role, tracked), (r) => ({ textProtocol: r.protocol === "text", habits: r.habits }));
   }
 
   /** Runs one call with its restarts watched, and reports how it ended to `onCallEnd`. */
-  private async tracked<R, Q extends { onRestart?: (info: RestartInfo) => void }>(role: ModelRole, request: Q, call: (request: Q) => Promise<R>, textProtocol: (result: R) => boolean): Promise<R> {
+  private async tracked<R, Q extends { onRestart?: (info: RestartInfo) => void }>(
+    role: ModelRole,
+    request: Q,
+    call: (request: Q) => Promise<R>,
+    how: (result: R) => Pick<CallOutcome, "textProtocol" | "habits">,
+  ): Promise<R> {
     const seen = { retried: false, repaired: false };
     const watched = {
       ...request,
@@ -231,7 +242,8 @@ export class ModelClient {
     };
     try {
       const result = await call(watched);
-      this.onCallEnd?.(role, { ok: true, ...seen, textProtocol: textProtocol(result) });
+      const { textProtocol, habits } = how(result);
+      this.onCallEnd?.(role, { ok: true, ...seen, textProtocol, ...(habits !== undefined && habits.length > 0 ? { habits } : {}) });
       return result;
     } catch (error) {
       this.onCallEnd?.(role, { ok: false, ...seen, textProtocol: false, ...(error instanceof ModelError ? { error } : {}) });
@@ -246,6 +258,9 @@ export class ModelClient {
     const messages = [...request.messages];
     const usages: Usage[] = [];
     let protocol = this.protocols.current(role, model);
+    const habits: ModelHabit[] = [];
+    // Plain text where a call was due is corrected once: a model that answers in text twice will go on doing so.
+    let textOnlyCorrected = false;
     for (let attempt = 1; ; ) {
       let reply: ChatReply;
       try {
@@ -260,6 +275,7 @@ export class ModelClient {
       }
       usages.push(reply.usage);
       const read = readReplyCalls(reply, request.tools);
+      for (const habit of read.habits) if (!habits.includes(habit)) habits.push(habit);
       if (protocol === "native" && read.writtenAsText && this.protocols.switchToText(role, model, "answered_in_text")) protocol = "text";
       const verdict = checkToolReply(reply, read, request.tools, maxResponseChars, protocol);
       if (verdict.ok) {
@@ -273,8 +289,18 @@ export class ModelClient {
           protocol,
           usage: sumUsage(...usages),
           attempts: attempt,
+          habits,
         };
       }
+      if (verdict.kind === "no_call" && textOnlyCorrected) {
+        const said = clipLine(splitThinking(reply.text).rest.trim() || reply.text.trim());
+        throw new ModelError(
+          "bad_output",
+          `The ${role} model (${model}) answered in plain text instead of calling one of its tools (${Object.keys(request.tools).join(", ")}), twice in a row, even after being told to call one. It said: "${said}"`,
+          { role, model, attempts: attempt, usage: sumUsage(...usages) },
+        );
+      }
+      if (verdict.kind === "no_call") textOnlyCorrected = true;
       if (attempt > maxRepairs) {
         throw new ModelError(
           "bad_output",
@@ -291,14 +317,17 @@ export class ModelClient {
 
   /** A plain-text answer (vqa, suggestion). A runaway reply is cut at maxResponseChars. */
   async text(role: ModelRole, request: TextRequest): Promise<TextResult> {
-    return this.tracked(role, request, (tracked) => this.textUntracked(role, tracked), () => false);
+    return this.tracked(role, request, (tracked) => this.textUntracked(role, tracked), (r) => ({ textProtocol: false, habits: r.habits }));
   }
 
   private async textUntracked(role: ModelRole, request: TextRequest): Promise<TextResult> {
     const reply = await this.chat(role, request);
     const limit = request.maxResponseChars ?? this.maxResponseChars;
-    const text = reply.text || reply.refusal || "";
+    // Thinking written in the text (`<think>…</think>`) is never part of the answer.
+    const split = splitThinking(reply.text);
+    const text = (split.spans.length > 0 ? split.rest.trim() : reply.text) || reply.refusal || "";
     return {
+      habits: split.spans.length > 0 ? ["thinking_in_text"] : [],
       text: reply.truncated ? text.slice(0, limit) : text,
       usage: reply.usage,
       finishReason: reply.finishReason,
@@ -311,7 +340,7 @@ export class ModelClient {
    * like a chat call, and reported to `onCallEnd` so health sees the role's real calls.
    */
   async responses(role: ModelRole, request: ResponsesRequest): Promise<ResponsesReply> {
-    return this.tracked(role, request, (tracked) => this.responsesUntracked(role, tracked), () => false);
+    return this.tracked(role, request, (tracked) => this.responsesUntracked(role, tracked), () => ({ textProtocol: false, habits: [] }));
   }
 
   private async responsesUntracked(role: ModelRole, request: ResponsesRequest): Promise<ResponsesReply> {
@@ -347,6 +376,12 @@ function protocolRequest(request: ToolCallRequest, protocol: ToolProtocol): Pick
   if (protocol === "native") return { system: request.system, tools: request.tools };
   const instructions = textProtocolInstructions(request.tools);
   return { system: request.system ? `${request.system}\n\n${instructions}` : instructions, tools: undefined };
+}
+
+/** What a model said, on one line and short enough for an error card. */
+function clipLine(text: string, limit = 300): string {
+  const line = text.replace(/\s+/g, " ");
+  return line.length <= limit ? line : `${line.slice(0, limit)}…`;
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

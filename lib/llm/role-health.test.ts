@@ -33,4 +33,19 @@ describe("RoleHealth", () => {
     expect(health.snapshot().planner).toBe("down");
     expect(healthOf({ ...clean, retried: true })).toBe("degraded");
   });
+
+  it("a model whose replies needed a habit undone stays degraded, with the reason, after clean calls", () => {
+    const health = new RoleHealth(() => true);
+    expect(health.notes()).toEqual({});
+    health.record("planner", { ...clean, habits: ["fenced_code"] });
+    health.record("planner", clean);
+    health.record("planner", { ...clean, habits: ["thinking_in_text", "fenced_code"] });
+    health.record("planner", clean);
+    expect(health.snapshot()).toMatchObject({ planner: "degraded", coder: "ok" });
+    expect(health.notes()).toEqual({ planner: "its replies needed fixing: code wrapped in a markdown fence; thinking written in the reply's text" });
+    // Down is still down.
+    health.record("planner", { ...clean, ok: false, error: new ModelError("unreachable", "x") });
+    expect(health.snapshot().planner).toBe("down");
+    expect(healthOf({ ...clean, habits: ["tool_alias"] })).toBe("degraded");
+  });
 });

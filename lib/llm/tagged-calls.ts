@@ -17,15 +17,15 @@ interface FieldSchema {
   description?: string;
 }
 
-interface ToolShape {
+export interface ToolShape {
   fields: [string, FieldSchema][];
   required: Set<string>;
 }
 
 /** Fields that hold the model's reasoning: filled from `<thinking>` when the tag leaves them out. */
-const THINKING_FIELDS = new Set(["thinking", "thoughts"]);
+export const THINKING_FIELDS: ReadonlySet<string> = new Set(["thinking", "thoughts"]);
 
-function shapeOf(spec: ToolSpecs[string]): ToolShape {
+export function shapeOf(spec: ToolSpecs[string]): ToolShape {
   const json = toJsonSchema(spec.schema) as { properties?: Record<string, FieldSchema>; required?: string[] };
   return { fields: Object.entries(json.properties ?? {}), required: new Set(json.required ?? []) };
 }
@@ -33,7 +33,7 @@ function shapeOf(spec: ToolSpecs[string]): ToolShape {
 const typeOf = (field: FieldSchema): string => (Array.isArray(field.type) ? (field.type[0] ?? "string") : (field.type ?? "string"));
 
 /** The field a tag's plain text goes to: its only non-thinking field, or its first required string field. */
-function mainField(shape: ToolShape): string | undefined {
+export function mainField(shape: ToolShape): string | undefined {
   const own = shape.fields.filter(([name]) => !THINKING_FIELDS.has(name));
   if (own.length === 1) return own[0]![0];
   return own.find(([name, f]) => shape.required.has(name) && typeOf(f) === "string")?.[0];

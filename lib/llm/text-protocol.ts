@@ -8,6 +8,7 @@
  * Pure and schema-blind: it finds calls and their raw arguments. `tagged-calls.ts` fits the
  * arguments to the tools' schemas; `tool-call.ts` validates them like native calls.
  */
+import { isThinkingHabit, thinkingSpans, withoutSpans } from "./think-in-text";
 
 export interface TaggedCall {
   name: string;
@@ -26,6 +27,8 @@ export interface TaggedReply {
   calls: TaggedCall[];
   /** `<thinking>` contents, or else the text outside any call, trimmed. */
   thinking: string;
+  /** The thinking was written as a model's habit (`<think>`, unclosed) rather than as asked. */
+  thinkingHabit: boolean;
 }
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -145,33 +148,21 @@ function jsonSpans(text: string, toolNames: readonly string[]): Span[] {
   return spans;
 }
 
-function withoutSpans(text: string, spans: readonly { start: number; end: number }[]): string {
-  let out = "";
-  let at = 0;
-  for (const s of [...spans].sort((a, b) => a.start - b.start)) {
-    if (s.start < at) continue;
-    out += text.slice(at, s.start);
-    at = s.end;
-  }
-  return out + text.slice(at);
-}
-
 /**
  * The calls written in `text`. Tags of offered tools come first in precedence, then Hermes
  * blocks, then JSON; a later kind is looked for only where no earlier kind was found, so code
  * inside an `<execute_python>` that prints JSON is never read as a call.
  */
 export function parseTaggedReply(text: string, toolNames: readonly string[]): TaggedReply {
-  const thinkingSpans = [...text.matchAll(/<(thinking|think)>([\s\S]*?)(?:<\/\1>|$)/g)].map((m) => ({
-    start: m.index,
-    end: m.index + m[0].length,
-    text: m[2]!.trim(),
-  }));
-  const rest = withoutSpans(text, thinkingSpans);
+  const thinking = thinkingSpans(text, toolNames);
+  const rest = withoutSpans(text, thinking);
   let spans = tagSpans(rest, toolNames);
   if (spans.length === 0) spans = hermesSpans(rest);
   if (spans.length === 0) spans = jsonSpans(rest, toolNames);
   const outside = withoutSpans(rest, spans).trim();
-  const thinking = thinkingSpans.length > 0 ? thinkingSpans.map((s) => s.text).filter(Boolean).join("\n\n") : outside;
-  return { calls: spans.map((s) => s.call), thinking };
+  return {
+    calls: spans.map((s) => s.call),
+    thinking: thinking.length > 0 ? thinking.map((s) => s.text).filter(Boolean).join("\n\n") : outside,
+    thinkingHabit: isThinkingHabit(thinking),
+  };
 }

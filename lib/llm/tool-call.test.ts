@@ -52,6 +52,7 @@ describe("checkToolReply", () => {
     const v = bad(check(reply({ text: "There are 3 coins.", finishReason: "stop" }), 100));
     expect(v.correction).toBe("Your reply did not call a tool. Call exactly one of: execute_python, ask_user, finalize_plan.");
     expect(v.problem).toBe("the reply was plain text instead of a tool call");
+    expect(v.kind).toBe("no_call");
   });
 
   it("empty reply", () => {
@@ -68,9 +69,30 @@ describe("checkToolReply", () => {
   });
 
   it("unknown tool", () => {
-    const v = bad(check(reply({ toolCalls: [call("run_code", '{"code":"1"}')] }), 100));
-    expect(v.correction).toBe("There is no tool named 'run_code'. Call exactly one of: execute_python, ask_user, finalize_plan.");
+    const v = bad(check(reply({ toolCalls: [call("bash", '{"cmd":"ls"}')] }), 100));
+    expect(v.correction).toBe("There is no tool named 'bash'; the tools are named execute_python, ask_user, finalize_plan. Call exactly one of: execute_python, ask_user, finalize_plan.");
     expect(v.toolErrors.call_1).toBe(v.correction);
+  });
+
+  it("an alias whose arguments don't fit: corrected with the real names", () => {
+    const v = bad(check(reply({ toolCalls: [call("python", '{"script":"1","timeout":5}')] }), 100));
+    expect(v.correction).toMatch(/^There is no tool named 'python'; the tools are named execute_python, ask_user, finalize_plan\./);
+  });
+
+  it("a reply cut at the output limit (finish_reason length): nothing runs, the model is asked for a shorter one", () => {
+    // The cut arguments happen to parse: still not run, since the code may be half of what was meant.
+    const cut = reply({ toolCalls: [call("execute_python", '{"thinking":"t","code":"import numpy"}')], finishReason: "length" });
+    const v = bad(check(cut, 100));
+    expect(v.kind).toBe("cut_off");
+    expect(v.correction).toMatch(/^Your reply was cut off at your output token limit before your tool call was complete, so nothing was run\. Reply again with a shorter tool call/);
+    expect(v.problem).toBe("the reply was cut off at the model's output limit before its call was complete");
+    // The cut call is not echoed as a call (its arguments are partial); only the correction goes back.
+    expect(repair(cut, v)).toEqual([{ role: "user", content: v.correction }]);
+  });
+
+  it("quotes where broken arguments stopped", () => {
+    const v = bad(check(reply({ toolCalls: [call("execute_python", '{"thinking": "t" "code": "print(1)"}')] }), 100));
+    expect(v.correction).toMatch(/near: .*"t" "code/);
   });
 
   it("arguments that are not JSON", () => {

@@ -7,7 +7,7 @@
 import type { ModelMessage } from "ai";
 import type { z } from "zod";
 import type { ChatReply } from "./stream-reply";
-import { parseArgs } from "./stream-reply";
+import { readArguments } from "./repair-args";
 import type { ReplyCalls, ToolProtocol } from "./reply-calls";
 import type { ToolSpecs } from "./tool-schema";
 
@@ -21,6 +21,8 @@ export type ToolVerdict =
     }
   | {
       ok: false;
+      /** `no_call`: plain text where a call was due (corrected once only: see models.ts). */
+      kind: "no_call" | "cut_off" | "other";
       /** For the person: what was wrong, as a clause ("the reply did not call a tool"). */
       problem: string;
       /** For the model: the correction sent back as a user message. */
@@ -54,9 +56,12 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   return `${shown.join("; ")}${more}`;
 }
 
-function fail(problem: string, correction: string, toolErrors: Record<string, string> = {}): ToolVerdict {
-  return { ok: false, problem, correction, toolErrors };
+function fail(problem: string, correction: string, toolErrors: Record<string, string> = {}, kind: "no_call" | "cut_off" | "other" = "other"): ToolVerdict {
+  return { ok: false, kind, problem, correction, toolErrors };
 }
+
+/** The server stopped the reply at its output limit (`finish_reason: "length"`), not the model. */
+export const cutAtLimit = (reply: ChatReply): boolean => !reply.truncated && reply.finishReason === "length";
 
 /** "Call exactly one of …" in the words of the protocol the model was asked to use. */
 function chooseLine(names: string[], protocol: ToolProtocol): string {
@@ -90,6 +95,16 @@ export function checkToolReply(
       `Your reply was far too long (over ${maxResponseChars} characters) and was discarded. Reply with one short ${protocol === "native" ? "tool call" : "action"}. ${choose}`,
     );
   }
+  if (cutAtLimit(reply)) {
+    // A call cut mid-way may still parse (a shorter code cell); running it would run half the code.
+    const what = protocol === "native" ? "tool call" : "action";
+    return fail(
+      "the reply was cut off at the model's output limit before its call was complete",
+      `Your reply was cut off at your output token limit before your ${what} was complete, so nothing was run. Reply again with a shorter ${what}: less reasoning, shorter code. ${choose}`,
+      {},
+      "cut_off",
+    );
+  }
   if (reply.refusal !== undefined || reply.finishReason === "content-filter") {
     const said = reply.refusal === undefined ? "" : ` ("${reply.refusal.slice(0, 200)}")`;
     return fail(
@@ -103,17 +118,18 @@ export function checkToolReply(
       return fail(`the reply was empty${onlyReasoning}`, `Your reply was empty${onlyReasoning}. ${choose}`);
     }
     return protocol === "native"
-      ? fail("the reply was plain text instead of a tool call", `Your reply did not call a tool. ${choose}`)
-      : fail("the reply had no action tag", `Your reply had no action tag. ${choose}`);
+      ? fail("the reply was plain text instead of a tool call", `Your reply did not call a tool. ${choose}`, {}, "no_call")
+      : fail("the reply had no action tag", `Your reply had no action tag. ${choose}`, {}, "no_call");
   }
 
   const call = read.calls[0]!;
   const spec = tools[call.name];
   if (spec === undefined) {
-    const text = `There is no tool named '${call.name}'. ${choose}`;
+    const text = `There is no tool named '${call.name}'; the tools are named ${list(names)}. ${choose}`;
     return fail(`the reply called '${call.name}', which is not one of its tools (${list(names)})`, text, { [call.id]: text });
   }
-  const parsed = parseArgs(call.raw);
+  // Habits that could be undone already were (tool-call-habits.ts); this error quotes what is left.
+  const parsed = readArguments(call.raw);
   if (!parsed.ok) {
     const again = protocol === "native" ? `Call ${call.name} again with the arguments as one JSON object.` : `Write <${call.name}> again; put each field in its own tag, or give one valid JSON object.`;
     const text = `The arguments of ${call.name} were not valid JSON (${parsed.error}). ${again}`;
@@ -143,7 +159,7 @@ export function repairMessages(reply: ChatReply, read: ReplyCalls, verdict: Extr
   const messages: ModelMessage[] = [];
   const shown = clip(reply.text || reply.refusal || "");
   // Calls read from text are echoed as the text they were: the endpoint may not take tool messages.
-  const calls = reply.truncated || read.writtenAsText ? [] : read.calls;
+  const calls = reply.truncated || cutAtLimit(reply) || read.writtenAsText ? [] : read.calls;
   if (calls.length > 0) {
     messages.push({
       role: "assistant",

@@ -26,10 +26,16 @@ export interface Health {
   limits: KernelLimitsKind | "external" | "none";
   /**
    * Each role's model, from how its last call went (never probed: see `npm run doctor`):
-   * ok, degraded (it needed retries, corrections or the text protocol) or down. The optional
+   * ok, degraded (it needed retries, corrections, the text protocol, or habits undone: see
+   * `modelNotes`) or down. The optional
    * `browser` role is listed only when a model is configured for it.
    */
   models: Partial<Record<ModelRole, ModelHealth>>;
+  /**
+   * Why a role is degraded by its model's habits (code in a markdown fence, `<think>` in the
+   * text…: what Argus undid to read its replies). Absent when no model needed any.
+   */
+  modelNotes?: Partial<Record<ModelRole, string>>;
 }
 
 /**

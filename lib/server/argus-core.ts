@@ -397,6 +397,7 @@ export async function createArgusCore(
         disk: disk.freeBytes() === null ? "unknown" : disk.low() ? "low" : "ok",
         models: roleHealth.snapshot(),
         vision: vision.health(),
+        ...(Object.keys(roleHealth.notes()).length > 0 ? { modelNotes: roleHealth.notes() } : {}),
         ...(kernels ? { kernels: { ...kernels.stats(), poolSize: config.kernels.poolSize } } : {}),
         ...(redis ? { redis: redis.isReady ? ("up" as const) : ("down" as const), instance: config.scale.instanceId } : {}),
       };

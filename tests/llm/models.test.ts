@@ -109,6 +109,7 @@ describe("happy paths", () => {
       usage: { inputTokens: 21, outputTokens: 12 },
       finishReason: "stop",
       truncated: false,
+      habits: [],
     });
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join("")).toBe(result.text);
@@ -134,6 +135,7 @@ describe("happy paths", () => {
       protocol: "native",
       usage: { inputTokens: 100, outputTokens: 20 },
       attempts: 1,
+      habits: [],
     });
     expect(deltas.join("")).toBe("I will ask which coins count.");
     expect(server.requests).toHaveLength(1);
@@ -166,9 +168,9 @@ const badOutputs: { name: string; turn: Turn; correction: string; problem: RegEx
   { name: "an empty reply", turn: { model: "planner", text: "" }, correction: `Your reply was empty. ${CHOOSE}`, problem: /the reply was empty/ },
   {
     name: "an unknown tool",
-    turn: { model: "planner", toolCalls: [{ name: "run_code", args: { code: "1" } }] },
-    correction: `There is no tool named 'run_code'. ${CHOOSE}`,
-    problem: /called 'run_code', which is not one of its tools/,
+    turn: { model: "planner", toolCalls: [{ name: "bash", args: { cmd: "ls" } }] },
+    correction: `There is no tool named 'bash'; the tools are named execute_python, ask_user, finalize_plan. ${CHOOSE}`,
+    problem: /called 'bash', which is not one of its tools/,
   },
   {
     name: "arguments that are not JSON",
@@ -213,7 +215,8 @@ describe("bad output is fed back to the model", () => {
     if (turn.text !== "") expect(second.some((m) => m.role === "assistant")).toBe(true);
   });
 
-  it.each(badOutputs)("$name three times: bad_output naming the role and the problem", async ({ turn, problem }) => {
+  // Plain text where a call is due is corrected once only (see the next test).
+  it.each(badOutputs.filter((b) => b.name !== "plain text"))("$name three times: bad_output naming the role and the problem", async ({ turn, problem }) => {
     const { client, server } = await setup([turn, turn, turn, good]);
     const error = await failure(plan(client));
     expect(error.kind).toBe("bad_output");
@@ -222,6 +225,37 @@ describe("bad output is fed back to the model", () => {
     expect(error.attempts).toBe(3);
     expect(server.requests).toHaveLength(3);
     expect(server.remaining()).toEqual({ planner: 1 });
+  });
+
+  it("plain text twice: one correction naming the tools, then a readable bad_output quoting what it said", async () => {
+    const turn: Turn = { model: "planner", text: "<think>They want a count.</think>I count 3 coins." };
+    const { client, server } = await setup([turn, turn, good]);
+    const error = await failure(plan(client));
+    expect(error.kind).toBe("bad_output");
+    expect(error.message).toBe(
+      'The planner model (planner) answered in plain text instead of calling one of its tools (execute_python, ask_user, finalize_plan), twice in a row, even after being told to call one. It said: "I count 3 coins."',
+    );
+    expect(error.attempts).toBe(2);
+    expect(server.requests).toHaveLength(2);
+    expect(server.remaining()).toEqual({ planner: 1 });
+  });
+
+  it("real models' habits cost no extra request, and onCallEnd hears of them (health)", async () => {
+    const outcomes: unknown[] = [];
+    const { client, server } = await setup([{ ...good, fence: "python", argumentsAs: "double_encoded", callAs: "python", thinkInText: "think", reasoning: "Look first." }], {
+      onCallEnd: (_role, outcome) => outcomes.push(outcome),
+    });
+    const result = await plan(client);
+    expect(result).toMatchObject({ name: "execute_python", args: { thinking: "look", code: "print(1)" }, thinking: "Look first.", attempts: 1 });
+    expect([...result.habits].sort()).toEqual(["double_encoded", "fenced_code", "thinking_in_text", "tool_alias"]);
+    expect(server.requests).toHaveLength(1);
+    expect(outcomes).toEqual([expect.objectContaining({ ok: true, repaired: false, habits: result.habits })]);
+  });
+
+  it("text(): <think> in the answer is cut out of it", async () => {
+    const { client } = await setup([{ model: "vqa", text: "There are 24 coins.", reasoning: "Count the round shapes.", thinkInText: "think" }]);
+    const result = await client.text("vqa", { messages: ask, signal: never() });
+    expect(result).toMatchObject({ text: "There are 24 coins.", habits: ["thinking_in_text"] });
   });
 
   it("sums usage over the repair attempts", async () => {

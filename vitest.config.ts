@@ -13,6 +13,13 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // Files run side by side. Unit files share nothing; each integration file starts its own
+    // servers (port 0), data directories (mkdtemp), jupyter-servers and databases (one per data
+    // directory on the shared test Postgres), so files never see each other. Integration files
+    // mostly wait on servers and kernels, so more files than cores keep both cores busy.
+    // vitest's default on 2 cores is 1 (cores - 1): every file one after another.
+    // ARGUS_TEST_WORKERS=1 runs them one at a time again (to tell a race between files apart).
+    maxWorkers: Number(process.env.ARGUS_TEST_WORKERS ?? 3),
     // ARGUS_TEST_DB=postgres: one test Postgres for the run (tests/helpers/test-engines.ts).
     globalSetup: ["tests/helpers/engines-global-setup.ts"],
   },

@@ -68,8 +68,8 @@ shopt -u nullglob
 echo "[test] vitest again on Postgres + Redis (ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1): ${#POSTGRES_PASS[@]} files; playwright beside it"
 node_modules/.bin/playwright test > test-results/playwright-progress.txt 2>&1 &
 playwright_pid=$!
-# Two files at a time here (three in the first pass): Playwright takes the third place.
-ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1 ARGUS_TEST_WORKERS=${ARGUS_TEST_WORKERS:-2} node_modules/.bin/vitest run --reporter=default --reporter=json \
+# One file at a time here (two in the first pass): Playwright takes the other place.
+ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1 ARGUS_TEST_WORKERS=${ARGUS_TEST_POSTGRES_WORKERS:-1} node_modules/.bin/vitest run --reporter=default --reporter=json \
   --outputFile.json=test-results/vitest-postgres.json "${POSTGRES_PASS[@]}"
 postgres_rc=$?
 phase_done "vitest on Postgres + Redis"

@@ -38,7 +38,9 @@ if (playwrightFile && existsSync(playwrightFile)) {
 
 // unittest ends with "Ran N tests in Xs" then "OK (skipped=K)" or "FAILED (failures=F, errors=E, skipped=K)".
 if (pythonFile && existsSync(pythonFile)) {
-  const text = readFileSync(pythonFile, "utf8");
+  // The last summary: scripts/python-tests.mjs keeps each module's own output above the total.
+  const whole = readFileSync(pythonFile, "utf8");
+  const text = whole.slice(Math.max(0, whole.lastIndexOf("\nRan ")));
   const ran = Number(/Ran (\d+) tests?/.exec(text)?.[1] ?? NaN);
   if (Number.isNaN(ran)) {
     console.log("python tests wrote no summary");

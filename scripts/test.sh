@@ -1,31 +1,63 @@
 #!/usr/bin/env bash
 # `npm test`: the whole suite. Type check, unit and integration tests (vitest,
 # real SQLite / Socket.io / jupyter-server), a second vitest pass on a real
-# Postgres and Redis (ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1), then browser tests (Playwright in
-# Debian's Chromium against the production build).
+# Postgres and Redis (ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1), the Python tests, then browser
+# tests (Playwright in Debian's Chromium against the production build).
+#
+# Phases that share nothing run side by side (README, Tests): the checks beside the build, the
+# Python tests beside vitest, Playwright beside the Postgres pass. Each phase's wall-clock seconds
+# go to test-results/phases.txt, and scripts/test-timings.mjs writes test-results/timings.md.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 set -e
 bash scripts/setup.sh --test
-echo "[test] type check"
-node_modules/.bin/tsc --noEmit
-echo "[test] dependency rules (.dependency-cruiser.cjs)"
-node_modules/.bin/depcruise app components lib agents server.ts --config .dependency-cruiser.cjs --output-type err
-bash scripts/ensure-build.sh
 set +e
 export NEXT_TELEMETRY_DISABLED=1
+rm -rf test-results/vitest*.json test-results/playwright.json test-results/python*.* test-results/timings.md
 mkdir -p test-results
+: > test-results/phases.txt
+suite_start=$SECONDS
+phase_start=$SECONDS
+phase_done() { printf '%s\t%s\n' "$1" $((SECONDS - phase_start)) >> test-results/phases.txt; phase_start=$SECONDS; }
 
-echo "[test] vitest"
+echo "[test] type check and dependency rules (.dependency-cruiser.cjs), beside the build"
+( node_modules/.bin/tsc --noEmit && echo "[test] type check: ok" ) > test-results/tsc.txt 2>&1 &
+tsc_pid=$!
+( node_modules/.bin/depcruise app components lib agents server.ts --config .dependency-cruiser.cjs --output-type err ) > test-results/depcruise.txt 2>&1 &
+deps_pid=$!
+bash scripts/ensure-build.sh
+build_rc=$?
+wait $tsc_pid; tsc_rc=$?
+wait $deps_pid; deps_rc=$?
+cat test-results/tsc.txt test-results/depcruise.txt
+if (( build_rc != 0 || tsc_rc != 0 || deps_rc != 0 )); then
+  echo "[test] stopped: build ($build_rc), type check ($tsc_rc) or dependency rules ($deps_rc) failed"
+  exit 1
+fi
+phase_done "type check, dependency rules and build"
+# The server bundle ensure-build.sh just made is current: test servers start from it (tests/helpers/argus-server.ts).
+export ARGUS_TEST_SERVER_BUNDLE=1
+
+# Python beside vitest: its modules are CPU work in subprocesses, vitest's integration files mostly
+# wait on servers and kernels.
+echo "[test] vitest (files in parallel: vitest.config.ts) and, beside it, python (kernel-side package and sandbox)"
+# One module at a time: beside vitest it still ends well before it, and takes only one core.
+node scripts/python-tests.mjs --jobs 1 > test-results/python-progress.txt 2>&1 &
+python_pid=$!
 node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
 vitest_rc=$?
+phase_done "vitest"
+wait $python_pid
+python_rc=$?
+cat test-results/python-progress.txt
+phase_done "python (waited for after vitest)"
 
 # The same suites once more on the scale-out engines: Postgres and Redis
 # (tests/helpers/test-engines.ts reads the flags; one throwaway Postgres and one
 # Redis for the pass, so every Argus in it runs with DATABASE_URL and REDIS_URL).
 # The HTTP, socket, agent, function and batch suites (they call every repository function through
 # the public interface), the restart suite, and the database and event-log unit
-# tests; no test is written twice. About 6 minutes on 2 busy cores.
+# tests; no test is written twice. Playwright runs beside it (its own servers and ports).
 shopt -s nullglob
 POSTGRES_PASS=(
   lib/db/database.test.ts lib/db/batches.test.ts lib/runtime/event-log.test.ts tests/integration/restart.test.ts
@@ -33,18 +65,21 @@ POSTGRES_PASS=(
   tests/integration/functions-http.test.ts tests/integration/batches-runner.test.ts
 )
 shopt -u nullglob
-echo "[test] vitest again on Postgres + Redis (ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1): ${#POSTGRES_PASS[@]} files"
-ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1 node_modules/.bin/vitest run --reporter=default --reporter=json \
+echo "[test] vitest again on Postgres + Redis (ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1): ${#POSTGRES_PASS[@]} files; playwright beside it"
+node_modules/.bin/playwright test > test-results/playwright-progress.txt 2>&1 &
+playwright_pid=$!
+# One file at a time here (two in the first pass): Playwright takes the other place.
+ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1 ARGUS_TEST_WORKERS=${ARGUS_TEST_POSTGRES_WORKERS:-1} node_modules/.bin/vitest run --reporter=default --reporter=json \
   --outputFile.json=test-results/vitest-postgres.json "${POSTGRES_PASS[@]}"
 postgres_rc=$?
-
-echo "[test] python (kernel-side package and sandbox)"
-"${ARGUS_PYTHON:-/usr/bin/python3}" -m unittest discover -s python/tests -t python 2>&1 | tee test-results/python.txt
-python_rc=${PIPESTATUS[0]}
-
+phase_done "vitest on Postgres + Redis"
 echo "[test] playwright"
-node_modules/.bin/playwright test
+wait $playwright_pid
 playwright_rc=$?
+cat test-results/playwright-progress.txt
+phase_done "playwright (waited for after the Postgres pass)"
 
 node scripts/summarize-tests.mjs test-results/vitest.json test-results/playwright.json test-results/python.txt test-results/vitest-postgres.json
+node scripts/test-timings.mjs test-results
+echo "[test] $(( (SECONDS - suite_start) / 60 )) min $(( (SECONDS - suite_start) % 60 )) s after setup; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 if (( vitest_rc != 0 || postgres_rc != 0 || python_rc != 0 || playwright_rc != 0 )); then exit 1; fi

@@ -1,8 +1,8 @@
 /**
  * OpenHands' own serialization and stuck-detection cases, as data
- * (shared/reference/openhands-event-vectors.json). The file sits outside the
- * repo; a missing file is a failure, not a skip, because these cases are the
- * compatibility contract.
+ * (tests/fixtures/openhands-event-vectors.json, the repo's copy of the shared
+ * reference). A missing file is a failure, not a skip, because these cases are
+ * the compatibility contract.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -12,7 +12,7 @@ import { fromDict, toDict } from "./serialization";
 import { detectStuck } from "./stuck-detector";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const vectorsPath = path.resolve(repoRoot, "../shared/reference/openhands-event-vectors.json");
+const vectorsPath = path.resolve(repoRoot, "tests/fixtures/openhands-event-vectors.json");
 
 interface RoundtripCase {
   name: string;

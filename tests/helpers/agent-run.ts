@@ -3,6 +3,7 @@ import path from "node:path";
 import { io as connect, type Socket } from "socket.io-client";
 import { loadScenario, startScriptedModel, type ScriptedModel, type ScriptedModelOptions } from "@/scripted-model/server";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import type { SyncAck } from "@/lib/protocol/socket";
 import type { RunStateWire } from "@/lib/protocol/state-wire";
 import { api, startArgus, type RunningServer } from "./argus-server";
 import { tempDir } from "./temp-dir";
@@ -78,8 +79,41 @@ export async function watchSession(url: string, session: { id: string; token: st
   const socket = connect(url, { auth: { sessionId: session.id, token: session.token }, transports: ["websocket"], forceNew: true });
   const messages: StreamedMessage[] = [];
   const states: RunStateWire[] = [];
+  // States taken from a `sync` answer, not (yet) seen live: their live copy, if it still comes, is not counted twice.
+  const synced: string[] = [];
+  const stateKey = (s: RunStateWire) => `${s.runId}\u0000${s.agentState}\u0000${s.turn}`;
+  // Live messages are kept exactly as they arrive (tests check the socket never doubles one).
   socket.on("message", (m: StreamedMessage) => messages.push(m));
-  socket.on("state", (s: RunStateWire) => states.push(s));
+  socket.on("state", (s: RunStateWire) => {
+    const copy = synced.indexOf(stateKey(s));
+    if (copy >= 0) synced.splice(copy, 1);
+    else states.push(s);
+  });
+  /**
+   * What the socket missed, asked for the way a page does (README, Reconnecting): on a busy machine
+   * a websocket can miss its ping and reconnect, and events emitted in the gap never arrive live.
+   * A run that ended in such a gap was never seen to end (the run "reached no end state at all").
+   */
+  const catchUp = async () => {
+    const afterSeq = messages.reduce((max, m) => Math.max(max, m.seq), 0);
+    const ack = (await socket.timeout(10_000).emitWithAck("sync", { afterSeq }).catch(() => null)) as SyncAck | null;
+    if (!ack?.ok) return;
+    for (const m of ack.messages) {
+      if (messages.some((seen) => seen.seq === m.seq)) continue;
+      const at = messages.findIndex((seen) => seen.seq > m.seq);
+      messages.splice(at < 0 ? messages.length : at, 0, m); // in seq order, as it would have arrived
+    }
+    const state = ack.state;
+    if (state && !states.some((s) => stateKey(s) === stateKey(state))) {
+      states.push(state);
+      synced.push(stateKey(state));
+    }
+  };
+  let connectedOnce = false;
+  socket.on("connect", () => {
+    if (connectedOnce) void catchUp();
+    connectedOnce = true;
+  });
   await new Promise<void>((resolve, reject) => {
     socket.once("connect", () => resolve());
     socket.once("connect_error", reject);
@@ -90,16 +124,26 @@ export async function watchSession(url: string, session: { id: string; token: st
     states,
     until: async (wanted, timeoutMs = 90_000, runId) => {
       const end = Date.now() + timeoutMs;
+      let nextCatchUp = Date.now() + CATCH_UP_EVERY_MS;
       for (;;) {
         const target = runId ?? lastRunId(messages);
         const hit = states.find((s) => s.runId === target && wanted.includes(s.agentState));
         if (hit) return hit;
         if (Date.now() > end) throw new Error(`run did not reach ${wanted.join("/")}; states: ${states.map((s) => s.agentState).join(",")}`);
+        // A dropped link is not always noticed (no reconnect yet): ask now and then, as a page would on focus.
+        if (Date.now() >= nextCatchUp && socket.connected) {
+          await catchUp();
+          nextCatchUp = Date.now() + CATCH_UP_EVERY_MS;
+          continue;
+        }
         await new Promise((r) => setTimeout(r, 50));
       }
     },
   };
 }
+
+/** How often a waiting `until` asks the server (sync) for what the socket may have missed. */
+const CATCH_UP_EVERY_MS = 10_000;
 
 export async function uploadFile(world: AgentWorld, session: { id: string; token: string }, bytes: Uint8Array, name: string) {
   const form = new FormData();

@@ -128,35 +128,53 @@ describe("POST /api/sessions/:id/functions/:name/run", () => {
     expect((await run(b, "count_coins", { body: { uploadId: bUpload.id } })).status).toBe(404);
   });
 
-  it("fails a hanging function, a huge printer and a crash each on its own call; a non-JSON return is its repr", async () => {
-    const db = await openDatabase(world.server.database);
-    const keep = (name: string, code: string) =>
-      addFunctionVersion(db, { sessionId: a.id, name, code, test: "", runId: null, testOutput: "", success: true, now: new Date().toISOString() });
-    try {
-      await keep("hang", "import time\ndef hang(p):\n    while True:\n        time.sleep(0.05)\n");
-      await keep("shout", "def shout(p):\n    while True:\n        print('x' * 10000)\n");
-      await keep("leave", "import os\ndef leave(p):\n    os._exit(3)\n");
-      await keep("odd", "class Coin:\n    def __repr__(self):\n        return 'Coin(gold)'\ndef odd(p):\n    return {'coin': Coin(), 'ratio': float('inf')}\n");
-    } finally {
-      await db.close();
-    }
-    const image = await coinImage(2);
-    const hang = await run(a, "hang", { raw: imageForm(image, "c.png") });
-    expect(hang.status).toBe(422);
-    expect(hang.json.error).toMatchObject({ code: "unprocessable:function", kind: "timeout" });
-    const shout = await run(a, "shout", { raw: imageForm(image, "c.png") });
-    expect(shout.status).toBe(422);
-    expect(shout.json.error.kind).toBe("output_too_large");
-    expect(shout.json.stdout.length).toBeLessThanOrEqual(100_000);
-    const leave = await run(a, "leave", { raw: imageForm(image, "c.png") });
-    expect(leave.status).toBe(422);
-    expect(leave.json.error.kind).toBe("crashed");
-    const odd = await run(a, "odd", { raw: imageForm(image, "c.png") });
-    expect(odd.status, odd.text).toBe(200);
-    expect(odd.json.result).toEqual({ coin: "Coin(gold)", ratio: null });
-    // The kernels are still there for the next call.
-    const again = await run(a, "count_coins", { raw: imageForm(await coinImage(9), "nine.png"), query: "?version=1" });
-    expect(again.json.result).toBe(9);
+  // One call per test: each misbehaving call ends with its kernel replaced, so each of these starts
+  // a fresh kernel (seconds of CPU on a busy machine) and gets its own time budget; as one test the
+  // four cold starts plus the 20 s hang ran out of a single test's budget under load.
+  describe("fails a hanging function, a huge printer and a crash each on its own call; a non-JSON return is its repr", () => {
+    beforeAll(async () => {
+      const db = await openDatabase(world.server.database);
+      const keep = (name: string, code: string) =>
+        addFunctionVersion(db, { sessionId: a.id, name, code, test: "", runId: null, testOutput: "", success: true, now: new Date().toISOString() });
+      try {
+        await keep("hang", "import time\ndef hang(p):\n    while True:\n        time.sleep(0.05)\n");
+        await keep("shout", "def shout(p):\n    while True:\n        print('x' * 10000)\n");
+        await keep("leave", "import os\ndef leave(p):\n    os._exit(3)\n");
+        await keep("odd", "class Coin:\n    def __repr__(self):\n        return 'Coin(gold)'\ndef odd(p):\n    return {'coin': Coin(), 'ratio': float('inf')}\n");
+      } finally {
+        await db.close();
+      }
+    });
+
+    it("a hanging function times out", async () => {
+      const hang = await run(a, "hang", { raw: imageForm(await coinImage(2), "c.png") });
+      expect(hang.status).toBe(422);
+      expect(hang.json.error).toMatchObject({ code: "unprocessable:function", kind: "timeout" });
+    });
+
+    it("a huge printer is stopped at the output cap", async () => {
+      const shout = await run(a, "shout", { raw: imageForm(await coinImage(2), "c.png") });
+      expect(shout.status).toBe(422);
+      expect(shout.json.error.kind).toBe("output_too_large");
+      expect(shout.json.stdout.length).toBeLessThanOrEqual(100_000);
+    });
+
+    it("a crash fails its call", async () => {
+      const leave = await run(a, "leave", { raw: imageForm(await coinImage(2), "c.png") });
+      expect(leave.status).toBe(422);
+      expect(leave.json.error.kind).toBe("crashed");
+    });
+
+    it("a non-JSON return is its repr", async () => {
+      const odd = await run(a, "odd", { raw: imageForm(await coinImage(2), "c.png") });
+      expect(odd.status, odd.text).toBe(200);
+      expect(odd.json.result).toEqual({ coin: "Coin(gold)", ratio: null });
+    });
+
+    it("after them, the kernels are still there for the next call", async () => {
+      const again = await run(a, "count_coins", { raw: imageForm(await coinImage(9), "nine.png"), query: "?version=1" });
+      expect(again.json.result).toBe(9);
+    });
   });
 });
 

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/lib/config";
@@ -12,13 +13,34 @@ const scratch = tempDir("argus-external-");
 let someoneElses: ManagedJupyterServer;
 let core: ArgusCore;
 
+/**
+ * jupyter-servers started from this test process (its descendants). Not every one on the machine:
+ * other test files run at the same time (vitest runs files in parallel), and each starts and
+ * stops its own.
+ */
 const jupyterProcesses = () => {
+  let pids: number[];
   try {
-    return execFileSync("pgrep", ["-f", "--", "-m jupyter_server"], { encoding: "utf8" }).split("\n").filter(Boolean).length;
+    pids = execFileSync("pgrep", ["-f", "--", "-m jupyter_server"], { encoding: "utf8" }).split("\n").filter(Boolean).map(Number);
   } catch {
     return 0;
   }
+  return pids.filter((pid) => descendsFromThisProcess(pid)).length;
 };
+
+function descendsFromThisProcess(pid: number): boolean {
+  for (let at = pid, hops = 0; at > 1 && hops < 64; hops++) {
+    if (at === process.pid) return true;
+    try {
+      // The parent is the 2nd field after the command name, which is in parentheses and may hold spaces.
+      const stat = readFileSync(`/proc/${at}/stat`, "utf8");
+      at = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    } catch {
+      return false; // it ended meanwhile
+    }
+  }
+  return false;
+}
 
 beforeAll(async () => {
   // A Jupyter Server that someone else runs, serving the sessions directory, with the Argus sandbox.

@@ -156,7 +156,10 @@ describe("a session's notebook on a shared Jupyter", () => {
   it("holds the server-side budgets on the external server: a cell past its timeout is interrupted (notebook kept), bridge calls are counted", async () => {
     const core = await instance();
     const session = await createSession(core, null);
-    const stopped = await core.kernels!.execute(session.id, "import time\nstarted = 'yes'\ntime.sleep(600)", { timeoutMs: 1500 });
+    // Defined in a cell of its own: inside the timed cell it raced the 1.5 s budget, which on a busy
+    // machine can run out before the cell's first line runs (then `started` never existed).
+    await core.kernels!.execute(session.id, "import time\nstarted = 'yes'");
+    const stopped = await core.kernels!.execute(session.id, "time.sleep(600)", { timeoutMs: 1500 });
     expect(stopped.error?.name).toBe("TimeoutError");
     expect(stopped.error?.value).toMatch(/Variables defined before it are still there/);
     expect((await core.kernels!.execute(session.id, "print(started)")).stdout).toBe("yes\n");

@@ -1,0 +1,97 @@
+// After `npm test`: per-file seconds of every runner, so the next slow test is visible.
+// Writes test-results/timings.md (every file, slowest first, per pass) and prints the top 15.
+// Reads the JSON reports scripts/test.sh asks for; a report that is missing is named, not fatal.
+//   node scripts/test-timings.mjs [test-results]
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const dir = process.argv[2] ?? "test-results";
+const root = process.cwd();
+const rel = (file) => path.relative(root, file) || file;
+
+/** vitest --reporter=json: one entry per file with its start and end (ms). */
+function vitestFiles(file) {
+  const report = JSON.parse(readFileSync(file, "utf8"));
+  return (report.testResults ?? []).map((r) => ({
+    file: rel(r.name),
+    seconds: Math.max(0, (r.endTime ?? 0) - (r.startTime ?? 0)) / 1000,
+    tests: (r.assertionResults ?? []).length,
+    failed: (r.assertionResults ?? []).filter((a) => a.status === "failed").length + (r.status === "failed" && !(r.assertionResults ?? []).length ? 1 : 0),
+  }));
+}
+
+/** Playwright's json reporter: suites nest; a spec file is a top suite, each test's results have a duration. */
+function playwrightFiles(file) {
+  const report = JSON.parse(readFileSync(file, "utf8"));
+  const byFile = new Map();
+  const walk = (suite, fileName) => {
+    const name = suite.file ?? fileName;
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        const entry = byFile.get(name) ?? { file: `e2e/${name}`, seconds: 0, tests: 0, failed: 0 };
+        entry.tests += 1;
+        for (const result of test.results ?? []) entry.seconds += (result.duration ?? 0) / 1000;
+        if (test.status === "unexpected") entry.failed += 1;
+        byFile.set(name, entry);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, name);
+  };
+  for (const suite of report.suites ?? []) walk(suite, suite.file);
+  return [...byFile.values()];
+}
+
+/** scripts/python-tests.mjs: one entry per module. */
+function pythonFiles(file) {
+  return JSON.parse(readFileSync(file, "utf8"));
+}
+
+const passes = [
+  { name: "vitest", file: "vitest.json", read: vitestFiles },
+  { name: "vitest on Postgres + Redis", file: "vitest-postgres.json", read: vitestFiles },
+  { name: "python", file: "python-timings.json", read: pythonFiles },
+  { name: "playwright", file: "playwright.json", read: playwrightFiles },
+];
+
+// Wall-clock seconds of each phase, written by scripts/test.sh as "phase seconds" lines.
+const phasesFile = path.join(dir, "phases.txt");
+const phases = existsSync(phasesFile)
+  ? readFileSync(phasesFile, "utf8").trim().split("\n").filter(Boolean).map((line) => {
+      const [name, seconds] = line.split("\t");
+      return { name, seconds: Number(seconds) };
+    })
+  : [];
+
+const fmt = (s) => s.toFixed(1).padStart(7);
+const lines = [
+  "# Test timings",
+  "",
+  `${new Date().toISOString()} on ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} at the end.`,
+  "Files run in parallel (see README, Tests), so a file's seconds overlap others'; the phases are wall-clock.",
+  "",
+];
+if (phases.length) {
+  lines.push("## Phases (wall-clock)", "", "| phase | seconds |", "|---|---:|");
+  for (const p of phases) lines.push(`| ${p.name} | ${p.seconds.toFixed(1)} |`);
+  lines.push(`| **total** | **${phases.reduce((sum, p) => sum + p.seconds, 0).toFixed(1)}** |`, "");
+}
+const all = [];
+for (const pass of passes) {
+  const file = path.join(dir, pass.file);
+  if (!existsSync(file)) {
+    lines.push(`## ${pass.name}`, "", `(no report: ${file})`, "");
+    continue;
+  }
+  const files = pass.read(file).sort((a, b) => b.seconds - a.seconds);
+  const total = files.reduce((sum, f) => sum + f.seconds, 0);
+  lines.push(`## ${pass.name}: ${files.length} files, ${total.toFixed(1)} s summed`, "", "| seconds | tests | file |", "|---:|---:|---|");
+  for (const f of files) lines.push(`| ${f.seconds.toFixed(1)} | ${f.tests}${f.failed ? ` (${f.failed} failed)` : ""} | ${f.file} |`);
+  lines.push("");
+  for (const f of files) all.push({ ...f, pass: pass.name });
+}
+writeFileSync(path.join(dir, "timings.md"), lines.join("\n"));
+
+console.log(`[timings] slowest files (all passes; every file in ${path.join(dir, "timings.md")}):`);
+for (const f of all.sort((a, b) => b.seconds - a.seconds).slice(0, 15)) console.log(`${fmt(f.seconds)} s  ${f.file}${f.pass === "vitest" ? "" : `  [${f.pass}]`}`);
+for (const p of phases) console.log(`[timings] phase ${p.name}: ${p.seconds.toFixed(1)} s`);

@@ -16,10 +16,10 @@ export async function insertFunctionToken(db: Db, row: FunctionTokenRow & { toke
   ]);
 }
 
-/** Whether `tokenHash` is one of the session's function tokens. */
-export async function functionTokenOpens(db: Db, sessionId: string, tokenHash: string): Promise<boolean> {
+/** The id of the session's function token whose hash is `tokenHash`, or null when it has none such. */
+export async function functionTokenIdOf(db: Db, sessionId: string, tokenHash: string): Promise<string | null> {
   const row = await db.one<{ id: string }>("SELECT id FROM function_tokens WHERE session_id = ? AND token_hash = ?", [sessionId, tokenHash]);
-  return row !== undefined;
+  return row?.id ?? null;
 }
 
 export async function functionTokensOfSession(db: Db, sessionId: string): Promise<FunctionTokenRow[]> {

@@ -60,6 +60,13 @@ export async function listSessionsByBrowser(db: Db, browserHash: string, limit =
   return rows.map(fromRaw);
 }
 
+/** Moves every session bound to one of `fromHashes` to the browser identity `toHash` (browser-identity.ts). */
+export async function rebindBrowserSessions(db: Db, fromHashes: readonly string[], toHash: string): Promise<number> {
+  if (fromHashes.length === 0) return 0;
+  const marks = fromHashes.map(() => "?").join(", ");
+  return (await db.run(`UPDATE sessions SET browser_hash = ? WHERE browser_hash IN (${marks})`, [toHash, ...fromHashes])).changes;
+}
+
 export async function setSessionTitle(db: Db, id: string, title: string, now: string): Promise<void> {
   await db.run("UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?", [title, now, id]);
 }

@@ -2,8 +2,15 @@ import { z } from "zod";
 
 /** Request bodies of the HTTP interface (DESIGN §6), validated by every route. */
 
+/**
+ * Text a person writes (a title, a message). The NUL character is refused: Postgres cannot store
+ * it in text (SQLite would), so it is a 400 on both databases instead of a 500 on one.
+ */
+export const PersonText = z.string().refine((s) => !s.includes("\u0000"), { message: "must not contain the NUL character (\\u0000)" });
+const Title = PersonText.pipe(z.string().trim().min(1).max(120));
+
 export const CreateSessionBody = z
-  .object({ title: z.string().trim().min(1).max(120).optional() })
+  .object({ title: Title.optional() })
   .strict();
 
 export const SessionSettings = z
@@ -23,14 +30,14 @@ export const SessionSettings = z
 export type SessionSettingsView = z.infer<typeof SessionSettings>;
 
 export const PatchSessionBody = z
-  .object({ title: z.string().trim().min(1).max(120).optional(), settings: SessionSettings.optional() })
+  .object({ title: Title.optional(), settings: SessionSettings.optional() })
   .strict()
   .refine((b) => b.title !== undefined || b.settings !== undefined, { message: "send a title or settings", path: ["title"] });
 
 export const PostMessageBody = z
   .object({
     role: z.enum(["user", "interaction_response"]),
-    content: z.string().max(20_000),
+    content: PersonText.pipe(z.string().max(20_000)),
     media: z.array(z.string().uuid()).max(20).optional(),
     /**
      * The seq of the question this answers (an interaction card sends it): taken only while that
@@ -47,3 +54,6 @@ export const PostMessageBody = z
 export type PostMessage = z.infer<typeof PostMessageBody>;
 
 export const FileVariantQuery = z.enum(["original", "thumb"]).default("original");
+
+/** `?grant=`: what a function token's call answered with, so that token can read that picture (function-tokens.ts). */
+export const FileGrantQuery = z.string().regex(/^[\w-]{1,100}$/).optional();

@@ -143,6 +143,9 @@ describe("a run whose ending cannot be written", () => {
     expect(heard[0]!.event).toBeNull();
     expect(heard[0]!.state).toMatchObject({ runId: "r1", agentState: "error", notice: "The disk filled up." });
     expect(log.latestRunState("s", null)).toMatchObject({ agentState: "error", notice: "The disk filled up." });
+    // The run router asks this before recording an ending of its own (one cause, one notice).
+    expect(log.hasUnwrittenEnding("s", "r1")).toBe(true);
+    expect(log.hasUnwrittenEnding("s", "r0")).toBe(false);
 
     const note = (reason: string) => [
       { source: "environment", agent: "system", observation: "error", content: reason, extras: { error_id: "DISK_FULL" } },
@@ -154,6 +157,7 @@ describe("a run whose ending cannot be written", () => {
     await db.exec("PRAGMA max_page_count = 1000000");
     expect(await log.writeUnwritten(note)).toBeNull();
     expect(log.unwrittenCount).toBe(0);
+    expect(log.hasUnwrittenEnding("s", "r1")).toBe(false);
     const written = (await log.eventsAfter("s", 0)).filter((e) => e.runId === "r1");
     const errors = written.filter((e) => "observation" in e && e.observation === "error");
     expect(errors.map((e) => ("content" in e ? e.content : ""))).toEqual(["The disk filled up."]);

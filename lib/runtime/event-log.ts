@@ -134,6 +134,11 @@ export class EventLog {
     this.publish({ sessionId, event: null, message: null, state: { ...toStateWire(state), notice: reason } });
   }
 
+  /** Whether this run ended with the disk full and its ending still waits to be written (writeUnwritten). */
+  hasUnwrittenEnding(sessionId: string, runId: string): boolean {
+    return this.unwritten.get(sessionId)?.runId === runId;
+  }
+
   /** Runs still waiting for their ending to be written. */
   get unwrittenCount(): number {
     return this.unwritten.size;

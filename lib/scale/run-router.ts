@@ -101,7 +101,10 @@ export class RunRouter {
     const { db, events, instanceId, log } = this.deps;
     try {
       const lease = await leaseOfSession(db, sessionId);
-      if (lease?.owner === instanceId && lease.runId === runId && (await getSession(db, sessionId)) && !ENDED.has((await events.runState(sessionId, runId)).agentState)) {
+      // A run the full disk cut off has its one ending already (kept in memory until the disk has
+      // room: run-manager.ts endUnwritten); a second "database could not be reached" would be wrong.
+      const endedElsewhere = events.hasUnwrittenEnding(sessionId, runId);
+      if (lease?.owner === instanceId && lease.runId === runId && !endedElsewhere && (await getSession(db, sessionId)) && !ENDED.has((await events.runState(sessionId, runId)).agentState)) {
         await events.append(sessionId, errorNote(DATABASE_LOST_NOTE, "DATABASE_UNAVAILABLE", { runId }));
         await events.append(sessionId, stateChanged("interrupted", DATABASE_LOST_NOTE, { runId }));
         log(`[runs] run ${runId} (session ${sessionId}) stopped without a recorded end; marked it interrupted`);

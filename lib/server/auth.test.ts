@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { bearerToken, hashSecret, isSameOrigin, newSecret, readCookie, secretMatches } from "./auth";
+import {
+  bearerToken,
+  browserCookieHeader,
+  browserIdentityMatches,
+  hashBrowserIdentity,
+  hashSecret,
+  isSameOrigin,
+  newSecret,
+  readCookie,
+  readCookies,
+  secretMatches,
+} from "./auth";
 
 describe("auth helpers", () => {
   it("matches a secret only against its own hash", () => {
@@ -19,6 +30,25 @@ describe("auth helpers", () => {
     expect(readCookie("a=1; argus_browser=xyz; b=2", "argus_browser")).toBe("xyz");
     expect(readCookie("a=1", "argus_browser")).toBeNull();
     expect(readCookie("argus_browser=%E0%A4%A", "argus_browser")).toBeNull();
+  });
+
+  it("reads every value of a cookie sent several times, in order", () => {
+    expect(readCookies("argus_browser=KNOWN; a=1; argus_browser=mine", "argus_browser")).toEqual(["KNOWN", "mine"]);
+    expect(readCookies("argus_browser=; argus_browser=%E0%A4%A; x=argus_browser", "argus_browser")).toEqual([]);
+    expect(readCookies(Array.from({ length: 20 }, (_, i) => `argus_browser=v${i}`).join("; "), "argus_browser")).toHaveLength(8);
+  });
+
+  it("hashes browser identities apart from other secrets, so a pre-existing cookie's binding never matches", () => {
+    const value = newSecret();
+    expect(hashBrowserIdentity(value)).not.toBe(hashSecret(value));
+    expect(browserIdentityMatches(value, hashBrowserIdentity(value))).toBe(true);
+    expect(browserIdentityMatches(value, hashSecret(value))).toBe(false);
+  });
+
+  it("names the cookie __Host- when it is Secure", () => {
+    expect(browserCookieHeader("v", false)).toMatch(/^argus_browser=v; Path=\/; HttpOnly; SameSite=Lax/);
+    expect(browserCookieHeader("v", true)).toMatch(/^__Host-argus_browser=v; Path=\/;.*; Secure$/);
+    expect(browserCookieHeader("v", true)).not.toMatch(/Domain/i);
   });
 
   it("accepts same-origin requests and refuses cross-site ones", () => {

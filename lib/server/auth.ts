@@ -1,7 +1,17 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
-/** The cookie that identifies one browser; its sessions are listed by GET /api/sessions. */
+/**
+ * The cookie that identifies one browser; its sessions are listed by GET /api/sessions. With
+ * Secure cookies on (ARGUS_SECURE_COOKIES=1) it is `__Host-argus_browser`: a browser accepts a
+ * cookie of that name only from this very host, Secure, Path=/ and without Domain, so a sibling
+ * subdomain cannot plant one, and the unprefixed name is then ignored.
+ */
 export const BROWSER_COOKIE = "argus_browser";
+export const SECURE_BROWSER_COOKIE = "__Host-argus_browser";
+
+export function browserCookieName(secure: boolean): string {
+  return secure ? SECURE_BROWSER_COOKIE : BROWSER_COOKIE;
+}
 
 export function newSecret(): string {
   return randomBytes(32).toString("base64url");
@@ -24,26 +34,55 @@ export function bearerToken(authorization: string | null | undefined): string | 
   return match?.[1] ?? null;
 }
 
-export function readCookie(header: string | null | undefined, name: string): string | null {
-  if (!header) return null;
+/**
+ * Every value of cookie `name`, in the order the browser sent them. A browser sends one per path
+ * and domain it holds under that name, and a page on another port of this host (or a sibling
+ * subdomain) can add one of its own: several values are normal input, never "the first wins".
+ * Undecodable values are dropped; at most 8 are kept.
+ */
+export function readCookies(header: string | null | undefined, name: string): string[] {
+  if (!header) return [];
+  const values: string[] = [];
   for (const part of header.split(";")) {
     const eq = part.indexOf("=");
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === name) {
-      const value = part.slice(eq + 1).trim();
-      try {
-        return decodeURIComponent(value);
-      } catch {
-        return null;
-      }
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
+    try {
+      const value = decodeURIComponent(part.slice(eq + 1).trim());
+      if (value) values.push(value);
+    } catch {
+      continue;
     }
+    if (values.length === 8) break;
   }
-  return null;
+  return values;
+}
+
+export function readCookie(header: string | null | undefined, name: string): string | null {
+  return readCookies(header, name)[0] ?? null;
+}
+
+/**
+ * A browser identity is minted here only (never taken from a request) and stored hashed with its
+ * own prefix: a cookie value a browser held before identities were minted by the server (one it
+ * may have been handed by another page) hashes to something no session is bound to.
+ */
+export function newBrowserIdentity(): string {
+  return newSecret();
+}
+
+export function hashBrowserIdentity(identity: string): string {
+  return createHash("sha256").update(`argus-browser-v2\0${identity}`).digest("hex");
+}
+
+export function browserIdentityMatches(identity: string, storedHash: string): boolean {
+  const a = Buffer.from(hashBrowserIdentity(identity), "hex");
+  const b = Buffer.from(storedHash, "hex");
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 export function browserCookieHeader(value: string, secure: boolean): string {
   const attrs = [
-    `${BROWSER_COOKIE}=${value}`,
+    `${browserCookieName(secure)}=${value}`,
     "Path=/",
     "HttpOnly",
     "SameSite=Lax",
@@ -51,6 +90,15 @@ export function browserCookieHeader(value: string, secure: boolean): string {
   ];
   if (secure) attrs.push("Secure");
   return attrs.join("; ");
+}
+
+/**
+ * Deletes browser cookies another page of this host set on a narrower path (they are sent before
+ * Argus's own and would shadow it). Only possible for the unprefixed name: a `__Host-` cookie
+ * always has Path=/.
+ */
+export function shadowCookieRemovals(): string[] {
+  return ["/api", "/api/", "/api/sessions"].map((p) => `${BROWSER_COOKIE}=; Path=${p}; Max-Age=0; HttpOnly; SameSite=Lax`);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { bearerToken, BROWSER_COOKIE, readCookie } from "./auth";
+import { bearerToken, BROWSER_COOKIE, readCookie, SECURE_BROWSER_COOKIE } from "./auth";
 
 /**
  * Next decodes route parameters before any route runs and answers a path
@@ -15,7 +15,7 @@ export function refuseUndecodablePath(req: IncomingMessage, res: ServerResponse)
     decodeURIComponent(pathname);
     return false;
   } catch {
-    const credentials = bearerToken(req.headers.authorization) ?? readCookie(req.headers.cookie, BROWSER_COOKIE);
+    const credentials = bearerToken(req.headers.authorization) ?? readCookie(req.headers.cookie, BROWSER_COOKIE) ?? readCookie(req.headers.cookie, SECURE_BROWSER_COOKIE);
     const body = credentials
       ? { error: { code: "forbidden:session", message: "This session does not exist or your credentials do not open it." } }
       : { error: { code: "unauthorized:session", message: "This session needs its token: send 'Authorization: Bearer <token>' or open it from the browser that created it." } };

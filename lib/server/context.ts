@@ -23,3 +23,8 @@ export function getArgus(): ArgusCore {
   }
   return core;
 }
+
+/** Whether the browser cookie is Secure (and so `__Host-` prefixed): read per request, off until the core is set. */
+export function secureCookiesOn(): boolean {
+  return globalThis.__argusCore?.config.secureCookies ?? false;
+}

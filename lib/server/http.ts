@@ -2,7 +2,8 @@ import type { z } from "zod";
 import { diskFullError, isDiskFull } from "@/lib/db/disk-space";
 import { ArgusError, isArgusError, statusOf, toErrorBody } from "@/lib/errors";
 import type { Credentials } from "@/lib/sessions/service";
-import { bearerToken, BROWSER_COOKIE, isSameOrigin, readCookie } from "./auth";
+import { bearerToken, browserCookieName, isSameOrigin, readCookies } from "./auth";
+import { secureCookiesOn } from "./context";
 import { DISCARD_LIMIT_BYTES, discardRest, discardUnreadBody } from "./discard-body";
 
 export function json(body: unknown, init?: ResponseInit): Response {
@@ -110,7 +111,7 @@ export function credentialsOf(req: Request): Credentials {
   const method = req.method.toUpperCase();
   return {
     token: bearerToken(h.get("authorization")),
-    browser: readCookie(h.get("cookie"), BROWSER_COOKIE),
+    browsers: readCookies(h.get("cookie"), browserCookieName(secureCookiesOn())),
     sameOrigin: isSameOrigin({
       origin: h.get("origin"),
       host: h.get("host"),

@@ -16,7 +16,7 @@ import {
 import { authorizeSession } from "@/lib/sessions/service";
 import type { ArgusCore } from "./argus-core";
 import { isAllowedHost, type AllowedHosts } from "./allowed-hosts";
-import { BROWSER_COOKIE, isSameOrigin, readCookie } from "./auth";
+import { browserCookieName, isSameOrigin, readCookies } from "./auth";
 import { zodProblem } from "./http";
 
 interface SocketData {
@@ -61,7 +61,7 @@ export function attachSocketServer(httpServer: HttpServer, core: ArgusCore, opti
     try {
       const headers = socket.handshake.headers;
       const token = parsed.data.token ?? null;
-      const browser = readCookie(headers.cookie, BROWSER_COOKIE);
+      const browsers = readCookies(headers.cookie, browserCookieName(core.config.secureCookies));
       // A browser attaches its cookie to a foreign page's WebSocket too, and
       // WebSockets are not bound by CORS: a socket opened by the cookie alone
       // must come from Argus's own pages, as cookie writes over HTTP must.
@@ -70,7 +70,7 @@ export function attachSocketServer(httpServer: HttpServer, core: ArgusCore, opti
         return typeof v === "string" ? v : null;
       };
       const sameOrigin = isSameOrigin({ origin: header("origin"), host: header("host"), secFetchSite: header("sec-fetch-site") });
-      await authorizeSession(core, parsed.data.sessionId, { token, browser, sameOrigin, write: false });
+      await authorizeSession(core, parsed.data.sessionId, { token, browsers, sameOrigin, write: false });
       if (!token && !sameOrigin) {
         throw new ArgusError("forbidden:socket", "This chat can only be opened from Argus's own page.");
       }

@@ -26,7 +26,7 @@ import { pendingInteraction } from "@/lib/runtime/pending-interaction";
 import type { SessionSummary, SessionView } from "@/lib/protocol/sessions";
 import { SessionSettings, type SessionSettingsView } from "@/lib/protocol/api";
 
-import { hashSecret, newSecret, secretMatches } from "@/lib/server/auth";
+import { browserIdentityMatches, hashBrowserIdentity, hashSecret, newSecret, secretMatches } from "@/lib/server/auth";
 
 export interface SessionDeps {
   db: Db;
@@ -51,7 +51,8 @@ export { workspaceLock };
 /** How a request proves it may open a session. */
 export interface Credentials {
   token: string | null;
-  browser: string | null;
+  /** Every browser-cookie value the request carried (auth.ts readCookies): a session opens to any one bound to it. */
+  browsers: string[];
   /** Whether the request came from Argus's own pages (see isSameOrigin). */
   sameOrigin: boolean;
   /** Reads are safe to authorise by cookie alone; writes need a token or same origin. */
@@ -70,7 +71,7 @@ export async function createSession(deps: SessionDeps, browser: string | null): 
   await insertSession(deps.db, {
     id,
     tokenHash: hashSecret(token),
-    browserHash: browser ? hashSecret(browser) : null,
+    browserHash: browser ? hashBrowserIdentity(browser) : null,
     now: new Date().toISOString(),
   });
   mkdirSync(workspaceDir(deps.config, id), { recursive: true, mode: 0o700 });
@@ -83,7 +84,7 @@ export async function createSession(deps: SessionDeps, browser: string | null): 
  * not, so a guessed id learns nothing.
  */
 export async function authorizeSession(deps: SessionDeps, sessionId: string, cred: Credentials): Promise<SessionRow> {
-  if (!cred.token && !cred.browser) {
+  if (!cred.token && cred.browsers.length === 0) {
     throw new ArgusError(
       "unauthorized:session",
       "This session needs its token: send 'Authorization: Bearer <token>' or open it from the browser that created it.",
@@ -93,7 +94,8 @@ export async function authorizeSession(deps: SessionDeps, sessionId: string, cre
   const session = await getSession(deps.db, sessionId);
   if (!session) throw denied;
   if (cred.token && secretMatches(cred.token, session.tokenHash)) return session;
-  if (cred.browser && session.browserHash && secretMatches(cred.browser, session.browserHash)) {
+  const stored = session.browserHash;
+  if (stored && cred.browsers.some((b) => browserIdentityMatches(b, stored))) {
     if (cred.write && !cred.sameOrigin) {
       throw new ArgusError(
         "forbidden:session",
@@ -111,9 +113,14 @@ async function stateOf(deps: SessionDeps, sessionId: string): Promise<string> {
   return deps.events.latestRunState(sessionId, stored ? (stored.state as RunState) : null)?.agentState ?? "idle";
 }
 
-export async function listSessions(deps: SessionDeps, browser: string | null): Promise<SessionSummary[]> {
-  if (!browser) return [];
-  const rows = await listSessionsByBrowser(deps.db, hashSecret(browser));
+export async function listSessions(deps: SessionDeps, browsers: readonly string[]): Promise<SessionSummary[]> {
+  // Several cookie values (another page of this host added one): the sessions of each, never
+  // more than one list's worth. A value the server never minted is bound to nothing.
+  const byId = new Map<string, SessionRow>();
+  for (const hash of new Set(browsers.map(hashBrowserIdentity))) {
+    for (const s of await listSessionsByBrowser(deps.db, hash)) byId.set(s.id, s);
+  }
+  const rows = [...byId.values()].sort((x, y) => (x.updatedAt === y.updatedAt ? x.id.localeCompare(y.id) : x.updatedAt < y.updatedAt ? 1 : -1)).slice(0, 200);
   return Promise.all(
     rows.map(async (s) => ({
       id: s.id,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/lib/db/database";
+import { filesOfSession } from "@/lib/db/files";
 import { addFunctionVersion } from "@/lib/db/functions";
 import { coinImage } from "@/tests/helpers/coin-images";
 import { coinsPng, scenarioPath, startAgentWorld, uploadFile, watchSession, type AgentWorld } from "@/tests/helpers/agent-run";
@@ -217,12 +218,21 @@ describe("function tokens (scripts for a session made in a browser)", () => {
     const listed = await world.call("GET", `/api/sessions/${a.id}/function-tokens`, { token: a.token });
     expect(listed.json.tokens).toEqual([{ id: made.json.id, createdAt: made.json.createdAt }]);
 
-    const ran = await run(a, "count_coins", { body: { uploadId: coinsUploadId }, token });
-    expect(ran.status).toBe(200);
+    // It runs functions on the bytes it sends...
+    const ran = await run(a, "count_coins", { raw: imageForm(await coinsPng(), "coins.png"), token });
+    expect(ran.status, ran.text).toBe(200);
     expect(JSON.stringify(ran.json.result)).toMatch(/^\[24,/);
+    // ...never on the session's uploads by id (its own credentials still can).
+    const byId = await run(a, "count_coins", { body: { uploadId: coinsUploadId }, token });
+    expect(byId.status).toBe(403);
+    expect(byId.json.error.code).toBe("forbidden:function");
+    expect(byId.json.error.message).toMatch(/image it sends/);
+    expect(JSON.stringify(byId.json)).not.toContain("24");
 
-    // A picture the function saves is readable with the token (its `images` URLs); uploads are not.
+    // A picture the function saves is readable with the token through its own `images` URL, and
+    // only so: not by its bare id, not with another token, not the session's other pictures.
     const db = await openDatabase(world.server.database);
+    let chatPictures: string[];
     try {
       await addFunctionVersion(db, {
         sessionId: a.id,
@@ -234,17 +244,38 @@ describe("function tokens (scripts for a session made in a browser)", () => {
         success: true,
         now: new Date().toISOString(),
       });
+      chatPictures = (await filesOfSession(db, a.id)).filter((f) => f.origin === "generated").map((f) => f.id);
     } finally {
       await db.close();
     }
-    const marked = await run(a, "mark", { body: { uploadId: coinsUploadId }, token });
-    expect(marked.status).toBe(200);
+    // The chat's runs made pictures of their own (cell outputs): generated files the token must not open.
+    expect(chatPictures.length).toBeGreaterThan(0);
+    const marked = await run(a, "mark", { raw: imageForm(await coinsPng(), "coins.png"), token });
+    expect(marked.status, marked.text).toBe(200);
     const [picture] = marked.json.images as string[];
-    expect(picture).toMatch(/^\/api\/files\//);
+    expect(picture).toMatch(/^\/api\/files\/[\w-]+\?grant=[\w-]+$/);
     const fetched = await world.call("GET", picture!, { token });
     expect(fetched.status).toBe(200);
     expect(fetched.headers.get("content-type")).toBe("image/png");
+    expect((await world.call("GET", `${picture!}&variant=thumb`, { token })).status).toBe(200);
+    const bare = picture!.split("?")[0]!;
+    expect((await world.call("GET", bare, { token })).status).toBe(403);
+    expect((await world.call("GET", picture!, { token: null })).status).toBe(401);
+    // The session's own credentials open it with or without the grant.
+    expect((await world.call("GET", bare, { token: a.token })).status).toBe(200);
+    const other = await world.call("POST", `/api/sessions/${a.id}/function-tokens`, { token: a.token });
+    expect((await world.call("GET", picture!, { token: other.json.token as string })).status).toBe(403);
+    const grant = picture!.split("?")[1]!;
+    for (const id of chatPictures) {
+      expect((await world.call("GET", `/api/files/${id}`, { token })).status).toBe(403);
+      expect((await world.call("GET", `/api/files/${id}?${grant}`, { token })).status).toBe(403);
+    }
     expect((await world.call("GET", `/api/files/${coinsUploadId}`, { token })).status).toBe(403);
+    expect((await world.call("GET", `/api/files/${coinsUploadId}?${grant}`, { token })).status).toBe(403);
+    // The session's own token may still run on its uploads by id, and gets plain URLs.
+    const mine = await run(a, "mark", { body: { uploadId: coinsUploadId } });
+    expect(mine.status, mine.text).toBe(200);
+    expect((mine.json.images as string[])[0]).toMatch(/^\/api\/files\/[\w-]+$/);
 
     // Only the run endpoint of this session: not the chat, not its functions list, not another session.
     expect((await world.call("GET", `/api/sessions/${a.id}`, { token })).status).toBe(403);
@@ -255,7 +286,8 @@ describe("function tokens (scripts for a session made in a browser)", () => {
     // Revoked: refused from then on; revoking twice is a 404.
     const revoked = await world.call("DELETE", `/api/sessions/${a.id}/function-tokens/${made.json.id}`, { token: a.token });
     expect(revoked.status).toBe(200);
-    expect((await run(a, "count_coins", { body: { uploadId: coinsUploadId }, token })).status).toBe(403);
+    expect((await run(a, "count_coins", { raw: imageForm(await coinsPng(), "coins.png"), token })).status).toBe(403);
+    expect((await world.call("GET", picture!, { token })).status).toBe(403);
     expect((await world.call("DELETE", `/api/sessions/${a.id}/function-tokens/${made.json.id}`, { token: a.token })).status).toBe(404);
   });
 

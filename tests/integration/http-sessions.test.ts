@@ -12,7 +12,7 @@ async function newSession(cookie?: string) {
 }
 
 describe("sessions over HTTP", () => {
-  it("creates a session with an id and a token, and issues the browser cookie once", async () => {
+  it("creates a session with an id and a token, and mints the browser cookie anew at every creation", async () => {
     const res = await argus.call("POST", "/api/sessions");
     expect(res.status).toBe(201);
     expect(res.json.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -22,18 +22,26 @@ describe("sessions over HTTP", () => {
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
     const again = await argus.call("POST", "/api/sessions", { headers: { cookie: cookie.split(";")[0]! } });
-    expect(again.headers.get("set-cookie")).toBeNull();
+    const next = again.headers.getSetCookie();
+    expect(next[0]).toMatch(/^argus_browser=[\w-]+; Path=\/;/);
+    expect(next[0]!.split(";")[0]).not.toBe(cookie.split(";")[0]);
+    // A cookie another page set on a narrower path (it would be sent first) is deleted.
+    expect(next.slice(1)).toEqual(expect.arrayContaining([expect.stringMatching(/^argus_browser=; Path=\/api; Max-Age=0/)]));
   });
 
-  it("lists only this browser's sessions", async () => {
+  it("lists only this browser's sessions, carried from cookie to cookie", async () => {
     const a1 = await newSession();
     const a2 = await newSession(a1.cookie);
     const b1 = await newSession();
-    const listA = await argus.call("GET", "/api/sessions", { headers: { cookie: a1.cookie! } });
+    const listA = await argus.call("GET", "/api/sessions", { headers: { cookie: a2.cookie! } });
     expect(listA.status).toBe(200);
     const ids = listA.json.sessions.map((s: { id: string }) => s.id);
     expect(ids.sort()).toEqual([a1.id, a2.id].sort());
     expect(ids).not.toContain(b1.id);
+    // The cookie a browser had before its last new chat opens nothing any more.
+    expect((await argus.call("GET", "/api/sessions", { headers: { cookie: a1.cookie! } })).json.sessions).toEqual([]);
+    expect((await argus.call("GET", `/api/sessions/${a1.id}`, { headers: { cookie: a1.cookie! } })).status).toBe(403);
+    expect((await argus.call("GET", `/api/sessions/${a1.id}`, { headers: { cookie: a2.cookie! } })).status).toBe(200);
     expect((await argus.call("GET", "/api/sessions")).json.sessions).toEqual([]);
   });
 
@@ -143,6 +151,24 @@ describe("sessions over HTTP", () => {
     expect((await argus.call("GET", `/api/sessions/${s.id}`, { token: s.token })).json.messages).toEqual([]);
     expect((await argus.call("POST", `/api/sessions/${s.id}/cancel`, { token: s.token })).status).toBe(409);
     expect((await argus.call("POST", `/api/sessions/${s.id}/cancel`, { token: other.token })).status).toBe(403);
+  });
+
+  it("refuses the NUL character in a title or a message with a 400, on SQLite and Postgres alike", async () => {
+    const s = await newSession();
+    const nul = "before\u0000after";
+    const cases = [
+      { method: "POST", route: "/api/sessions", body: { title: nul }, field: "title" },
+      { method: "PATCH", route: `/api/sessions/${s.id}`, body: { title: nul }, field: "title" },
+      { method: "POST", route: `/api/sessions/${s.id}/messages`, body: { role: "user", content: nul }, field: "content" },
+    ];
+    for (const c of cases) {
+      const res = await argus.call(c.method, c.route, { token: s.token, body: c.body });
+      expect(res.status, `${c.method} ${c.route}: ${res.text}`).toBe(400);
+      expect(res.json.error).toMatchObject({ code: "bad_request:api", field: c.field });
+      expect(res.json.error.message).toMatch(/NUL/);
+    }
+    const view = await argus.call("GET", `/api/sessions/${s.id}`, { token: s.token });
+    expect(view.json).toMatchObject({ title: null, messages: [] });
   });
 
   it("refuses cross-site writes that carry only the cookie", async () => {

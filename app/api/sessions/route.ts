@@ -1,31 +1,37 @@
 import { CreateSessionBody } from "@/lib/protocol/api";
-import { browserCookieHeader, newSecret } from "@/lib/server/auth";
+import { browserCookieHeader, shadowCookieRemovals } from "@/lib/server/auth";
 import { clientAddressOf } from "@/lib/server/client-address";
 import { getArgus } from "@/lib/server/context";
 import { credentialsOf, json, readJson, route } from "@/lib/server/http";
-import { createSession, listSessions, renameSession } from "@/lib/sessions/service";
+import { listSessions, renameSession } from "@/lib/sessions/service";
 import { getSession } from "@/lib/db/sessions";
+import { createBrowserSession } from "@/lib/sessions/browser-identity";
 
 export const dynamic = "force-dynamic";
 
-/** Create a session. The browser cookie is issued here if the browser has none yet. */
+/**
+ * Create a session. The browser cookie is minted here, and only here, anew at every creation;
+ * the chats of the cookie(s) the browser sent move to the new one (browser-identity.ts).
+ */
 export const POST = route(async (req: Request) => {
   const core = getArgus();
   const cred = credentialsOf(req);
-  core.sessionCreation.admit({ address: clientAddressOf(req), browser: cred.browser });
+  core.sessionCreation.admit({ address: clientAddressOf(req), browser: cred.browsers[0] ?? null });
   core.disk.assertRoom("session");
   const hasBody = (req.headers.get("content-length") ?? "0") !== "0" || req.headers.has("content-type");
   const body = hasBody ? await readJson(req, CreateSessionBody) : {};
-  const browser = cred.browser ?? newSecret();
-  const created = await createSession(core, browser);
+  // Bound to an identity minted now, never to the cookie the request brought (browser-identity.ts).
+  const { identity, ...created } = await createBrowserSession(core, cred.browsers);
   if (body.title) await renameSession(core, (await getSession(core.db, created.id))!, body.title);
   const headers = new Headers();
-  if (!cred.browser) headers.set("set-cookie", browserCookieHeader(browser, core.config.secureCookies));
+  const secure = core.config.secureCookies;
+  headers.append("set-cookie", browserCookieHeader(identity, secure));
+  if (!secure && cred.browsers.length > 0) for (const removal of shadowCookieRemovals()) headers.append("set-cookie", removal);
   return json(created, { status: 201, headers });
 });
 
 /** This browser's sessions, newest first (an empty list without the browser cookie). */
 export const GET = route(async (req: Request) => {
   const core = getArgus();
-  return json({ sessions: await listSessions(core, credentialsOf(req).browser) });
+  return json({ sessions: await listSessions(core, credentialsOf(req).browsers) });
 });

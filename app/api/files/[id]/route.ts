@@ -1,7 +1,7 @@
 import { getFile } from "@/lib/db/files";
 import { verifiedFile } from "@/lib/files/lazy-thumbnail";
 import { ArgusError } from "@/lib/errors";
-import { FileVariantQuery } from "@/lib/protocol/api";
+import { FileGrantQuery, FileVariantQuery } from "@/lib/protocol/api";
 import { parseByteRange } from "@/lib/server/byte-range";
 import { getArgus } from "@/lib/server/context";
 import { credentialsOf, parseWith, route } from "@/lib/server/http";
@@ -15,12 +15,13 @@ export const GET = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();
   const { id } = await params;
   const cred = credentialsOf(req);
+  const query = new URL(req.url).searchParams;
   const file = await getFile(core.db, id);
   // Authorise against the owning session; an unknown id answers like a foreign one.
-  await authorizeFileRead(core, file, cred);
+  await authorizeFileRead(core, file, cred, parseWith(FileGrantQuery, query.get("grant") ?? undefined) ?? null);
   if (!file) throw new ArgusError("not_found:file", "No such file.");
 
-  const variant = parseWith(FileVariantQuery, new URL(req.url).searchParams.get("variant") ?? undefined);
+  const variant = parseWith(FileVariantQuery, query.get("variant") ?? undefined);
   // A picture a kernel wrote is decoded whole before it is first served (its thumbnail is made then).
   const checked = await verifiedFile(core, file);
   const sha = variant === "thumb" ? checked.thumbSha256 : checked.sha256;

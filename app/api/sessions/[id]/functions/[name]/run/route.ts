@@ -5,7 +5,7 @@ import { callSessionFunction, getVersion, inputFromBytes, inputFromUpload } from
 import { getArgus } from "@/lib/server/context";
 import { credentialsOf, json, parseWith, readJson, route } from "@/lib/server/http";
 import { isMultipartForm, MULTIPART_ENVELOPE_BYTES, ONE_FILE_FORM_PARTS, readCappedForm, requiredFile } from "@/lib/server/multipart";
-import { authorizeFunctionCall } from "@/lib/sessions/function-tokens";
+import { authorizeFunctionCall, grantedImages } from "@/lib/sessions/function-tokens";
 import { FunctionNameSchema, VersionSchema } from "../params";
 
 export const dynamic = "force-dynamic";
@@ -13,17 +13,26 @@ type Ctx = { params: Promise<{ id: string; name: string }> };
 
 const UploadIdBody = z.object({ uploadId: z.string().min(1).max(100) }).strict();
 
+/** A function token runs functions on the bytes it sends: the session's uploads stay the session's. */
+function uploadsNeedSessionCredentials(): ArgusError {
+  return new ArgusError(
+    "forbidden:function",
+    "A function token runs functions on the image it sends (multipart, in a field named 'file'); running on one of the session's uploads by id needs the session's own credentials.",
+  );
+}
+
 /**
  * Runs the session's function (latest version, or `?version=`) on one image
  * in an isolated kernel: multipart with the image in a field named "file", or
- * JSON {uploadId} naming one of the session's uploads. See run-answer.ts for
+ * JSON {uploadId} naming one of the session's uploads (not with a function token). See run-answer.ts for
  * the answer and README "Functions" for the errors.
  */
 export const POST = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();
   const p = await params;
   // The session's own credentials, or a function token made for scripts in the Code tab.
-  const session = await authorizeFunctionCall(core, p.id, credentialsOf(req));
+  const caller = await authorizeFunctionCall(core, p.id, credentialsOf(req));
+  const session = caller.session;
   // The pictures a function saves are stored: refused (507) like uploads when the disk is almost full.
   core.disk.assertRoom("function");
   const name = parseWith(FunctionNameSchema, p.name);
@@ -45,12 +54,15 @@ export const POST = route(async (req: Request, { params }: Ctx) => {
     const { bytes, filename } = await requiredFile(form, "file", "image");
     input = await inputFromBytes(core, bytes, filename);
   } else if (type.includes("application/json")) {
+    if (caller.functionTokenId) throw uploadsNeedSessionCredentials();
     const body = await readJson(req, UploadIdBody);
     input = await inputFromUpload(core, session.id, body.uploadId);
   } else {
     throw new ArgusError("unsupported_media:api", "Send the image as multipart/form-data in a field named 'file', or JSON {\"uploadId\": \"…\"}.");
   }
   // No abort on client disconnect: the call is bounded by its own timeout.
-  const answer = runAnswer(kept.version, await callSessionFunction(core, kept, input));
+  const outcome = await callSessionFunction(core, kept, input);
+  // A function token reads back the pictures its own call saved, through the URLs answered here.
+  const answer = runAnswer(kept.version, { ...outcome, images: grantedImages(caller, outcome.images) });
   return json(answer.body, { status: answer.status });
 });

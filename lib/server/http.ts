@@ -3,6 +3,7 @@ import { diskFullError, isDiskFull } from "@/lib/db/disk-space";
 import { ArgusError, isArgusError, statusOf, toErrorBody } from "@/lib/errors";
 import type { Credentials } from "@/lib/sessions/service";
 import { bearerToken, browserCookieName, isSameOrigin, readCookies } from "./auth";
+import { BROWSER_PROOF_HEADER, provenBrowsers } from "./browser-proof";
 import { secureCookiesOn } from "./context";
 import { DISCARD_LIMIT_BYTES, discardRest, discardUnreadBody } from "./discard-body";
 
@@ -109,14 +110,13 @@ export async function readCapped(req: Request, limit: number, tooLarge: string):
 export function credentialsOf(req: Request): Credentials {
   const h = req.headers;
   const method = req.method.toUpperCase();
-  return {
-    token: bearerToken(h.get("authorization")),
-    browsers: readCookies(h.get("cookie"), browserCookieName(secureCookiesOn())),
-    sameOrigin: isSameOrigin({
-      origin: h.get("origin"),
-      host: h.get("host"),
-      secFetchSite: h.get("sec-fetch-site"),
-    }),
-    write: !(method === "GET" || method === "HEAD"),
-  };
+  const write = !(method === "GET" || method === "HEAD");
+  const sameOrigin = isSameOrigin({ origin: h.get("origin"), host: h.get("host"), secFetchSite: h.get("sec-fetch-site") });
+  const cookies = readCookies(h.get("cookie"), browserCookieName(secureCookiesOn()));
+  // A cookie another page of this host planted counts only with the proof this origin's page holds
+  // (browser-proof.ts). A cross-site write is refused by its own rule (authorizeSession), which says so.
+  const browsers = write && !sameOrigin
+    ? cookies
+    : provenBrowsers(cookies, { fromBrowser: h.has("sec-fetch-site"), proof: h.get(BROWSER_PROOF_HEADER), write });
+  return { token: bearerToken(h.get("authorization")), browsers, sameOrigin, write };
 }

@@ -48,3 +48,18 @@ describe("a cookie planted in the person's browser", () => {
     expect(planter.status, planter.text).toBe(200);
   });
 });
+
+describe("many planted cookies", () => {
+  it("cannot push the person's own cookie out of the values read", async () => {
+    const own = await argus.call("POST", "/api/sessions");
+    const ownCookie = own.headers.get("set-cookie")!.split(";")[0]!;
+    const host = new URL(argus.server.url).host;
+    // Copies on longer paths (and, under a name, on Domain= variants) are sent before the person's own.
+    const planted = Array.from({ length: 8 }, (_, i) => `argus_browser=planted${i}`).join("; ");
+    const headers = { cookie: `${planted}; ${ownCookie}`, origin: `http://${host}`, "sec-fetch-site": "same-origin", "x-argus-browser-proof": own.json.browserProof as string };
+    const listed = await argus.call("GET", "/api/sessions", { headers });
+    expect(listed.json.sessions.map((s: { id: string }) => s.id)).toEqual([own.json.id]);
+    const renamed = await argus.call("PATCH", `/api/sessions/${own.json.id}`, { body: { title: "still mine" }, headers });
+    expect(renamed.status, renamed.text).toBe(200);
+  });
+});

@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   let made = 0;
   const newSession = async (): Promise<FuzzSession> => {
     const res = await call("POST", "/api/sessions");
-    const s: FuzzSession = { id: res.json.id, token: res.json.token, cookie: res.headers.get("set-cookie")!.split(";")[0]!, files: [] };
+    const s: FuzzSession = { id: res.json.id, token: res.json.token, cookie: res.headers.get("set-cookie")!.split(";")[0]!, browserProof: res.json.browserProof, files: [] };
     const form = new FormData();
     form.set("file", new Blob([tinyPng(new Rng(SEED + ++made)) as BlobPart]), "seed.png");
     const up = await call("POST", `/api/sessions/${s.id}/uploads`, { token: s.token, raw: form });

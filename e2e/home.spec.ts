@@ -15,7 +15,7 @@ test("a session created from the page's origin opens with the browser cookie", a
   await page.goto("/");
   const created = await page.evaluate(async () => {
     const res = await fetch("/api/sessions", { method: "POST" });
-    return { status: res.status, body: (await res.json()) as { id: string } };
+    return { status: res.status, body: (await res.json()) as { id: string; browserProof: string } };
   });
   expect(created.status).toBe(201);
   const view = await page.evaluate(async (id) => {
@@ -24,13 +24,14 @@ test("a session created from the page's origin opens with the browser cookie", a
   }, created.body.id);
   expect(view.status).toBe(200);
   expect(view.body).toMatchObject({ id: created.body.id, messages: [] });
-  const rename = await page.evaluate(async (id) => {
+  // A write by cookie carries the proof the page was handed with it (lib/server/browser-proof.ts).
+  const rename = await page.evaluate(async ({ id, proof }) => {
     const res = await fetch(`/api/sessions/${id}`, {
       method: "PATCH",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", "x-argus-browser-proof": proof },
       body: JSON.stringify({ title: "From the page" }),
     });
     return res.status;
-  }, created.body.id);
+  }, { id: created.body.id, proof: created.body.browserProof });
   expect(rename).toBe(200);
 });

@@ -89,6 +89,7 @@ test("a cookie the server issued to the attacker, planted in the person's browse
   const own = await browser.newContext({ baseURL: argusBase() });
   const made = await own.request.post(`${argusBase()}/api/sessions`);
   expect(made.status()).toBe(201);
+  const attackerChat = ((await made.json()) as { id: string }).id;
   const issued = (await own.storageState()).cookies.find((c) => c.name === "argus_browser")!.value;
   await own.close();
   // ...and plants it in the person's browser.
@@ -97,10 +98,44 @@ test("a cookie the server issued to the attacker, planted in the person's browse
   try {
     const { page, sessionId } = await victimStartsChat(victim, site.origin, issued);
     const stolen = await attackerReads(browser, issued, sessionId);
-    expect(stolen.listed).toEqual([]);
+    // The issued value lists the attacker's own chat only (the person's page held no proof for it, so nothing moved).
+    expect(stolen.listed).toEqual([attackerChat]);
     expect(stolen.chatStatus).toBe(403);
     expect(stolen.chatBody).not.toContain("my private question");
     await expect(page.getByTestId("message-conversation")).toContainText("Hello");
+  } finally {
+    await victim.close();
+    await closeSite(site.server);
+  }
+});
+
+test("a planted server-issued cookie and a link to the planter's chat: the person's page cannot write there", async ({ browser }) => {
+  // The attacker starts a chat of their own and keeps its bearer token.
+  const own = await browser.newContext({ baseURL: argusBase() });
+  const made = await own.request.post(`${argusBase()}/api/sessions`);
+  expect(made.status()).toBe(201);
+  const { id: attackerChat, token } = (await made.json()) as { id: string; token: string };
+  const issued = (await own.storageState()).cookies.find((c) => c.name === "argus_browser")!.value;
+  await own.close();
+  // The planting page puts the value on path / (replacing nothing: the person has no chat yet), then links to the chat.
+  const site = await attackerSite({
+    "/plant": `<!doctype html><title>loading</title><script>document.cookie = "argus_browser=${issued}; path=/"; document.title = "planted";</script>`,
+  });
+  const victim = await browser.newContext({ baseURL: argusBase() });
+  try {
+    const page = await victim.newPage();
+    await page.goto(`${site.origin}/plant`);
+    await expect(page).toHaveTitle("planted");
+    await page.goto(`/?s=${attackerChat}`);
+    // Argus's page holds no proof for the planted value: the chat does not open for it.
+    await expect(page.getByTestId("chat-unavailable")).toBeVisible();
+    const rename = await page.evaluate(async (id) => {
+      const res = await fetch(`/api/sessions/${id}`, { method: "PATCH", headers: { "content-type": "application/json", "x-argus-browser-proof": "" }, body: JSON.stringify({ title: "my private question" }) });
+      return res.status;
+    }, attackerChat);
+    expect(rename).toBe(401);
+    const seen = await (await fetch(`${argusBase()}/api/sessions/${attackerChat}`, { headers: { authorization: `Bearer ${token}` } })).json();
+    expect((seen as { title: string | null }).title).toBeNull();
   } finally {
     await victim.close();
     await closeSite(site.server);

@@ -1,6 +1,7 @@
 "use client";
 
 import { Button } from "@/components/ui/button";
+import { browserProofHeaders } from "@/lib/client/browser-proof";
 import { useBatch } from "@/lib/client/use-batch";
 import type { UploadView } from "@/lib/protocol/files";
 import { BatchProgressBar } from "./batch-progress";
@@ -17,7 +18,7 @@ export function BatchPanel({ sessionId, functionName, uploads }: { sessionId: st
   if (!functionName && !state) return null;
   const base = state ? `/api/sessions/${sessionId}/batches/${state.batch.id}` : "";
   const cancel = async () => {
-    await fetch(`${base}/cancel`, { method: "POST", credentials: "same-origin" }).catch(() => null);
+    await fetch(`${base}/cancel`, { method: "POST", credentials: "same-origin", headers: browserProofHeaders() }).catch(() => null);
     reload();
   };
   return (

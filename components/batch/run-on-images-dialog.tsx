@@ -3,6 +3,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { browserProofHeaders } from "@/lib/client/browser-proof";
 import type { UploadView } from "@/lib/protocol/files";
 
 interface Props {
@@ -17,7 +18,7 @@ async function startBatch(sessionId: string, body: BodyInit, json: boolean): Pro
   const res = await fetch(`/api/sessions/${sessionId}/batches`, {
     method: "POST",
     credentials: "same-origin",
-    headers: json ? { "content-type": "application/json" } : undefined,
+    headers: { ...browserProofHeaders(), ...(json ? { "content-type": "application/json" } : {}) },
     body,
   }).catch(() => null);
   if (!res) return "The server can't be reached.";

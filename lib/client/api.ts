@@ -3,6 +3,7 @@ import type { UploadView } from "@/lib/protocol/files";
 import type { FunctionTokenCreated } from "@/lib/protocol/functions";
 import type { SessionSettingsView } from "@/lib/protocol/api";
 import type { PendingInteraction, SessionSummary } from "@/lib/protocol/sessions";
+import { browserProofHeaders, rememberBrowserProof } from "./browser-proof";
 
 export type { SessionSummary };
 
@@ -23,7 +24,7 @@ async function request<T>(method: string, url: string, body?: unknown, raw?: Bod
   try {
     res = await fetch(url, {
       method,
-      headers: body === undefined ? undefined : { "content-type": "application/json" },
+      headers: { ...browserProofHeaders(), ...(body === undefined ? {} : { "content-type": "application/json" }) },
       body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
       credentials: "same-origin",
     });
@@ -52,7 +53,11 @@ export interface SessionDetail {
 
 export const api = {
   listSessions: () => request<{ sessions: SessionSummary[] }>("GET", "/api/sessions").then((r) => r.sessions),
-  createSession: () => request<{ id: string }>("POST", "/api/sessions"),
+  createSession: () =>
+    request<{ id: string; browserProof?: string }>("POST", "/api/sessions").then((r) => {
+      rememberBrowserProof(r.browserProof);
+      return r;
+    }),
   getSession: (id: string) => request<SessionDetail>("GET", `/api/sessions/${id}`),
   renameSession: (id: string, title: string) => request("PATCH", `/api/sessions/${id}`, { title }),
   updateSettings: (id: string, settings: SessionSettingsView) =>

@@ -38,9 +38,11 @@ export function bearerToken(authorization: string | null | undefined): string | 
  * Every value of cookie `name`, in the order the browser sent them. A browser sends one per path
  * and domain it holds under that name, and a page on another port of this host (or a sibling
  * subdomain) can add one of its own: several values are normal input, never "the first wins".
- * Undecodable values are dropped; at most 8 are kept.
+ * Undecodable values are dropped; at most `max` (8) are kept. A browser request reads more
+ * (http.ts credentialsOf) and keeps the one its proof names, so copies planted ahead of the
+ * person's own cannot push it out.
  */
-export function readCookies(header: string | null | undefined, name: string): string[] {
+export function readCookies(header: string | null | undefined, name: string, max = 8): string[] {
   if (!header) return [];
   const values: string[] = [];
   for (const part of header.split(";")) {
@@ -52,7 +54,7 @@ export function readCookies(header: string | null | undefined, name: string): st
     } catch {
       continue;
     }
-    if (values.length === 8) break;
+    if (values.length === max) break;
   }
   return values;
 }

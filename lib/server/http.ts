@@ -3,6 +3,7 @@ import { diskFullError, isDiskFull } from "@/lib/db/disk-space";
 import { ArgusError, isArgusError, statusOf, toErrorBody } from "@/lib/errors";
 import type { Credentials } from "@/lib/sessions/service";
 import { bearerToken, browserCookieName, isSameOrigin, readCookies } from "./auth";
+import { BROWSER_PROOF_HEADER, provenBrowsers } from "./browser-proof";
 import { secureCookiesOn } from "./context";
 import { DISCARD_LIMIT_BYTES, discardRest, discardUnreadBody } from "./discard-body";
 
@@ -106,17 +107,21 @@ export async function readCapped(req: Request, limit: number, tooLarge: string):
   return out;
 }
 
+/** Cookie values read per request before the proof picks (the request header's size bounds them anyway). */
+const PLANTED_COPIES_READ = 64;
+
 export function credentialsOf(req: Request): Credentials {
   const h = req.headers;
   const method = req.method.toUpperCase();
-  return {
-    token: bearerToken(h.get("authorization")),
-    browsers: readCookies(h.get("cookie"), browserCookieName(secureCookiesOn())),
-    sameOrigin: isSameOrigin({
-      origin: h.get("origin"),
-      host: h.get("host"),
-      secFetchSite: h.get("sec-fetch-site"),
-    }),
-    write: !(method === "GET" || method === "HEAD"),
-  };
+  const write = !(method === "GET" || method === "HEAD");
+  const sameOrigin = isSameOrigin({ origin: h.get("origin"), host: h.get("host"), secFetchSite: h.get("sec-fetch-site") });
+  // More than the 8 kept: planted copies are sent ahead of the person's own, which the proof then picks out.
+  const cookies = readCookies(h.get("cookie"), browserCookieName(secureCookiesOn()), PLANTED_COPIES_READ);
+  // A cookie another page of this host planted counts only with the proof this origin's page holds
+  // (browser-proof.ts). A cross-site write is refused by its own rule (authorizeSession), which says so.
+  const browsers = (write && !sameOrigin
+    ? cookies
+    : provenBrowsers(cookies, { fromBrowser: h.has("sec-fetch-site"), proof: h.get(BROWSER_PROOF_HEADER), write })
+  ).slice(0, 8);
+  return { token: bearerToken(h.get("authorization")), browsers, sameOrigin, write };
 }

@@ -7,6 +7,9 @@ import { DISCARD_LIMIT_BYTES, discardRest } from "./discard-body";
 import { MAX_FIELD_BYTES, type FormLimits } from "./multipart";
 
 /** A file part of the form, written to `file` as it arrived. */
+/** How often (in bytes read) a spooling form asks the disk guard again: one statfs per 8 MB. */
+const ROOM_CHECK_BYTES = 8 * 1024 * 1024;
+
 export interface SpooledFile {
   field: string;
   /** The name the client gave it ("" when it gave none). */
@@ -85,6 +88,7 @@ export async function spoolForm(
   if (!req.body) throw unreadable();
   const reader = req.body.getReader();
   let total = 0;
+  let checkedAt = 0;
   for (;;) {
     if (failure !== null) break;
     const { done, value } = await reader.read();
@@ -96,6 +100,17 @@ export async function spoolForm(
     if (total > limits.cap) {
       fail(new ArgusError("payload_too_large:api", limits.tooLarge));
       break;
+    }
+    // The disk was checked when the request began; requests spooling at once would each write
+    // on past the floor (up to the cap apiece), so it is asked again every ROOM_CHECK_BYTES.
+    if (limits.checkRoom && total - checkedAt >= ROOM_CHECK_BYTES) {
+      checkedAt = total;
+      try {
+        limits.checkRoom();
+      } catch (error) {
+        fail(error);
+        break;
+      }
     }
     // Let the parser (and the files behind it) catch up before reading more from the client.
     if (!parser.write(value)) {

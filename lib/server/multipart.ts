@@ -28,6 +28,11 @@ export interface FormLimits {
   field: string;
   /** Parts (files and fields) the form may have; past it a 413. */
   maxParts: number;
+  /**
+   * For a form spooled to disk (multipart-spool.ts): asked again as the body arrives, and throws
+   * (the disk guard's 507) once writing on would take the disk past its floor.
+   */
+  checkRoom?: () => void;
 }
 
 /** Whether the request says its body is a multipart form (the media type is case-insensitive). */

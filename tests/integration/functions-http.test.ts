@@ -308,7 +308,7 @@ describe("function tokens (scripts for a session made in a browser)", () => {
     expect(crossSite.status).toBe(403);
     const mine = await world.call("POST", `/api/sessions/${id}/function-tokens`, {
       token: null,
-      headers: { cookie, origin: `http://${host}`, "sec-fetch-site": "same-origin" },
+      headers: { cookie, origin: `http://${host}`, "sec-fetch-site": "same-origin", "x-argus-browser-proof": created.json.browserProof as string },
     });
     expect(mine.status).toBe(201);
     // The session has no function yet: the token is accepted and the answer is a plain 404.

@@ -34,7 +34,7 @@ let sessionCounter = 0;
 async function newSession(): Promise<FuzzSession> {
   const res = await call("POST", "/api/sessions");
   expect(res.status).toBe(201);
-  const s: FuzzSession = { id: res.json.id, token: res.json.token, cookie: res.headers.get("set-cookie")!.split(";")[0]!, files: [] };
+  const s: FuzzSession = { id: res.json.id, token: res.json.token, cookie: res.headers.get("set-cookie")!.split(";")[0]!, browserProof: res.json.browserProof, files: [] };
   const form = new FormData();
   form.set("file", new Blob([tinyPng(new Rng(SEED + ++sessionCounter)) as BlobPart]), "seed.png");
   const up = await call("POST", `/api/sessions/${s.id}/uploads`, { token: s.token, raw: form });

@@ -8,7 +8,7 @@ async function newSession(cookie?: string) {
   const res = await argus.call("POST", "/api/sessions", cookie ? { headers: { cookie } } : {});
   expect(res.status).toBe(201);
   const setCookie = res.headers.get("set-cookie");
-  return { id: res.json.id as string, token: res.json.token as string, cookie: setCookie?.split(";")[0] ?? cookie };
+  return { id: res.json.id as string, token: res.json.token as string, cookie: setCookie?.split(";")[0] ?? cookie, proof: res.json.browserProof as string };
 }
 
 describe("sessions over HTTP", () => {
@@ -184,7 +184,7 @@ describe("sessions over HTTP", () => {
     expect(noOrigin.status).toBe(403);
     const sameSite = await argus.call("PATCH", `/api/sessions/${s.id}`, {
       body: { title: "mine" },
-      headers: { cookie: s.cookie!, origin: `http://${host}`, "sec-fetch-site": "same-origin" },
+      headers: { cookie: s.cookie!, origin: `http://${host}`, "sec-fetch-site": "same-origin", "x-argus-browser-proof": s.proof },
     });
     expect(sameSite.status).toBe(200);
     // Reads by cookie alone stay allowed: that is how <img src> loads files.

@@ -40,6 +40,8 @@ interface Sess {
   id: string;
   token: string;
   cookie: string;
+  /** The proof the attacker's own page holds with its cookie (lib/server/browser-proof.ts). */
+  proof: string;
 }
 let victim: Sess;
 let attacker: Sess;
@@ -57,7 +59,7 @@ async function markedPng(marker: string): Promise<Buffer> {
 async function newSession(title?: string): Promise<Sess> {
   const res = await call("POST", "/api/sessions", title ? { body: { title } } : {});
   expect(res.status).toBe(201);
-  return { id: res.json.id, token: res.json.token, cookie: res.headers.get("set-cookie")!.split(";")[0]! };
+  return { id: res.json.id, token: res.json.token, cookie: res.headers.get("set-cookie")!.split(";")[0]!, proof: res.json.browserProof };
 }
 
 function uploadForm(bytes: Uint8Array, name: string): FormData {
@@ -235,7 +237,7 @@ describe("session isolation over HTTP", () => {
       { label: "the victim's token as Basic auth", headers: { authorization: `Basic ${victim.token}` }, expected: 401 },
       { label: "a foreign browser's unrelated cookie", headers: { cookie: "other=1" }, expected: 401 },
       { label: "another session's token", headers: { authorization: `Bearer ${attacker.token}` }, expected: 403 },
-      { label: "another browser's cookie (same origin)", headers: { cookie: attacker.cookie, origin: `http://${host}`, "sec-fetch-site": "same-origin" }, expected: 403 },
+      { label: "another browser's cookie (same origin)", headers: { cookie: attacker.cookie, origin: `http://${host}`, "sec-fetch-site": "same-origin", "x-argus-browser-proof": attacker.proof }, expected: 403 },
       { label: "another session's token and cookie", headers: { authorization: `Bearer ${attacker.token}`, cookie: attacker.cookie }, expected: 403 },
       { label: "a made-up token", headers: { authorization: `Bearer ${"A".repeat(43)}` }, expected: 403 },
       { label: "the victim's token sent as the cookie", headers: { cookie: `argus_browser=${victim.token}` }, expected: 403 },

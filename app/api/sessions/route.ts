@@ -1,5 +1,6 @@
 import { CreateSessionBody } from "@/lib/protocol/api";
-import { browserCookieHeader, shadowCookieRemovals } from "@/lib/server/auth";
+import { BROWSER_COOKIE, browserCookieHeader, readCookies, shadowCookieRemovals } from "@/lib/server/auth";
+import { browserProofOf } from "@/lib/server/browser-proof";
 import { clientAddressOf } from "@/lib/server/client-address";
 import { getArgus } from "@/lib/server/context";
 import { credentialsOf, json, readJson, route } from "@/lib/server/http";
@@ -26,8 +27,11 @@ export const POST = route(async (req: Request) => {
   const headers = new Headers();
   const secure = core.config.secureCookies;
   headers.append("set-cookie", browserCookieHeader(identity, secure));
-  if (!secure && cred.browsers.length > 0) for (const removal of shadowCookieRemovals()) headers.append("set-cookie", removal);
-  return json(created, { status: 201, headers });
+  // Any cookie of the name the request carried, proven or not (a planted one on a narrower path included).
+  const carried = readCookies(req.headers.get("cookie"), BROWSER_COOKIE).length > 0;
+  if (!secure && carried) for (const removal of shadowCookieRemovals()) headers.append("set-cookie", removal);
+  // The page keeps the proof in its own origin's storage, where no other port can plant one (browser-proof.ts).
+  return json({ ...created, browserProof: browserProofOf(identity) }, { status: 201, headers });
 });
 
 /** This browser's sessions, newest first (an empty list without the browser cookie). */

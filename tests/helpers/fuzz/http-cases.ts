@@ -8,6 +8,8 @@ export interface FuzzSession {
   token: string;
   /** `argus_browser=…` */
   cookie: string;
+  /** The proof POST /api/sessions handed with the cookie (a browser's write needs both: lib/server/browser-proof.ts). */
+  browserProof: string;
   /** Upload ids of this session. */
   files: string[];
 }
@@ -45,7 +47,7 @@ function credentials(r: Rng, ctx: FuzzContext, owner: FuzzSession): { headers: R
   const other = r.pick(ctx.sessions);
   return r.weighted<() => { headers: Record<string, string>; valid: boolean }>([
     [10, () => ({ headers: { authorization: `Bearer ${owner.token}` }, valid: true })],
-    [2, () => ({ headers: { cookie: owner.cookie, origin: `http://${ctx.host}`, "sec-fetch-site": "same-origin" }, valid: true })],
+    [2, () => ({ headers: { cookie: owner.cookie, origin: `http://${ctx.host}`, "sec-fetch-site": "same-origin", "x-argus-browser-proof": owner.browserProof }, valid: true })],
     [2, () => ({ headers: { cookie: owner.cookie, origin: "http://evil.example", "sec-fetch-site": "cross-site" }, valid: false })],
     [2, () => ({ headers: {}, valid: false })],
     [2, () => ({ headers: { authorization: `Bearer ${other.token}` }, valid: other === owner })],

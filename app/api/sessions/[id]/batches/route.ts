@@ -48,6 +48,8 @@ export const POST = route(async (req: Request, { params }: Ctx) => {
         field: "files",
         // Every file a batch may take, and its fields beside them (ONE_FILE_FORM_PARTS is room enough).
         maxParts: core.config.batches.maxFiles + ONE_FILE_FORM_PARTS,
+        // Asked again as the body arrives: the check above held only when the request began.
+        checkRoom: () => core.disk.assertRoom("upload"),
       },
       spool,
       // Checked as soon as it arrives: no reading 512 MB for a function that does not exist.

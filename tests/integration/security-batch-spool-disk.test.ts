@@ -1,0 +1,56 @@
+import { statfsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { describe, expect, it } from "vitest";
+import { useArgusServer } from "@/tests/helpers/argus-server";
+
+/**
+ * A batch form is spooled to disk as it arrives (up to 512 MB a request, any number of requests
+ * at once), and the disk guard was asked only when a request began: every request started above
+ * the floor, then wrote on past it. The floor here is set 150 MB below what is free now, and one
+ * request sends 480 MB of files (under the 512 MB cap) (no function named, so it could never be accepted anyway).
+ */
+const FREE_MB = Math.floor((Number(statfsSync(tmpdir()).bavail) * Number(statfsSync(tmpdir()).bsize)) / (1024 * 1024));
+const argus = useArgusServer({ ARGUS_MIN_FREE_MB: String(Math.max(0, FREE_MB - 150)) });
+
+const MB = 1024 * 1024;
+const BOUNDARY = "argus-spool-attack";
+
+function formBody(totalBytes: number): ReadableStream<Uint8Array> {
+  const head = new TextEncoder().encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="files"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`);
+  const tail = new TextEncoder().encode(`\r\n--${BOUNDARY}--\r\n`);
+  const chunk = new Uint8Array(MB).fill(0x41);
+  let sent = 0;
+  let started = false;
+  return new ReadableStream({
+    pull(controller) {
+      if (!started) {
+        started = true;
+        controller.enqueue(head);
+        return;
+      }
+      if (sent >= totalBytes) {
+        controller.enqueue(tail);
+        controller.close();
+        return;
+      }
+      sent += chunk.byteLength;
+      controller.enqueue(chunk);
+    },
+  });
+}
+
+describe("a batch form spooled to disk", () => {
+  it("stops with a 507 once the disk reaches the guard's floor, not after the whole body", async () => {
+    const made = await argus.call("POST", "/api/sessions");
+    expect(made.status).toBe(201);
+    const res = await fetch(`${argus.server.url}/api/sessions/${made.json.id}/batches`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${made.json.token}`, "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
+      body: formBody(480 * MB),
+      duplex: "half",
+    } as RequestInit);
+    const body = (await res.json()) as { error?: { code: string } };
+    expect(res.status, JSON.stringify(body)).toBe(507);
+    expect(body.error?.code).toBe("insufficient_storage:upload");
+  }, 300_000);
+});

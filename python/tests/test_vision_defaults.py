@@ -75,6 +75,14 @@ class ByMethodTest(unittest.TestCase):
         with self.assertRaises(neural.VisionToolError):
             self._run("neural", failing, {"ARGUS_URL": "http://h:1"})
 
+    def test_auto_in_a_kernel_whose_bridge_refuses_runs_classical(self) -> None:
+        def refused() -> str:
+            raise neural.bridge.BridgeError("the bridge is not available (stdin not allowed)")
+
+        chosen, note = self._run("auto", refused, {"ARGUS_URL": "http://h:1"})
+        self.assertEqual(chosen, "classical")
+        self.assertIn("bridge is not available", note)
+
     def test_explicit_methods_run_their_path_without_a_note(self) -> None:
         self.assertEqual(self._run("classical", env={"ARGUS_URL": "http://h:1"}), ("classical", ""))
         self.assertEqual(self._run(" Neural "), ("neural", ""))

@@ -146,9 +146,11 @@ def by_method(method: Any, fn: str, neural_path: Callable[[], T], classical_path
     "auto" (the default of detect_people, detect_faces, read_text) runs
     `auto_path` (default: the neural path) when a server is reachable, and
     the classical path when none is (not in an Argus kernel, ARGUS_URL unset)
-    or when the server fails (down, busy too long, models missing), with a
-    one-line note on stderr, once per tool and process: offline code keeps
-    working and says which path it measured. "neural" lets server errors raise.
+    or when the server fails (down, busy too long, models missing, or the
+    bridge refuses: a kernel without the vision method, the cell's call limit
+    spent), with a one-line note on stderr, once per tool and process:
+    offline code keeps working and says which path it measured. "neural" lets
+    those errors raise.
     """
     chosen = check_method(method, fn)
     if chosen == "classical":
@@ -160,7 +162,7 @@ def by_method(method: Any, fn: str, neural_path: Callable[[], T], classical_path
         return classical_path()
     try:
         return (auto_path or neural_path)()
-    except (VisionToolError, ConnectionError) as error:
+    except (VisionToolError, ConnectionError, bridge.BridgeError) as error:
         _say_classical(fn, f"the neural tool failed: {error}")
         return classical_path()
 

@@ -6,7 +6,7 @@ export const CATALOGUE_BUDGET_CHARS = 6_000;
 const GUIDE = `Vision tools (already imported in the notebook; each takes an image path, a numpy array or a PIL image; help(name) shows the full docs):
 - To find or count a named kind of object ("the screws", "faces", "coins"), call get_tool_for_task(task, images): it tries the likely tools on the images, picks the best (the person may review it) and tells you which tool and threshold to use.
 - search_tools(task) lists tool names for a task without running them.
-- Objects by class (cars, dogs, cups), body poses and person masks need the neural tools (detect_objects, detect_poses, segment_people; method="neural" of detect_people, detect_faces, read_text): they run on the Argus server and count against the cell's calls like vqa.
+- Objects by class (cars, dogs, cups), body poses and person masks need the neural tools (detect_objects, detect_poses, segment_people): they run on the Argus server and count against the cell's calls like vqa. detect_people, detect_faces and read_text use the server's neural models by default too (read_text rereads pages and near-misses with Tesseract); method="classical" runs HOG, Haar or Tesseract in the kernel.
 - For questions a detector can't answer (what, why, which, reading a scene), use vqa(prompt, images) or describe(image).
 - Detections are [{"label", "score", "bbox": [x1, y1, x2, y2]}], ready for overlay_bounding_boxes; draw them and view_image the overlay before trusting a count.`;
 

@@ -210,8 +210,9 @@ recognition) that runs on the Argus server: signs, labels, shop fronts, screens,
 documents, in Latin script and Chinese.
 
 When to use: text in real photos (scene text: street signs, packaging, number
-plates, slides photographed at an angle), where Tesseract-based ocr struggles. For
-clean scanned pages the classical ocr/read_text are as good.
+plates, slides photographed at an angle), where Tesseract-based ocr struggles. The
+notebook's read_text asks this reader first and rereads pages and near-empty
+readings with Tesseract; for word boxes on a clean page use ocr.
 
 Args:
     image: a file path, RGB numpy array, PIL image or video frame dict.

@@ -38,14 +38,14 @@ in pixels, best first; box_threshold is the minimum score (0-1). Images above
         People with "keypoints" [{"name", "x", "y", "score"}]: neural, on the server.
     segment_people(image, threshold=0.5) -> dict
         {"mask": base64 PNG, "width", "height", "coverage"}; decode_mask(result) -> HxW bool.
-    detect_faces(image, box_threshold=0.5, min_size=None, max_size=None, method="classical") -> list
-        Human faces (Haar cascade; method="neural" for the server's face model).
+    detect_faces(image, box_threshold=0.5, min_size=None, max_size=None, method="auto") -> list
+        Human faces (the server's face model; Haar cascade offline or with method="classical").
     detect_eyes(image, box_threshold=0.5, min_size=None, max_size=None) -> list
         Open human eyes; crop faces first for small people.
     detect_cat_faces(image, box_threshold=0.5, min_size=None, max_size=None) -> list
         Frontal cat faces, close-ups included.
-    detect_people(image, box_threshold=0.5, min_height=None, method="classical") -> list
-        People, whole body (HOG; method="neural" for the server's person detector).
+    detect_people(image, box_threshold=0.5, min_height=None, method="auto") -> list
+        People (the server's person detector; HOG + faces offline or with method="classical").
     detect_circles(image, box_threshold=0.5, min_radius=None, max_radius=None) -> list
         Circles with "center" and "radius": coins, wheels, plates, holes.
     detect_blobs(image, box_threshold=0.15, min_radius=2.0, max_radius=None, polarity="both") -> list
@@ -64,8 +64,8 @@ in pixels, best first; box_threshold is the minimum score (0-1). Images above
         Decoded EAN/UPC/Code 128/... barcodes and QR codes: "data", "type", bbox.
     ocr(image, box_threshold=0.3, mode="auto", language="eng") -> list
         Words read by Tesseract: "text", score (confidence), bbox, "line", "block".
-    read_text(image, mode="auto", language="eng", method="classical") -> str
-        All printed text as a string with line breaks.
+    read_text(image, mode="auto", language="eng", method="auto") -> str
+        All printed text as a string with line breaks (neural reader, Tesseract for pages and misses).
     detect_edges(image, low=None, high=None, blur=1.0) -> np.ndarray
         HxW bool Canny edge map.
     find_contours(image, polarity="auto", threshold=None, min_area=None, holes=False) -> list

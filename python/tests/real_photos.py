@@ -28,7 +28,11 @@ GRACE_HOPPER = Path("/usr/share/matplotlib/mpl-data/sample_data/grace_hopper.jpg
 
 # The tools the ocr and people cases ask, by name. The bench swaps in the Argus
 # server's neural tools of the same names to run the very same cases on them.
-TOOLS: Dict[str, Callable[[np.ndarray], Any]] = {"read_text": argus.read_text, "detect_people": argus.detect_people}
+# The classical side is asked for by name: the tools' default ("auto") would go neural in a kernel.
+TOOLS: Dict[str, Callable[[np.ndarray], Any]] = {
+    "read_text": lambda pixels: argus.read_text(pixels, method="classical"),
+    "detect_people": lambda pixels: argus.detect_people(pixels, method="classical"),
+}
 
 
 def photo(name: str) -> np.ndarray:

@@ -121,11 +121,11 @@ def raised_arm(poses: List[Dict[str, Any]], min_score: float = 0.3) -> bool:
 # ------------------------------------------------------------------ answerers
 def classical_count(kind: str) -> Callable[[np.ndarray], int]:
     if kind == "person":
-        return lambda pixels: len(argus.detect_people(pixels))
+        return lambda pixels: len(argus.detect_people(pixels, method="classical"))
     if kind == "cat":
         return lambda pixels: len(argus.detect_cat_faces(pixels))
     if kind == "face":
-        return lambda pixels: len(argus.detect_faces(pixels))
+        return lambda pixels: len(argus.detect_faces(pixels, method="classical"))
     return lambda pixels: len(argus.count_objects(pixels, masks=False))
 
 
@@ -161,7 +161,8 @@ def faces(name: str, picture: str, low: int, high: Optional[int] = None) -> Case
 
 
 def scene_text(name: str, picture: str, wanted: Sequence[str], need: float) -> Case:
-    return Case("scene text", name, picture, "what does it say?", words_read(wanted, need), argus.read_text, neural_text)
+    return Case("scene text", name, picture, "what does it say?", words_read(wanted, need),
+                lambda pixels: argus.read_text(pixels, method="classical"), neural_text)
 
 
 def hand_raised(name: str, picture: str, truth: bool) -> Case:

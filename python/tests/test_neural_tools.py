@@ -83,15 +83,16 @@ class CallToolTest(WorkspaceTestCase):
             detect_objects(astronaut(), box_threshold=2)
         with self.assertRaisesRegex(TypeError, r"labels\[0\]"):
             detect_objects(astronaut(), labels=[3])
-        with self.assertRaisesRegex(ValueError, "method must be 'neural' or 'classical'"):
+        with self.assertRaisesRegex(ValueError, "method must be 'auto', 'neural' or 'classical'"):
             detect_faces(astronaut(), method="deep")
         with self.assertRaisesRegex(ValueError, "method"):
             detect_people(astronaut(), method=None)
         with self.assertRaisesRegex(ValueError, "method"):
             read_text(astronaut(), method="tesseract")
 
-    def test_the_classical_default_still_runs_in_the_kernel(self) -> None:
-        faces = detect_faces(astronaut())
+    def test_auto_without_a_server_runs_the_classical_tool(self) -> None:
+        with mock.patch.dict(os.environ, {}, clear=True):
+            faces = detect_faces(astronaut())
         self.assertEqual(len(faces), 1)
 
 
@@ -133,7 +134,7 @@ class CatalogueTest(unittest.TestCase):
         for name in ("detect_objects", "detect_poses", "segment_people"):
             self.assertIn(name, TOOLS)
             self.assertIn("When to use:", TOOLS[name].doc)
-        self.assertIn("method='classical'", TOOLS["detect_people"].signature)
+        self.assertIn("method='auto'", TOOLS["detect_people"].signature)
 
     def test_search_finds_them_for_everyday_tasks(self) -> None:
         self.assertEqual(search_tools("count the cars in the street", 1), ["detect_objects"])

@@ -14,7 +14,9 @@ Both ways carry the same PNG of the same pixels and get the same JSON back.
 
 Public: detect_objects, detect_poses, segment_people, call_tool, decode_mask,
 VisionToolError. detect_people, detect_faces and read_text reach their neural
-models through `method="neural"` (faces.py, people.py, ocr.py).
+models through `method` (faces.py, people.py, ocr.py): "auto", their default,
+takes the neural path when a server is reachable (inside an Argus kernel, or
+ARGUS_URL set) and the classical one otherwise, saying so once on stderr.
 """
 
 from __future__ import annotations
@@ -22,9 +24,10 @@ from __future__ import annotations
 import base64
 import io
 import os
+import sys
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, TypeVar
 
 import numpy as np
 from PIL import Image
@@ -37,7 +40,9 @@ from ._checks import fraction, image_rgb, string_list
 
 # How long a call may keep waiting for a full inference queue before it gives up.
 BUSY_WAIT_SECONDS = 30.0
-METHODS = ("neural", "classical")
+METHODS = ("auto", "neural", "classical")
+T = TypeVar("T")
+_warned: set = set()  # tools that already said on stderr that "auto" ran classical
 
 
 class VisionToolError(RuntimeError):
@@ -117,10 +122,49 @@ def call_tool(name: str, image: ImageLike, **params: Any) -> Any:
 
 
 def check_method(method: Any, fn: str) -> str:
-    """'neural' or 'classical'; a clear error otherwise."""
+    """'auto', 'neural' or 'classical'; a clear error otherwise."""
     if not isinstance(method, str) or method.strip().lower() not in METHODS:
-        raise ValueError(f"{fn}: method must be 'neural' or 'classical', got {method!r}")
+        raise ValueError(f"{fn}: method must be 'auto', 'neural' or 'classical', got {method!r}")
     return method.strip().lower()
+
+
+def reachable() -> bool:
+    """Whether a neural tool can be asked: ARGUS_URL is set, or this runs in a kernel (the bridge)."""
+    return bool(os.environ.get("ARGUS_URL", "").strip()) or _in_kernel()
+
+
+def _say_classical(fn: str, why: str) -> None:
+    if fn not in _warned:
+        _warned.add(fn)
+        print(f"{fn}: method='auto' ran the classical tool ({why}); pass method= to choose", file=sys.stderr)
+
+
+def by_method(method: Any, fn: str, neural_path: Callable[[], T], classical_path: Callable[[], T],
+              auto_path: Optional[Callable[[], T]] = None) -> T:
+    """Run a tool's neural or classical path as its `method` argument says.
+
+    "auto" (the default of detect_people, detect_faces, read_text) runs
+    `auto_path` (default: the neural path) when a server is reachable, and
+    the classical path when none is (not in an Argus kernel, ARGUS_URL unset)
+    or when the server fails (down, busy too long, models missing, or the
+    bridge refuses: a kernel without the vision method, the cell's call limit
+    spent), with a one-line note on stderr, once per tool and process:
+    offline code keeps working and says which path it measured. "neural" lets
+    those errors raise.
+    """
+    chosen = check_method(method, fn)
+    if chosen == "classical":
+        return classical_path()
+    if chosen == "neural":
+        return neural_path()
+    if not reachable():
+        _say_classical(fn, "no Argus server reachable: not in an Argus kernel and ARGUS_URL unset")
+        return classical_path()
+    try:
+        return (auto_path or neural_path)()
+    except (VisionToolError, ConnectionError, bridge.BridgeError) as error:
+        _say_classical(fn, f"the neural tool failed: {error}")
+        return classical_path()
 
 
 def detect_objects(image: ImageLike, labels: Optional[Sequence[str]] = None, box_threshold: float = 0.3) -> List[Dict[str, Any]]:

@@ -1,6 +1,7 @@
 """Reading printed text with the Tesseract OCR engine (the `tesseract` program, run as a subprocess).
 
-Public: ocr (words with boxes and confidences), read_text (plain text).
+Public: ocr (words with boxes and confidences), read_text (plain text; by
+default the neural reader first, Tesseract when choose_reader says so).
 """
 
 from __future__ import annotations
@@ -45,6 +46,13 @@ LINE_MARGINS = (0.25, 0.4)  # margins tried around a text line, as a share of it
 # and a turn wins when it holds TURN_GAIN times the confident text and at least
 # ENOUGH_TEXT / 4 (a few real words, not texture read as letters).
 TURN_GAIN = 2.0
+# read_text(method="auto"): when the neural reading goes to Tesseract (choose_reader).
+# Tuned on the real-photo ocr + scene-text cases (python/tests/real_photos*.py,
+# bench/results/vision-real-photos.md): the page there reads 13 lines, signs 1-8;
+# the turned page the neural reader misses reads 0 letters, the shortest sign 5.
+PAGE_LINES = 10
+MIN_LETTERS = 3
+SURE_LINE = 0.5
 
 
 def ocr(
@@ -109,8 +117,8 @@ def ocr(
     return words
 
 
-def read_text(image: ImageLike, mode: str = "auto", language: str = "eng", method: str = "classical") -> str:
-    """Read all printed text in an image as plain text, keeping line breaks (Tesseract OCR).
+def read_text(image: ImageLike, mode: str = "auto", language: str = "eng", method: str = "auto") -> str:
+    """Read all printed text in an image as plain text, keeping line breaks.
 
     When to use: "what does this document / sign / screenshot say", extracting
     text to search or parse. Use ocr instead when you need word positions or
@@ -118,22 +126,56 @@ def read_text(image: ImageLike, mode: str = "auto", language: str = "eng", metho
 
     Args:
         image: a file path, RGB numpy array, PIL image or video frame dict.
-        mode: "auto" (pages and photos, default), "block", "line", "word" or
-            "sparse" (see ocr). Pick a fixed mode for speed when you know the
-            layout: "block" for a cropped label, "line" for one line.
+        mode: Tesseract's layout: "auto" (pages and photos, default), "block",
+            "line", "word" or "sparse" (see ocr). Pick a fixed mode for speed
+            when you know the layout: "block" for a cropped label, "line" for one line.
         language: Tesseract language code(s), e.g. "eng".
-        method: "classical" (Tesseract, in the kernel: best on clean pages and
-            screenshots) or "neural" (a text detector and reader on the Argus
-            server, for text in photos: signs, labels, shop fronts; mode and
-            language then do not apply).
+        method: "auto" (default): the neural reader on the Argus server first
+            (fast, good on signs, labels, shop fronts), then Tesseract when
+            that reading looks like a page (10 or more lines) or is weak (fewer
+            than 3 letters read with confidence): see choose_reader. With no
+            server reachable, Tesseract (a note on stderr says so).
+            "classical": Tesseract only, in the kernel (clean pages,
+            screenshots, a rotated page). "neural": the server's reader only
+            (mode and language then do not apply).
 
     Returns:
         The text, lines separated by "\\n" and paragraphs by blank lines;
         "" when no text is found.
     """
     fn = "read_text"
-    if neural.check_method(method, fn) == "neural":
-        return neural.text(image)
+    choice(mode, fn, "mode", tuple(PAGE_MODES))
+    _languages_argument(language, fn)
+    return neural.by_method(method, fn, lambda: neural.text(image), lambda: _read_tesseract(image, mode, language),
+                            lambda: _read_auto(image, mode, language))
+
+
+def choose_reader(lines: List[Dict[str, Any]]) -> str:
+    """'neural' to keep the neural reading, 'tesseract' to read again with
+    Tesseract; `lines` is the neural reader's [{"text", "score", "bbox"}].
+    A page (PAGE_LINES lines or more) goes to Tesseract, which reads clean
+    pages fast and word-exact; so does a weak reading (fewer than MIN_LETTERS
+    letters and digits in lines scored >= SURE_LINE): a turned page, faint
+    or unusual type the neural reader missed."""
+    if len(lines) >= PAGE_LINES:
+        return "tesseract"
+    sure = sum(sum(ch.isalnum() for ch in str(line.get("text", ""))) for line in lines
+               if float(line.get("score", 0.0)) >= SURE_LINE)
+    return "tesseract" if sure < MIN_LETTERS else "neural"
+
+
+def _read_auto(image: ImageLike, mode: str, language: str) -> str:
+    result = neural.call_tool("read_text", image)
+    lines = result.get("lines") if isinstance(result, dict) else None
+    if not isinstance(lines, list) or not isinstance(result.get("text"), str):
+        raise neural.VisionToolError(f"read_text: the server answered {result!r}, expected {{'text', 'lines'}}")
+    if choose_reader(lines) == "neural":
+        return result["text"].strip()
+    return _read_tesseract(image, mode, language)
+
+
+def _read_tesseract(image: ImageLike, mode: str, language: str) -> str:
+    fn = "read_text"
     psm = PAGE_MODES[choice(mode, fn, "mode", tuple(PAGE_MODES))]
     languages = _languages_argument(language, fn)
     pixels = image_rgb(image, fn)

@@ -7,7 +7,7 @@ once with method="classical" (the baseline, in this process) and once with metho
 Argus server at ARGUS_URL, over HTTP as exported code calls it), every other argument at its
 default. A family whose neural model the server does not serve yet (503) is reported so. Prints the
 table and writes it to bench/results/vision-neural-vs-classical.md with the machine and its load.
-Which default each tool gets follows from this table (README "Vision tools").
+Which default each tool gets follows from this table (docs/vision-tools.md).
 """
 
 from __future__ import annotations

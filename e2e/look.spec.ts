@@ -3,7 +3,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { openStep, useScenario } from "./support";
 
 /**
- * The README's screenshots (docs/screenshots/). Not part of the suite: run
+ * The screenshots in the docs (docs/screenshots/). Not part of the suite: run
  *   ARGUS_SCREENSHOTS=1 npx playwright test e2e/look.spec.ts
  * to refresh them after a visual change.
  */

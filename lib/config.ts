@@ -7,7 +7,7 @@ import { parseAllowList, parseBlockList, type UrlPolicy } from "./computer/url-p
 
 /**
  * Every setting Argus reads from the environment, validated once at start.
- * The README's configuration table is generated from the same names; keep the
+ * The table in docs/configuration.md is written from the same names; keep the
  * two in step when adding one.
  */
 const ROLES = ["CONVERSATION", "PLANNER", "CODER", "VQA", "JUDGE", "BROWSER"] as const;
@@ -84,7 +84,7 @@ const EnvSchema = z.object({
   ARGUS_MAX_VIDEO_SECONDS: positiveNumber(120),
   ARGUS_PYTHON: z.string().min(1).optional(),
   ARGUS_JUPYTER: z.enum(["auto", "off"]).default("auto"),
-  // A Jupyter Server or Kernel/Enterprise Gateway someone else runs: see the README's "Kernels on a shared Jupyter".
+  // A Jupyter Server or Kernel/Enterprise Gateway someone else runs: see docs/kernels.md, "Kernels on a shared Jupyter".
   JUPYTER_URL: z
     .url({ protocol: /^https?$/, error: "give the http(s) address of a Jupyter Server or Kernel Gateway, like http://jupyter:8888 (a base path is allowed)" })
     .optional(),

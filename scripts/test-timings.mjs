@@ -68,7 +68,7 @@ const lines = [
   "# Test timings",
   "",
   `${new Date().toISOString()} on ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} at the end.`,
-  "Files run in parallel (see README, Tests), so a file's seconds overlap others'; the phases are wall-clock.",
+  "Files run in parallel (see docs/testing.md), so a file's seconds overlap others'; the phases are wall-clock.",
   "",
 ];
 if (phases.length) {

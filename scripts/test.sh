@@ -4,7 +4,7 @@
 # Postgres and Redis (ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1), the Python tests, then browser
 # tests (Playwright in Debian's Chromium against the production build).
 #
-# Phases that share nothing run side by side (README, Tests): the checks beside the build, the
+# Phases that share nothing run side by side (docs/testing.md): the checks beside the build, the
 # Python tests beside vitest, Playwright beside the Postgres pass. Each phase's wall-clock seconds
 # go to test-results/phases.txt, and scripts/test-timings.mjs writes test-results/timings.md.
 set -uo pipefail

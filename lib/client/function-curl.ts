@@ -3,7 +3,7 @@ export const TOKEN_PLACEHOLDER = "$ARGUS_TOKEN";
 
 /**
  * The ready-to-paste curl command that runs a session function on an image
- * over HTTP (README "Functions"). `version` pins one version; without it the
+ * over HTTP (docs/functions.md). `version` pins one version; without it the
  * latest runs.
  */
 export function curlLine(origin: string, sessionId: string, name: string, version: number | null = null, token: string = TOKEN_PLACEHOLDER): string {

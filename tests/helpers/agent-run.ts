@@ -90,7 +90,7 @@ export async function watchSession(url: string, session: { id: string; token: st
     else states.push(s);
   });
   /**
-   * What the socket missed, asked for the way a page does (README, Reconnecting): on a busy machine
+   * What the socket missed, asked for the way a page does (docs/api.md, Reconnecting): on a busy machine
    * a websocket can miss its ping and reconnect, and events emitted in the gap never arrive live.
    * A run that ended in such a gap was never seen to end (the run "reached no end state at all").
    */

@@ -108,7 +108,7 @@ describe("work a call leaves running", () => {
   const indent = (code: string) => code.split("\n").map((l) => (l ? `    ${l}` : l)).join("\n");
 
   // Only the host can tell (a kernel can patch anything in its own process): where no cgroup per
-  // kernel exists, the idle time alone bounds this work (README, warm kernels).
+  // kernel exists, the idle time alone bounds this work (docs/functions.md, warm kernels).
   it("is stopped with its kernel, which is not kept warm, for a spinning thread and a spinning process alike", async (ctx) => {
     if (!["cgroup-v1", "cgroup-v2"].includes(t.k.core.limits.kind)) ctx.skip();
     // With a cgroup per kernel the host must be able to read a kernel's CPU: fail here, plainly, not on the wait below.

@@ -1,7 +1,7 @@
-/** Sending an HTTP case, and the rules its answer must keep (README "HTTP interface"). */
+/** Sending an HTTP case, and the rules its answer must keep (docs/api.md). */
 import { headerBytes, type FuzzRequest } from "./http-cases";
 
-/** Answers the interface documents for valid input, per route and method (README "HTTP interface"). */
+/** Answers the interface documents for valid input, per route and method (docs/api.md). */
 const DOCUMENTED_SUCCESS: Record<string, number[]> = {
   "POST create": [201],
   "GET list": [200],
@@ -60,11 +60,11 @@ export async function sendFuzz(base: string, req: FuzzRequest, timeoutMs = 15_00
 
 /**
  * Why an answer breaks the interface's rules, or null when it keeps them:
- * never a 5xx; a 2xx only where the README documents one; every error is
+ * never a 5xx; a 2xx only where docs/api.md documents one; every error is
  * `{error: {code: "<type>:<surface>", message, field?}}` with the status its
  * type gives. HEAD answers have no body, so only their status is judged. A
  * Range outside the file answers 416 with Content-Range and no body (HTTP's
- * rule for byte ranges, which the README says the file route supports).
+ * rule for byte ranges, which docs/api.md says the file route supports).
  */
 export function judgeHttp(req: FuzzRequest, res: HttpAnswer): { kind: string; detail: string } | null {
   const key = `${req.method} ${req.kind}`;

@@ -11,7 +11,7 @@ type Ctx = { params: Promise<{ name: string }> };
 /**
  * Runs one neural vision tool on one image: multipart with the picture in `image` and, optionally,
  * the tool's keyword arguments as a JSON object in `params`. Answers `{result, seconds}`, the same
- * JSON a notebook cell gets from the tool. See README "HTTP interface" for the errors.
+ * JSON a notebook cell gets from the tool. See docs/api.md for the errors.
  */
 export const POST = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();

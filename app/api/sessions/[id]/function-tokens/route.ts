@@ -13,7 +13,7 @@ export const GET = route(async (req: Request, { params }: Ctx) => {
   return json({ tokens: await listFunctionTokens(core, session) });
 });
 
-/** Makes a token that only runs this session's functions over HTTP (for scripts; README "Functions"). */
+/** Makes a token that only runs this session's functions over HTTP (for scripts; docs/functions.md). */
 export const POST = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();
   const session = await authorizeSession(core, (await params).id, credentialsOf(req));

@@ -25,7 +25,7 @@ function uploadsNeedSessionCredentials(): ArgusError {
  * Runs the session's function (latest version, or `?version=`) on one image
  * in an isolated kernel: multipart with the image in a field named "file", or
  * JSON {uploadId} naming one of the session's uploads (not with a function token). See run-answer.ts for
- * the answer and README "Functions" for the errors.
+ * the answer and docs/functions.md for the errors.
  */
 export const POST = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();

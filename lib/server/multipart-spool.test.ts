@@ -31,6 +31,14 @@ async function refusal(promise: Promise<unknown>): Promise<ArgusError> {
 }
 
 describe("spoolForm", () => {
+  it("refuses a body cut short inside a file as unreadable, and never waits on the half-written file", async () => {
+    const boundary = "b0undary";
+    const body = `--${boundary}\r\ncontent-disposition: form-data; name="files"; filename="a.png"\r\n\r\nx\r\n`;
+    const req = new Request(URL, { method: "POST", body, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } });
+    const error = await refusal(spoolForm(req, LIMITS, freshDir()));
+    expect(error.code).toBe("bad_request:upload");
+  });
+
   it("writes each file part to its own file and keeps the fields, showing each field as it arrives", async () => {
     const dir = freshDir();
     const seen: string[] = [];

@@ -75,8 +75,12 @@ export async function spoolForm(
     outs.push(out);
     stream.on("data", (chunk: Buffer) => (spooled.size += chunk.byteLength));
     // A body cut short inside this file is reported on its own stream too: unheard, it would be an
-    // uncaught exception in the server (see readCappedForm).
-    stream.on("error", () => fail(unreadable()));
+    // uncaught exception in the server (see readCappedForm). pipe() does not end its destination when
+    // the source fails, so the file is closed here, or the form would wait on it for ever.
+    stream.on("error", () => {
+      fail(unreadable());
+      out.destroy();
+    });
     stream.pipe(out);
     pending.push(finished(out).catch(fail));
   });

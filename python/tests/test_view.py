@@ -14,6 +14,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+
 import numpy as np
 from PIL import Image
 
@@ -21,6 +22,10 @@ from argus import view_image
 from argus.view import VIEW_MAX_EDGE
 
 from .support import WorkspaceTestCase, chelsea, coins
+
+# Load the backend now, outside the stand-in IPython below: pyplot loads it on the first figure and,
+# finding an IPython, would hook into it (this module alone in its process hit that).
+plt.switch_backend("Agg")
 
 
 class DisplayRecorder:

@@ -97,7 +97,7 @@ export async function watchSession(url: string, session: { id: string; token: st
   const catchUp = async () => {
     const afterSeq = messages.reduce((max, m) => Math.max(max, m.seq), 0);
     const ack = (await socket.timeout(10_000).emitWithAck("sync", { afterSeq }).catch(() => null)) as SyncAck | null;
-    if (!ack?.ok) return;
+    if (!ack?.ok) return false;
     for (const m of ack.messages) {
       if (messages.some((seen) => seen.seq === m.seq)) continue;
       const at = messages.findIndex((seen) => seen.seq > m.seq);
@@ -108,6 +108,7 @@ export async function watchSession(url: string, session: { id: string; token: st
       states.push(state);
       synced.push(stateKey(state));
     }
+    return true;
   };
   let connectedOnce = false;
   socket.on("connect", () => {
@@ -128,7 +129,14 @@ export async function watchSession(url: string, session: { id: string; token: st
       for (;;) {
         const target = runId ?? lastRunId(messages);
         const hit = states.find((s) => s.runId === target && wanted.includes(s.agentState));
-        if (hit) return hit;
+        if (hit) {
+          // The end state can arrive live while messages lost in a reconnect gap are still being
+          // fetched (the reconnect's catch-up is not awaited): one last sync makes `messages`
+          // complete up to the end before a test reads them.
+          // A socket the test closed itself (not `active`) is not waited for.
+          while (socket.active && !(await catchUp()) && Date.now() < end) await new Promise((r) => setTimeout(r, 200));
+          return hit;
+        }
         if (Date.now() > end) throw new Error(`run did not reach ${wanted.join("/")}; states: ${states.map((s) => s.agentState).join(",")}`);
         // A dropped link is not always noticed (no reconnect yet): ask now and then, as a page would on focus.
         if (Date.now() >= nextCatchUp && socket.connected) {

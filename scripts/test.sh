@@ -55,13 +55,18 @@ phase_done "python (waited for after vitest)"
 # The same suites once more on the scale-out engines: Postgres and Redis
 # (tests/helpers/test-engines.ts reads the flags; one throwaway Postgres and one
 # Redis for the pass, so every Argus in it runs with DATABASE_URL and REDIS_URL).
-# The HTTP, socket, agent, function and batch suites (they call every repository function through
-# the public interface), the restart suite, and the database and event-log unit
-# tests; no test is written twice. Playwright runs beside it (its own servers and ports).
+# The HTTP, socket, function and batch suites (they call every repository function through
+# the public interface), the restart suite, the database and event-log unit tests, and the agent
+# worlds whose runs persist, pause, resume or restart (question cards, restarts, batches, the
+# update_callback stream, faults, the shared Jupyter). Agent worlds about what a model writes or
+# which tool it may call (dialects, habits, budgets, browsing, tool review, vqa) read and write the
+# database exactly as count-coins does, so they run once; no test is written twice. Playwright runs
+# beside it (its own servers and ports).
 shopt -s nullglob
 POSTGRES_PASS=(
   lib/db/database.test.ts lib/db/batches.test.ts lib/runtime/event-log.test.ts tests/integration/restart.test.ts
-  tests/integration/http-*.test.ts tests/integration/socket*.test.ts tests/integration/agents-*.test.ts
+  tests/integration/http-*.test.ts tests/integration/socket*.test.ts
+  tests/integration/agents-{count-coins,hitl,restart,run-on-all,shared-jupyter,update-callback,faults}.test.ts
   tests/integration/functions-http.test.ts tests/integration/batches-runner.test.ts
 )
 shopt -u nullglob

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ImageRef, StepResult } from "@/agents/types";
 import { readCommand } from "@/lib/computer/browser-command";
+import type { SafetyCheck } from "@/lib/protocol/browser-wire";
 import { browseObservation, type SavedImage } from "@/lib/protocol/event-builders";
 import { call, failure, logged, pictureStore, startStepBench, stateNote, type StepBench } from "@/tests/helpers/agent-steps";
 import { BrowserAgent, type BrowserInputs } from "./agent";
@@ -28,13 +29,13 @@ afterAll(async () => {
 });
 
 /** A 1280×800 page shown to the model at 640×400: the model's pixels are 2 page pixels. */
-const browser = (over: Partial<BrowserInputs> = {}) =>
-  new BrowserAgent({ task: "Find the product photo.", url: "http://shop.test/", maxSteps: 5, viewport: [1280, 800], maxEdge: 640, ...over }, browserEngineFactory("chat"), pictures.prepare);
+const browser = (over: Partial<BrowserInputs> = {}, api: "chat" | "responses" = "chat") =>
+  new BrowserAgent({ task: "Find the product photo.", url: "http://shop.test/", maxSteps: 5, viewport: [1280, 800], maxEdge: 640, ...over }, browserEngineFactory(api), pictures.prepare);
 const step = (agent: BrowserAgent, signal?: AbortSignal): Promise<StepResult> => agent.step(bench.ctx(signal));
 
 /** What a browsing step led to, as the controller hands it over: the event and its screenshot. */
-async function page(agent: BrowserAgent, url: string, note = "", saved: SavedImage[] = []): Promise<void> {
-  const event = logged(browseObservation({ text: note, url, title: "Shop", action: "", error: "", screenshotUrl: "/files/shot", pointer: null, viewport: [1280, 800], tabs: 1, saved, acknowledged: [] }));
+async function page(agent: BrowserAgent, url: string, note = "", saved: SavedImage[] = [], acknowledged: SafetyCheck[] = []): Promise<void> {
+  const event = logged(browseObservation({ text: note, url, title: "Shop", action: "", error: "", screenshotUrl: "/files/shot", pointer: null, viewport: [1280, 800], tabs: 1, saved, acknowledged }));
   await agent.observe(event, { images: [screenshot], viewed: [] });
 }
 
@@ -135,6 +136,23 @@ describe("browser: finishing", () => {
     const agent = await opened();
     await agent.observe(stateNote());
     expect((await step(agent)).action.action).toBe("browse_interactive");
+  });
+});
+
+describe("browser: over the Responses API's computer tool", () => {
+  it("passes the model's safety checks on with the scaled action, and the ones the person confirmed back to the model", async () => {
+    const check = { code: "sensitive_domain", message: "This page asks for a password." };
+    bench.script([
+      { model: "browser", computerCall: { action: { type: "click", button: "left", x: 100, y: 50 }, pendingSafetyChecks: [check] }, expect: { images: 1 } },
+      { model: "browser", text: "Logged in.", expect: { acknowledged: ["sensitive_domain"], currentUrl: "http://shop.test/account" } },
+    ]);
+    const agent = await opened(browser({}, "responses"));
+    const click = await step(agent);
+    const confirmed: SafetyCheck = { ...check, source: "model" };
+    expect(commandOf(click)).toMatchObject({ tool: "computer", action: { type: "click", x: 200, y: 100 }, checks: [confirmed] });
+    await page(agent, "http://shop.test/account", "Did click(200, 100).", [], [confirmed]);
+    expect((await step(agent)).action).toMatchObject({ action: "finish", args: { outputs: { answer: "Logged in." } } });
+    expect(bench.model.requests.map((r) => [r.api, r.status])).toEqual([["responses", 200], ["responses", 200]]);
   });
 });
 

@@ -173,6 +173,23 @@ describe("planner: model habits and stop", () => {
     expect(bench.requestsOf("planner")[1]!.status).toBe(200);
   });
 
+  it("plain text where a call is due costs one correction naming the tools; twice is a readable error quoting it", async () => {
+    const chatter = { model: "planner", text: "I think there are about 20 coins." };
+    bench.script([chatter, python("count()", "ok", { expect: { contains: "Call exactly one of: execute_python, ask_user, finalize_plan." } })]);
+    expect((await step(planner())).action).toMatchObject({ action: "run_ipython", args: { code: "count()" } });
+    bench.script([chatter, chatter]);
+    await expect(step(planner())).rejects.toMatchObject({
+      kind: "bad_output",
+      message: expect.stringMatching(/answered in plain text instead of calling one of its tools \(execute_python, ask_user, finalize_plan\), twice in a row.*about 20 coins/),
+    });
+  });
+
+  it("a reply cut at the output limit is not run: one correction asks for a shorter one", async () => {
+    bench.script([python("print(1)", "x", { cutOff: true }), python("print(1)", "x", { expect: { contains: "Your reply was cut off at your output token limit" } })]);
+    expect((await step(planner())).action).toMatchObject({ action: "run_ipython", args: { code: "print(1)" } });
+    expect(bench.requestsOf("planner").map((r) => r.status)).toEqual([200, 200]);
+  });
+
   it("invalid arguments are corrected at most twice, then a readable bad_output error", async () => {
     bench.script([1, 2, 3].map(() => call("planner", "execute_python", { thinking: "no code" })));
     await expect(step(planner())).rejects.toMatchObject({ kind: "bad_output", message: expect.stringMatching(/The planner model \(planner\) gave an unusable reply 3 times in a row/) });

@@ -187,6 +187,15 @@ describe("conversation: model habits and failures", () => {
     expect(error).toMatchObject({ kind: "bad_output", message: expect.stringContaining("answered in plain text instead of calling one of its tools (reply), twice in a row") });
   });
 
+  it("a transient server error is retried inside the step; a bad key is a readable auth error, not retried", async () => {
+    bench.script([reply({ response: "Hello." }, { fault: { status: 500, times: 1 } })]);
+    expect((await step(agentWith())).action).toEqual({ action: "message", args: { content: "Hello." } });
+    expect(bench.model.requests.map((r) => r.status)).toEqual([500, 200]);
+    bench.script([reply({ response: "Hello." }, { fault: { status: 401, code: "invalid_api_key" } })]);
+    await expect(step(agentWith())).rejects.toMatchObject({ kind: "auth" });
+    expect(bench.model.requests).toHaveLength(1);
+  });
+
   it("a cancelled step rejects as cancelled and takes no turn", async () => {
     bench.script([reply({ response: "never sent" })]);
     const stop = new AbortController();

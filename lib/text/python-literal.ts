@@ -16,6 +16,13 @@ export class PythonLiteralError extends Error {}
 /** Deep enough for any real argument dict, shallow enough that the stack never overflows. */
 const MAX_DEPTH = 100;
 
+// Sticky patterns, matched where the reader stands (no copying of the rest of the text).
+const NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
+const STRING_PREFIX = /[A-Za-z]{0,2}/y;
+const OCTAL_TAIL = /[0-7]{0,2}/y;
+const RADIX_INT = /0[xX](?:_?[0-9A-Fa-f])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+/y;
+const DECIMAL = /(?:[0-9](?:_?[0-9])*(?:\.(?:[0-9](?:_?[0-9])*)?)?|\.[0-9](?:_?[0-9])*)(?:[eE][+-]?[0-9](?:_?[0-9])*)?/y;
+
 const SIMPLE_ESCAPES: Record<string, string> = {
   "\\": "\\",
   "'": "'",
@@ -51,6 +58,11 @@ class Reader {
     return this.pos >= this.src.length;
   }
 
+  private lookingAt(pattern: RegExp): string {
+    pattern.lastIndex = this.pos;
+    return pattern.exec(this.src)?.[0] ?? "";
+  }
+
   private peek(): string {
     return this.src[this.pos] ?? "";
   }
@@ -76,7 +88,7 @@ class Reader {
       return c === "-" ? -n : n;
     }
     if (/[0-9.]/.test(c)) return this.number();
-    const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(this.src.slice(this.pos))?.[0] ?? "";
+    const word = this.lookingAt(NAME);
     const quote = this.src[this.pos + word.length];
     if (word.length <= 2 && (quote === "'" || quote === '"')) return this.strings();
     if (word === "True" || word === "False" || word === "None") {
@@ -91,7 +103,7 @@ class Reader {
     let out = this.string();
     for (;;) {
       this.skipSpace();
-      const prefix = /^[A-Za-z]{0,2}/.exec(this.src.slice(this.pos))?.[0] ?? "";
+      const prefix = this.lookingAt(STRING_PREFIX);
       const quote = this.src[this.pos + prefix.length];
       if (quote !== "'" && quote !== '"') return out;
       out += this.string();
@@ -99,7 +111,7 @@ class Reader {
   }
 
   private string(): string {
-    const prefix = /^[A-Za-z]{0,2}/.exec(this.src.slice(this.pos))?.[0] ?? "";
+    const prefix = this.lookingAt(STRING_PREFIX);
     const flags = prefix.toLowerCase();
     if (flags.includes("b")) this.fail("a bytes literal");
     if (flags.includes("f")) this.fail("an f-string");
@@ -139,7 +151,7 @@ class Reader {
     if (simple !== undefined) return simple;
     if (c === "\n") return "";
     if (/[0-7]/.test(c)) {
-      const digits = c + (/^[0-7]{0,2}/.exec(this.src.slice(this.pos))?.[0] ?? "");
+      const digits = c + this.lookingAt(OCTAL_TAIL);
       this.pos += digits.length - 1;
       return String.fromCodePoint(parseInt(digits, 8));
     }
@@ -157,13 +169,10 @@ class Reader {
   }
 
   private number(): number {
-    const rest = this.src.slice(this.pos);
-    const match =
-      /^0[xX](?:_?[0-9A-Fa-f])+|^0[oO](?:_?[0-7])+|^0[bB](?:_?[01])+/.exec(rest) ??
-      /^(?:[0-9](?:_?[0-9])*(?:\.(?:[0-9](?:_?[0-9])*)?)?|\.[0-9](?:_?[0-9])*)(?:[eE][+-]?[0-9](?:_?[0-9])*)?/.exec(rest);
-    if (!match) return this.fail("a malformed number");
-    const text = match[0].replace(/_/g, "");
-    this.pos += match[0].length;
+    const written = this.lookingAt(RADIX_INT) || this.lookingAt(DECIMAL);
+    if (written === "") return this.fail("a malformed number");
+    const text = written.replace(/_/g, "");
+    this.pos += written.length;
     if (/^[jJ]/.test(this.peek())) this.fail("a complex number");
     if (/^[A-Za-z0-9_]/.test(this.peek())) this.fail("a malformed number");
     if (/^0[xXoObB]/.test(text)) return Number(text.toLowerCase());

@@ -63,69 +63,6 @@ describe("fromDict defaults", () => {
   });
 });
 
-describe("legacy migrations", () => {
-  it("renames is_confirmed and images_urls, drops args.timestamp, keep_prompt, task_completed", () => {
-    const run = fromDict({ action: "run", args: { command: "ls", is_confirmed: "rejected", keep_prompt: true, timestamp: "2020-01-01" } });
-    expect(toDict(run).args).toMatchObject({ confirmation_state: "rejected" });
-    expect(toDict(run).args).not.toHaveProperty("keep_prompt");
-    expect(toDict(run).args).not.toHaveProperty("timestamp");
-    // The legacy args timestamp still dates the event when nothing else does.
-    expect(run.timestamp).toBe("2020-01-01");
-
-    const msg = fromDict({ action: "message", args: { content: "hi", images_urls: ["/api/files/1"] } });
-    expect(toDict(msg).args).toMatchObject({ image_urls: ["/api/files/1"] });
-
-    const fin = fromDict({ action: "finish", args: { outputs: {}, thought: "", task_completed: null } });
-    expect(toDict(fin).args).toEqual({ final_thought: "", outputs: {}, thought: "" });
-  });
-
-  it("prefers the top-level timestamp over a legacy args timestamp", () => {
-    const e = fromDict({ timestamp: "2025-02-02", action: "run", args: { command: "ls", timestamp: "2020-01-01" } });
-    expect(e.timestamp).toBe("2025-02-02");
-  });
-
-  it("forgets an unusable security_risk instead of failing", () => {
-    const e = fromDict({ action: "run", args: { command: "ls", security_risk: "HIGH" } });
-    expect(toDict(e).args).toMatchObject({ security_risk: -1 });
-    const ok = fromDict({ action: "run", args: { command: "ls", security_risk: 2 } });
-    expect(toDict(ok).args).toMatchObject({ security_risk: 2 });
-  });
-
-  it("drops the file editor's view command on reads", () => {
-    const e = fromDict({ action: "read", args: { path: "a", command: "view" } });
-    expect(toDict(e).args).not.toHaveProperty("command");
-  });
-
-  it("moves legacy exit_code and command_id into metadata and drops formatted_output_and_error", () => {
-    const e = fromDict({
-      observation: "run",
-      content: "ok",
-      extras: { command: "ls", exit_code: 0, command_id: 42, formatted_output_and_error: "x" },
-    });
-    const d = toDict(e);
-    expect(d.extras).toEqual({
-      command: "ls",
-      metadata: {
-        exit_code: 0,
-        pid: 42,
-        username: null,
-        hostname: null,
-        working_dir: null,
-        py_interpreter_path: null,
-        prefix: "",
-        suffix: "",
-      },
-      hidden: false,
-    });
-    expect(d.success).toBe(true);
-  });
-
-  it("merges legacy exit_code into an existing metadata object", () => {
-    const e = fromDict({ observation: "run", extras: { command: "ls", exit_code: 2, metadata: { pid: 7 } } });
-    expect(toDict(e).extras).toMatchObject({ metadata: { exit_code: 2, pid: 7 } });
-  });
-});
-
 describe("fromDict errors", () => {
   it("rejects non-objects and dicts without a kind", () => {
     expect(errorOf(() => fromDict("run")).code).toBe("bad_request:event");

@@ -3,8 +3,9 @@
  * to-memory.ts, the `message` one-liner in event-message.ts).
  *
  * `fromDict` is the single gate for anything read from disk, the database or a
- * client: it migrates legacy keys, fills defaults and validates. `toDict` is
- * its inverse and fixes key order, so stored JSON is stable and diffable.
+ * client: it migrates the keys OpenHands deprecated (legacy-event-fields.ts),
+ * fills defaults and validates. `toDict` is its inverse and fixes key order,
+ * so stored JSON is stable and diffable.
  */
 import { truncateMiddle } from "@/lib/text/truncate-middle";
 import type { z } from "zod";
@@ -23,13 +24,9 @@ import {
   type ObservationEvent,
 } from "@/lib/protocol/events";
 import { CmdMetadataSchema, OBSERVATION_EXTRAS } from "@/lib/protocol/observation-extras";
+import { isDict, type Dict } from "./dict";
 import { eventMessage } from "./event-message";
-
-export type Dict = Record<string, unknown>;
-
-export function isDict(value: unknown): value is Dict {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+import { migrateActionArgs, migrateObservationExtras } from "./legacy-event-fields";
 
 function badEvent(message: string, field?: string): ArgusError {
   return new ArgusError("bad_request:event", message, field === undefined ? undefined : { field });
@@ -48,48 +45,6 @@ function pickBase(d: Dict): Dict {
     base[key] = value;
   }
   return base;
-}
-
-/** Older event logs used other arg names; OpenHands migrates them the same way. */
-function migrateArgs(kind: string, raw: Dict): { args: Dict; timestamp?: unknown } {
-  const args: Dict = structuredClone(raw);
-  const timestamp = args.timestamp;
-  delete args.timestamp;
-  if ("is_confirmed" in args) {
-    if (args.is_confirmed !== null && args.is_confirmed !== undefined) {
-      args.confirmation_state = args.is_confirmed;
-    }
-    delete args.is_confirmed;
-  }
-  if ("images_urls" in args) {
-    args.image_urls = args.images_urls;
-    delete args.images_urls;
-  }
-  delete args.keep_prompt;
-  delete args.task_completed;
-  // An unusable risk level is forgotten rather than fatal, as upstream does.
-  if ("security_risk" in args && !isValidRisk(args.security_risk)) delete args.security_risk;
-  // "view" was the file editor's read command; a read has no command arg.
-  if (kind === "read" && args.command === "view") delete args.command;
-  return timestamp === undefined ? { args } : { args, timestamp };
-}
-
-function isValidRisk(value: unknown): boolean {
-  return typeof value === "number" && Number.isInteger(value) && value >= -1 && value <= 2;
-}
-
-function migrateExtras(raw: Dict): Dict {
-  const extras: Dict = structuredClone(raw);
-  const lift = (legacy: string, key: string) => {
-    if (!(legacy in extras)) return;
-    const metadata = isDict(extras.metadata) ? extras.metadata : {};
-    extras.metadata = { ...metadata, [key]: extras[legacy] };
-    delete extras[legacy];
-  };
-  lift("exit_code", "exit_code");
-  lift("command_id", "pid");
-  delete extras.formatted_output_and_error;
-  return extras;
 }
 
 function formatPath(path: readonly PropertyKey[]): string {
@@ -124,9 +79,9 @@ function actionFromDict(d: Dict): ArgusEvent {
   }
   const rawArgs = d.args ?? {};
   if (!isDict(rawArgs)) throw badEvent(`Invalid ${kind} action: args must be an object.`, "args");
-  const { args, timestamp } = migrateArgs(kind, rawArgs);
+  const { args, timestamp } = migrateActionArgs(rawArgs);
   const candidate: Dict = { ...pickBase(d), action: kind, args };
-  if (candidate.timestamp === undefined && typeof timestamp === "string") candidate.timestamp = timestamp;
+  if (candidate.timestamp === undefined && timestamp !== undefined) candidate.timestamp = timestamp;
   if (d.timeout !== undefined && d.timeout !== null) candidate.timeout = d.timeout;
   const parsed = ActionEventSchema.safeParse(candidate);
   if (!parsed.success) throw describeIssues(`${kind} action`, parsed.error.issues);
@@ -144,7 +99,7 @@ function observationFromDict(d: Dict): ArgusEvent {
   const rawExtras = d.extras ?? {};
   if (!isDict(rawExtras)) throw badEvent(`Invalid ${kind} observation: extras must be an object.`, "extras");
   // `message` and `success` are derived on the way out, so they are not read back.
-  const candidate: Dict = { ...pickBase(d), observation: kind, extras: migrateExtras(rawExtras) };
+  const candidate: Dict = { ...pickBase(d), observation: kind, extras: migrateObservationExtras(rawExtras) };
   if (d.content !== undefined && d.content !== null) candidate.content = d.content;
   const parsed = ObservationEventSchema.safeParse(candidate);
   if (!parsed.success) throw describeIssues(`${kind} observation`, parsed.error.issues);

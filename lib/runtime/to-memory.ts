@@ -4,7 +4,8 @@
  */
 import type { ArgusEvent } from "@/lib/protocol/events";
 import { truncateMiddle } from "@/lib/text/truncate-middle";
-import { isDict, toDict, type Dict } from "./serialization";
+import { isDict, type Dict } from "./dict";
+import { toDict } from "./serialization";
 
 
 const MEMORY_DROPPED_TOP = ["id", "cause", "timestamp", "message", "runId", "tool_call_metadata", "llm_metrics"];

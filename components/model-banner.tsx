@@ -6,7 +6,9 @@ export function ModelBanner({ configured }: { configured: boolean }) {
   return (
     <Alert role="status" tone="warning">
       No model is configured. Set <code>OPENAI_API_KEY</code> (or <code>OPENAI_BASE_URL</code> for a local
-      server) and <code>ARGUS_MODEL</code>, then restart — or try Argus with the scripted model (see the README).
+      server) and <code>ARGUS_MODEL</code>, then restart. To try Argus without a model, run{" "}
+      <code data-testid="try-command">npm run try</code> instead of <code>npm start</code>: a scripted model answers
+      &ldquo;How many coins are on the table?&rdquo; about scikit-image&apos;s coins photo.
     </Alert>
   );
 }

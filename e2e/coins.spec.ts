@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { ask, coinsFile, expectCleanTranscript, modelRequests, openStep, shot, useScenario } from "./support";
 
-test("upload the coins photo, watch the planner, get 24, the code, the overlay, the .py and the .ipynb", async ({ page }) => {
+test("upload the coins photo, watch the planner, get 24, the code, the overlay, the runnable .zip and the .ipynb", async ({ page }) => {
   await useScenario("count-coins.json");
   await page.goto("/");
   await page.getByTestId("file-input").setInputFiles(coinsFile());
@@ -18,12 +18,14 @@ test("upload the coins photo, watch the planner, get 24, the code, the overlay, 
   await shot(page, "coins-answered");
   expect((await modelRequests()).filter((r) => r.model === "planner")[1]!.images).toBeGreaterThanOrEqual(1);
 
-  // Code tab: the final function, downloadable as .py.
+  // Code tab: the final function, downloadable as a zip that runs outside Argus (count_coins.py and its helpers).
   await page.getByTestId("tab-code").click();
   await expect(page.getByText("def count_coins").first()).toBeVisible();
-  const py = page.waitForEvent("download");
-  await page.getByTestId("download-py").click();
-  expect((await py).suggestedFilename()).toBe("count_coins.py");
+  const zip = page.waitForEvent("download");
+  await page.getByTestId("download-zip").click();
+  const download = await zip;
+  expect(download.suggestedFilename()).toBe("count_coins.zip");
+  expect(download.url()).toMatch(/\/functions\/count_coins\/versions\/1\/export$/);
 
   // Result tab: the overlay.
   await page.getByTestId("tab-result").click();

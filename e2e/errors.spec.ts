@@ -26,7 +26,10 @@ test.describe("without a model", () => {
   test.use({ baseURL: `http://127.0.0.1:${process.env.ARGUS_E2E_NO_MODEL_PORT ?? 3218}` });
   test("the page says exactly what to set, and a message explains itself", async ({ page }) => {
     await page.goto("/");
-    await expect(page.getByRole("status").filter({ hasText: "No model is configured" })).toContainText("OPENAI_API_KEY");
+    const banner = page.getByRole("status").filter({ hasText: "No model is configured" });
+    await expect(banner).toContainText("OPENAI_API_KEY");
+    // The one command that tries Argus without a model (package.json "try": scripts/try.sh).
+    await expect(banner.getByTestId("try-command")).toHaveText("npm run try");
     await ask(page, "anyone there?");
     await expect(page.getByTestId("send-error")).toContainText(/No model is configured/);
     await expect(page.getByTestId("composer-text")).toHaveValue("anyone there?");

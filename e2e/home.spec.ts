@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { ask, useScenario } from "./support";
 
 test("the status page shows Argus's health", async ({ page }) => {
   await page.goto("/status");
@@ -9,6 +10,24 @@ test("the status page shows Argus's health", async ({ page }) => {
   await expect(page.getByTestId("health-isolation")).toHaveText("bubblewrap");
   await expect(page.getByText("No model is configured")).toHaveCount(0);
   await page.screenshot({ path: "test-results/playwright-artifacts/status.png", fullPage: true });
+});
+
+test("Check models agrees with the health list above it: a role health calls ok is not down", async ({ page }) => {
+  await useScenario("hello.json");
+  // A first answer makes every role's health "ok" (health reports each role's last call).
+  await page.goto("/");
+  await ask(page, "Hello there");
+  await expect(page.getByTestId("message-conversation").last()).toContainText("Hello", { timeout: 60_000 });
+  await page.goto("/status");
+  await expect(page.getByTestId("model-health-conversation")).toHaveText("ok");
+  await page.getByTestId("check-models").click();
+  const report = page.getByTestId("model-check-report");
+  await expect(report).toBeVisible({ timeout: 60_000 });
+  await page.screenshot({ path: "test-results/playwright-artifacts/status-check-models.png", fullPage: true });
+  const rows = ((await report.textContent()) ?? "").split("\n").filter((line) => /^(conversation|planner|coder|vqa|judge)\s/.test(line));
+  expect(rows).toHaveLength(5);
+  for (const row of rows) expect(row, row).not.toMatch(/\bdown$/);
+  await expect(report).toContainText("Every role can work.");
 });
 
 test("a session created from the page's origin opens with the browser cookie", async ({ page }) => {

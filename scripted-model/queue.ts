@@ -14,7 +14,9 @@ export type Decision =
   /** Answer with the turn's fault; `consumed` is false while a `times` fault has repeats left. */
   | { kind: "fault"; turn: Turn; turnNumber: number; fault: Exclude<Fault, { type: "slow" }>; consumed: boolean }
   /** No turn fits, or the next one's `expect` is broken; nothing is consumed. */
-  | { kind: "mismatch"; turnNumber: number | null; message: string };
+  | { kind: "mismatch"; turnNumber: number | null; message: string }
+  /** A model check with no turn scripted for it: the server answers it like a capable model. */
+  | { kind: "probe" };
 
 export class TurnQueue {
   private readonly scenario: Scenario;
@@ -36,10 +38,12 @@ export class TurnQueue {
    * `extra` adds checks of the next turn beyond its `expect` on the chat view (the Responses
    * API's own expectations, or "this turn is not for this API").
    */
-  take(request: ChatRequest, extra: (turn: Turn, expect: Expect | undefined) => string[] = () => []): Decision {
+  take(request: ChatRequest, extra: (turn: Turn, expect: Expect | undefined) => string[] = () => [], probe = false): Decision {
     const { name, turns } = this.scenario;
-    const index = turns.findIndex((turn, i) => turn.model === request.model && !this.usedSet.has(i));
+    // A model check takes only turns scripted for checks, and Argus's calls never take those.
+    const index = turns.findIndex((turn, i) => turn.model === request.model && (turn.probe === true) === probe && !this.usedSet.has(i));
     const turn = turns[index];
+    if (turn === undefined && probe) return { kind: "probe" };
     if (turn === undefined) return { kind: "mismatch", turnNumber: null, message: this.noTurnMessage(request.model) };
 
     const turnNumber = index + 1;

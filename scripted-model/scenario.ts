@@ -94,6 +94,11 @@ const PaceSchema = z.strictObject({ chunkChars: z.int().min(1), delayMs: z.int()
 
 const TurnSchema = z.strictObject({
   model: z.string().min(1),
+  /**
+   * This turn answers a model check (the doctor's probe, sent with `x-argus-doctor`), never
+   * Argus's own calls; a probe with no such turn left gets the built-in answer (probe-answer.ts).
+   */
+  probe: z.boolean().optional(),
   text: z.string().optional(),
   /** Appended after `text`: big outputs without a big scenario file. */
   textRepeat: z.strictObject({ chunk: z.string(), times: z.int().min(0) }).optional(),

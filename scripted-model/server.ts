@@ -13,6 +13,7 @@ import type { AddressInfo } from "node:net";
 import { faultLabel, performFault } from "./faults";
 import { delay, isOpen, openAIError, readBody, sendJson, startSse, writeSse } from "./http";
 import { TurnQueue } from "./queue";
+import { PROBE_HEADER, probeTurn, servedModels } from "./probe-answer";
 import { countImages, offeredToolNames, parseChatRequest, redactImages, type ChatMessage } from "./request";
 import { buildAnswer, completionBody, streamChunks, turnText } from "./response";
 import { Issued, chatView, parseResponsesRequest, redactInput, responsesBody, responsesViolations } from "./responses";
@@ -198,9 +199,11 @@ export async function startScriptedModel(
         return refuse(400, `registry.ollama.ai/library/${request.model}:latest does not support tools`, "invalid_request_error", null);
       }
 
-      const decision = queue.take(request, responsesOnly);
-      if (decision.kind === "mismatch") return refuse(400, decision.message, "invalid_request_error", MISMATCH_CODE);
-      entry.matchedTurn = decision.turnNumber;
+      const taken = queue.take(request, responsesOnly, req.headers[PROBE_HEADER] !== undefined);
+      if (taken.kind === "mismatch") return refuse(400, taken.message, "invalid_request_error", MISMATCH_CODE);
+      // A model check with no turn of its own is answered as a capable model would; no turn is used.
+      const decision = taken.kind === "probe" ? { kind: "answer" as const, turn: probeTurn(request), turnNumber: 0, delayMs: 0 } : taken;
+      if (taken.kind !== "probe") entry.matchedTurn = decision.turnNumber;
 
       const headers = { "x-scripted-turn": String(decision.turnNumber) };
       const includeUsage = request.stream_options?.include_usage === true;
@@ -268,7 +271,9 @@ export async function startScriptedModel(
       entry.images = countImages(view);
       entry.tools = offeredToolNames(view);
 
+      // The Responses API's checks are scripted turns (not `probe`): a model on it serves nothing else.
       const decision = queue.take(view, (_turn, expect) => responsesViolations(expect, request));
+      if (decision.kind === "probe") return refuse(400, "no turn for a model check", "invalid_request_error", MISMATCH_CODE);
       if (decision.kind === "mismatch") return refuse(400, decision.message, "invalid_request_error", MISMATCH_CODE);
       entry.matchedTurn = decision.turnNumber;
       const headers = { "x-scripted-turn": String(decision.turnNumber) };
@@ -299,7 +304,8 @@ export async function startScriptedModel(
       case "POST /v1/responses":
         return responses(req, res);
       case "GET /v1/models": {
-        const data = queue.models().map((id) => ({ id, object: "model", created: 0, owned_by: "argus-scripted" }));
+        const models = req.headers[PROBE_HEADER] !== undefined ? servedModels(queue.models()) : queue.models();
+        const data = models.map((id) => ({ id, object: "model", created: 0, owned_by: "argus-scripted" }));
         return sendJson(res, 200, { object: "list", data });
       }
       case "GET /__requests":

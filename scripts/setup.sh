@@ -12,8 +12,12 @@ want_test=0
 [[ "${1:-}" == "--test" ]] && want_test=1
 
 say() { printf '[setup] %s\n' "$*"; }
-# Numbered step lines, so a first run that takes minutes never looks stuck.
-total_steps=$(( 3 + 3 * want_test ))
+# setup_steps, setup_wants_chromium, with_progress
+source scripts/setup-steps.sh
+browser_model=${ARGUS_MODEL_BROWSER:-}
+# Numbered step lines, so a first run that takes minutes never looks stuck; the count comes from
+# the same list that decides which steps run.
+total_steps=$(setup_steps "$want_test" "$browser_model" | wc -l)
 step_no=0
 step() { step_no=$(( step_no + 1 )); say "step ${step_no}/${total_steps}: $*"; }
 is_root() { [[ "$(id -u)" == "0" ]]; }
@@ -34,8 +38,9 @@ lock_hash=$(sha256sum package-lock.json package.json | sha256sum | cut -c1-16)
 if [[ ! -f node_modules/.argus-lock-hash || "$(cat node_modules/.argus-lock-hash)" != "$lock_hash" ]]; then
   # Not `npm ci`: npm records only this platform's optional packages (tailwind's
   # and sharp's native builds) in the lock, and `npm ci` then refuses the lock.
-  say "installing npm packages (pinned by package-lock.json)"
-  npm install --no-audit --no-fund
+  say "installing npm packages (pinned by package-lock.json); the first time this takes a few minutes"
+  # npm shows no progress when its output is not a terminal: with_progress says it is still working.
+  with_progress "npm install" node_modules npm install --no-audit --no-fund --foreground-scripts
   echo "$lock_hash" > node_modules/.argus-lock-hash
 else
   say "npm packages: up to date"
@@ -110,7 +115,7 @@ else
 fi
 
 # --- Chromium for the browser tests and the browsing agent ------------------
-if (( want_test )) || [[ -n "${ARGUS_MODEL_BROWSER:-}" ]]; then
+if setup_wants_chromium "$want_test" "$browser_model"; then
   step "checking Chromium (browser tests, browsing agent)"
   if [[ -x /usr/bin/chromium ]]; then
     say "Chromium: /usr/bin/chromium"

@@ -5,7 +5,6 @@ import { Button } from "@/components/ui/button";
 import { useId } from "react";
 import { pyFileName, type FinalCode } from "@/lib/client/preview-data";
 import { CopyButton } from "@/components/chat/copy-button";
-import { DownloadPyButton } from "./download-py-button";
 import { EmptyState } from "./empty-state";
 import { HighlightedCode } from "./highlighted-code";
 import { CurlLine } from "./curl-line";
@@ -24,7 +23,8 @@ export interface CodeTabProps {
 }
 
 /**
- * The coder's deliverable: the function and its test, to copy or download;
+ * The coder's deliverable: the function and its test, to copy, or to download as a zip that runs
+ * outside Argus;
  * its kept versions with a diff between two, and the curl line that runs it
  * over HTTP. A session that keeps several functions gets a picker, and the
  * tab shows the picked one's latest version.
@@ -44,18 +44,15 @@ export function CodeTab({ final: lastRun, sessionId, active, chosen, onChoose }:
           <FileCode2 aria-hidden="true" className="size-4 text-muted-foreground" />
           {pyFileName(final.code)}
         </p>
-        <div className="flex items-center gap-2">
-          {sessionId && kept.current && (
-            <Button asChild size="xs" variant="outline">
-              {/* The server's zip: the script beside the argus package, runnable with plain python3 (neural tools call this server). */}
-              <a href={`/api/sessions/${encodeURIComponent(sessionId)}/functions/${encodeURIComponent(kept.current.name)}/export`} download data-testid="download-zip">
-                <Package aria-hidden="true" />
-                Download for scripts (.zip)
-              </a>
-            </Button>
-          )}
-          <DownloadPyButton final={final} />
-        </div>
+        {sessionId && kept.current && (
+          <Button asChild size="xs">
+            {/* The server's zip of the version shown: <name>.py beside the helpers it calls, run as `python3 <name>.py IMAGE…`. */}
+            <a href={exportUrl(sessionId, kept.current.name, latest && latest.name === kept.current.name ? latest.version : null)} download data-testid="download-zip" title={`Runs with python3 ${pyFileName(final.code)} IMAGE…, outside Argus`}>
+              <Package aria-hidden="true" />
+              Download .zip
+            </a>
+          </Button>
+        )}
       </div>
       <section aria-labelledby={`${id}-code`} className="flex flex-col gap-2">
         <div className="flex items-center justify-between">
@@ -84,4 +81,10 @@ export function CodeTab({ final: lastRun, sessionId, active, chosen, onChoose }:
       {sessionId && kept.current && <CurlLine sessionId={sessionId} name={kept.current.name} />}
     </div>
   );
+}
+
+/** The runnable export of one kept version (the latest while the versions are still loading). */
+function exportUrl(sessionId: string, name: string, version: number | null): string {
+  const base = `/api/sessions/${encodeURIComponent(sessionId)}/functions/${encodeURIComponent(name)}`;
+  return version === null ? `${base}/export` : `${base}/versions/${version}/export`;
 }

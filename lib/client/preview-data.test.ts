@@ -5,7 +5,6 @@ import {
   finalCode,
   parseFinalCode,
   parseNotebook,
-  pyFileContent,
   pyFileName,
   resultImage,
   sessionImages,
@@ -63,18 +62,11 @@ describe("finalCode", () => {
   });
 });
 
-describe("pyFileName and pyFileContent", () => {
+describe("pyFileName", () => {
   it("names the file after the first top-level function", () => {
     expect(pyFileName("import cv2\n\ndef count_coins(path):\n    def helper(x):\n        pass")).toBe("count_coins.py");
     expect(pyFileName("class A:\n    def method(self):\n        pass")).toBe("method.py");
     expect(pyFileName("x = 1")).toBe("argus_code.py");
-  });
-
-  it("puts the test after the function", () => {
-    expect(pyFileContent({ code: "def f():\n    return 1", test: "print(f())" })).toBe(
-      "def f():\n    return 1\n\n# --- test ---\nprint(f())\n",
-    );
-    expect(pyFileContent({ code: "def f(): pass", test: " " })).toBe("def f(): pass\n");
   });
 });
 
@@ -209,6 +201,15 @@ describe("parseNotebook", () => {
     });
     expect(cells[1]).toEqual({ kind: "markdown", id: "reset-1", source: "*The kernel was restarted here*" });
     expect(cells[2]).toMatchObject({ id: "cell-2", executionCount: null, outputs: [{ kind: "stream", name: "stderr", text: "warning" }] });
+  });
+
+  it("leaves out the cells a download adds to load Argus's helpers", () => {
+    const helpers = [
+      { cell_type: "markdown", id: "argus-helpers-note", metadata: { argus: { helpers: true } }, source: "Exported from Argus" },
+      { cell_type: "code", id: "argus-helpers", metadata: { argus: { helpers: true } }, source: "from argus import *", outputs: [] },
+    ];
+    const withHelpers = parseNotebook({ ...doc, cells: [...helpers, ...doc.cells] })!;
+    expect(withHelpers.map((c) => c.source)).toEqual(parseNotebook(doc)!.map((c) => c.source));
   });
 
   it("rejects what isn't a notebook", () => {

@@ -37,7 +37,9 @@ interface Answer {
 async function send(target: ProbeTarget, path: string, body?: unknown): Promise<Answer> {
   const response = await fetch(`${target.baseUrl}${path}`, {
     method: body === undefined ? "GET" : "POST",
-    headers: { "content-type": "application/json", ...(target.apiKey === null ? {} : { authorization: `Bearer ${target.apiKey}` }) },
+    // Marks a check, not a real call: the scripted model answers it without using a scenario turn
+    // (scripted-model/probe-answer.ts); real endpoints ignore the header.
+    headers: { "content-type": "application/json", "x-argus-doctor": "probe", ...(target.apiKey === null ? {} : { authorization: `Bearer ${target.apiKey}` }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     signal: AbortSignal.timeout(target.timeoutMs),
   });

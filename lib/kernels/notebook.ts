@@ -1,4 +1,5 @@
 import type { Execution } from "@/lib/protocol/contexts";
+import { helpersCells } from "./notebook-helpers";
 
 /** A recorded cell, in the order it ran. */
 export interface NotebookCellInput {
@@ -55,9 +56,16 @@ function outputsOf(e: Execution, executionCount: number | null): Output[] {
  * with its outputs. When the kernel was replaced (reset, crash, idle reaping)
  * a markdown cell marks where the earlier state was lost, so the file reads
  * honestly when re-run from the top.
+ *
+ * With `helpers` (the argus package zipped, and the session it ran in) the notebook starts with the
+ * cells that load Argus's helpers (notebook-helpers.ts), and each cell that failed in Argus is
+ * tagged `raises-exception`, so `jupyter nbconvert --execute` runs it top to bottom in plain Jupyter.
  */
-export function buildNotebook(cells: readonly NotebookCellInput[], meta: { title: string | null }): Record<string, unknown> {
-  const nbCells: Record<string, unknown>[] = [];
+export function buildNotebook(
+  cells: readonly NotebookCellInput[],
+  meta: { title: string | null; helpers?: { packageZip: Buffer; sessionId: string } },
+): Record<string, unknown> {
+  const nbCells: Record<string, unknown>[] = meta.helpers ? helpersCells(meta.helpers.packageZip, meta.helpers.sessionId) : [];
   let kernel: string | null = null;
   cells.forEach((c, i) => {
     if (kernel !== null && c.kernelId !== kernel) {
@@ -72,7 +80,7 @@ export function buildNotebook(cells: readonly NotebookCellInput[], meta: { title
     nbCells.push({
       cell_type: "code",
       id: `cell-${i + 1}`,
-      metadata: {},
+      metadata: meta.helpers && c.execution.error ? { tags: ["raises-exception"] } : {},
       execution_count: c.executionCount,
       source: c.code,
       outputs: outputsOf(c.execution, c.executionCount),

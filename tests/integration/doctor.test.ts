@@ -49,7 +49,7 @@ describe("npm run doctor against the scripted model", () => {
   });
 
   it("a planner model that refuses images is down, with the fix in plain words", async () => {
-    const turns = scenario.turns.map((t, i) => (i === 3 ? { model: "planner", fault: { status: 400 as const, message: "image input is not supported for this model" }, text: "x" } : t));
+    const turns = scenario.turns.map((t, i) => (i === 3 ? { model: "planner", probe: true, fault: { status: 400 as const, message: "image input is not supported for this model" }, text: "x" } : t));
     const report = await doctorAgainst("openai", turns);
     const planner = report.rows.find((r) => r.role === "planner")!;
     expect(planner).toMatchObject({ verdict: "down", probe: { images: "no" } });

@@ -95,7 +95,7 @@ describe("one neural call, the same JSON every way", () => {
     writeFileSync(path.join(out, "bundle.zip"), Buffer.from(await zip.arrayBuffer()));
     await run("/usr/bin/python3", ["-m", "zipfile", "-e", "bundle.zip", "."], { cwd: out });
     writeFileSync(path.join(out, "photo.png"), photo);
-    const exported = await run("/usr/bin/python3", [path.join("find_people", "find_people.py"), "photo.png"], {
+    const exported = await run("/usr/bin/python3", ["find_people.py", "photo.png"], {
       cwd: out,
       env: { PATH: "/usr/bin:/bin", HOME: out, ARGUS_URL: world.server.url, ARGUS_TOKEN: token } as unknown as NodeJS.ProcessEnv,
     });

@@ -1,3 +1,5 @@
+import { zipFiles } from "@/lib/files/zip-writer";
+import { argusPackageFiles } from "@/lib/kernels/argus-package";
 import { recordedCells } from "@/lib/kernels/cell-record";
 import { buildNotebook } from "@/lib/kernels/notebook";
 import { getArgus } from "@/lib/server/context";
@@ -7,11 +9,16 @@ import { authorizeSession } from "@/lib/sessions/service";
 export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ id: string }> };
 
-/** The session's notebook (every cell its kernel ran, with outputs) as nbformat 4 JSON. */
+/**
+ * The session's notebook (every cell its kernel ran, with outputs) as nbformat 4 JSON, starting with
+ * the cells that load Argus's helpers so it runs in plain Jupyter (lib/kernels/notebook-helpers.ts).
+ */
 export const GET = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();
   const session = await authorizeSession(core, (await params).id, credentialsOf(req));
-  const notebook = buildNotebook(await recordedCells({ db: core.db, dataDir: core.config.dataDir }, session.id), { title: session.title });
+  const packageZip = zipFiles(await argusPackageFiles(core.pythonDir));
+  const cells = await recordedCells({ db: core.db, dataDir: core.config.dataDir }, session.id);
+  const notebook = buildNotebook(cells, { title: session.title, helpers: { packageZip, sessionId: session.id } });
   const base = (session.title ?? "argus-session").replace(/[^\w.-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 80) || "argus-session";
   return new Response(JSON.stringify(notebook, null, 1), {
     headers: {

@@ -1,4 +1,4 @@
-import { exportBundle } from "@/lib/functions/export-bundle";
+import { exportResponse } from "@/lib/functions/export-bundle";
 import { getVersion } from "@/lib/functions/session-functions";
 import { getArgus } from "@/lib/server/context";
 import { credentialsOf, parseWith, route } from "@/lib/server/http";
@@ -10,9 +10,10 @@ type Ctx = { params: Promise<{ id: string; name: string }> };
 
 /**
  * The function (latest, or `?version=`) as a zip that runs outside Argus with plain python3:
- * its script beside the argus package; neural tools reach this server at ARGUS_URL with ARGUS_TOKEN.
- * Only the session's own credentials download it: a function token runs functions, it never reads
- * their code (it opens no function list either).
+ * `<name>.py` beside the argus package; neural tools reach this server at ARGUS_URL with ARGUS_TOKEN.
+ * `…/versions/:v/export` answers the same for one version. Only the session's own credentials
+ * download it: a function token runs functions, it never reads their code (it opens no function
+ * list either).
  */
 export const GET = route(async (req: Request, { params }: Ctx) => {
   const core = getArgus();
@@ -21,12 +22,5 @@ export const GET = route(async (req: Request, { params }: Ctx) => {
   const name = parseWith(FunctionNameSchema, p.name);
   const versionParam = new URL(req.url).searchParams.get("version");
   const kept = await getVersion(core, session.id, name, versionParam === null ? null : parseWith(VersionSchema, versionParam));
-  const zip = await exportBundle({ sessionId: session.id, name: kept.name, version: kept.version, code: kept.code }, core.pythonDir);
-  return new Response(new Uint8Array(zip), {
-    headers: {
-      "content-type": "application/zip",
-      "content-disposition": `attachment; filename="${kept.name}.zip"`,
-      "cache-control": "no-store",
-    },
-  });
+  return exportResponse({ sessionId: session.id, name: kept.name, version: kept.version, code: kept.code }, core.pythonDir);
 });

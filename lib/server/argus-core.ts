@@ -41,7 +41,7 @@ import { SessionCreationLimit } from "@/lib/sessions/creation-rate";
 import type { SessionDeps } from "@/lib/sessions/service";
 import { browserEngineFactory } from "@/agents/browser/make-engine";
 import { createBrowserServices } from "./browser-services";
-import { KeyedMutex } from "./keyed-mutex";
+import { KeyedMutex } from "@/lib/common/keyed-mutex";
 import { BatchChannel } from "@/lib/batches/batch-channel";
 import { BatchLeaseKeeper } from "@/lib/batches/batch-leases";
 import { BatchRunner } from "@/lib/batches/batch-runner";

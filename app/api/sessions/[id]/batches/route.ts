@@ -4,7 +4,7 @@ import { ArgusError } from "@/lib/errors";
 import type { ArrivedFile } from "@/lib/batches/batch-intake";
 import { existingFunction, sessionBatches, startBatch } from "@/lib/batches/service";
 import { CreateBatchFormSchema, CreateBatchJsonSchema } from "@/lib/protocol/batches";
-import { getArgus } from "@/lib/server/context";
+import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, json, parseWith, readJson, route } from "@/lib/server/http";
 import { isMultipartForm, ONE_FILE_FORM_PARTS } from "@/lib/server/multipart";
 import { spoolForm, type SpooledForm } from "@/lib/server/multipart-spool";
@@ -25,20 +25,20 @@ const MAX_BATCH_BODY_BYTES = 512 * 1024 * 1024;
  * `files` (a folder's) and/or `zip` runs it on those. → 201 {batch}
  */
 export const POST = route(async (req: Request, { params }: Ctx) => {
-  const core = getArgus();
-  const session = await authorizeSession(core, (await params).id, credentialsOf(req));
-  core.disk.assertRoom("upload");
+  const area = argusArea("batches");
+  const session = await authorizeSession(area, (await params).id, credentialsOf(req));
+  area.disk.assertRoom("upload");
   const type = (req.headers.get("content-type") ?? "").toLowerCase();
   if (type.includes("application/json")) {
     const body = await readJson(req, CreateBatchJsonSchema);
-    const batch = await startBatch(core, session.id, { name: body.functionName, version: body.functionVersion }, { kind: "uploads", uploadIds: body.uploadIds });
+    const batch = await startBatch(area, session.id, { name: body.functionName, version: body.functionVersion }, { kind: "uploads", uploadIds: body.uploadIds });
     return json({ batch }, { status: 201 });
   }
   if (!isMultipartForm(req)) {
     throw new ArgusError("unsupported_media:api", "Send JSON with uploadIds, or multipart/form-data with files in 'files' or a zip in 'zip'.");
   }
-  await mkdir(core.config.tmpDir, { recursive: true });
-  const spool = await mkdtemp(path.join(core.config.tmpDir, "batch-form-"));
+  await mkdir(area.config.tmpDir, { recursive: true });
+  const spool = await mkdtemp(path.join(area.config.tmpDir, "batch-form-"));
   try {
     const form = await spoolForm(
       req,
@@ -47,21 +47,21 @@ export const POST = route(async (req: Request, { params }: Ctx) => {
         tooLarge: `The batch is larger than ${MAX_BATCH_BODY_BYTES / 1024 / 1024} MB; upload the files first and pick them, or send them in parts.`,
         field: "files",
         // Every file a batch may take, and its fields beside them (ONE_FILE_FORM_PARTS is room enough).
-        maxParts: core.config.batches.maxFiles + ONE_FILE_FORM_PARTS,
+        maxParts: area.config.batches.maxFiles + ONE_FILE_FORM_PARTS,
         // Asked again as the body arrives: the check above held only when the request began.
-        checkRoom: () => core.disk.assertRoom("upload"),
+        checkRoom: () => area.disk.assertRoom("upload"),
       },
       spool,
       // Checked as soon as it arrives: no reading 512 MB for a function that does not exist.
       async (name, value) => {
-        if (name === "functionName") await existingFunction(core, session.id, { name: value });
+        if (name === "functionName") await existingFunction(area, session.id, { name: value });
       },
     );
     const fields = parseWith(CreateBatchFormSchema, {
       functionName: fieldOf(form, "functionName"),
       ...(fieldOf(form, "functionVersion") ? { functionVersion: fieldOf(form, "functionVersion") } : {}),
     });
-    const batch = await startBatch(core, session.id, { name: fields.functionName, version: fields.functionVersion }, { kind: "files", files: filesOf(form, "files"), zips: filesOf(form, "zip") });
+    const batch = await startBatch(area, session.id, { name: fields.functionName, version: fields.functionVersion }, { kind: "files", files: filesOf(form, "files"), zips: filesOf(form, "zip") });
     return json({ batch }, { status: 201 });
   } finally {
     await rm(spool, { recursive: true, force: true });
@@ -80,7 +80,7 @@ function filesOf(form: SpooledForm, field: string): ArrivedFile[] {
 
 /** The session's batches with their counts and progress, oldest first. */
 export const GET = route(async (req: Request, { params }: Ctx) => {
-  const core = getArgus();
-  const session = await authorizeSession(core, (await params).id, credentialsOf(req));
-  return json({ batches: await sessionBatches(core, session.id) });
+  const area = argusArea("batches");
+  const session = await authorizeSession(area, (await params).id, credentialsOf(req));
+  return json({ batches: await sessionBatches(area, session.id) });
 });

@@ -1,6 +1,6 @@
 import { recordedCells } from "@/lib/kernels/cell-record";
 import { buildNotebook } from "@/lib/kernels/notebook";
-import { getArgus } from "@/lib/server/context";
+import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, route } from "@/lib/server/http";
 import { authorizeSession } from "@/lib/sessions/service";
 
@@ -9,9 +9,9 @@ type Ctx = { params: Promise<{ id: string }> };
 
 /** The session's notebook (every cell its kernel ran, with outputs) as nbformat 4 JSON. */
 export const GET = route(async (req: Request, { params }: Ctx) => {
-  const core = getArgus();
-  const session = await authorizeSession(core, (await params).id, credentialsOf(req));
-  const notebook = buildNotebook(await recordedCells({ db: core.db, dataDir: core.config.dataDir }, session.id), { title: session.title });
+  const area = argusArea("sessions");
+  const session = await authorizeSession(area, (await params).id, credentialsOf(req));
+  const notebook = buildNotebook(await recordedCells({ db: area.db, dataDir: area.config.dataDir }, session.id), { title: session.title });
   const base = (session.title ?? "argus-session").replace(/[^\w.-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 80) || "argus-session";
   return new Response(JSON.stringify(notebook, null, 1), {
     headers: {

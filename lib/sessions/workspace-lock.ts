@@ -1,2 +1,2 @@
-/** The lock key that guards a session's workspace directory (uploads vs. a kernel adopting it). */
-export const workspaceLock = (sessionId: string) => `workspace:${sessionId}`;
+// Moved to lib/common/workspace.ts; this re-export goes once lib/kernels/registry.ts and lib/sessions/service.ts import it from there.
+export { workspaceLock } from "@/lib/common/workspace";

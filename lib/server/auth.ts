@@ -88,6 +88,3 @@ export function isSameOrigin(headers: {
     return false;
   }
 }
-
-// Moved to lib/common/secrets.ts; this re-export goes once lib/sessions/service.ts imports them from there.
-export { browserIdentityMatches, hashBrowserIdentity, hashSecret, newSecret, secretMatches } from "@/lib/common/secrets";

@@ -3,6 +3,18 @@
  * dependencies point one way, so a new agent or engine lands on clean structure.
  */
 const PRODUCT = "^(app|components|lib|agents|server\\.ts)";
+const TEST = "\\.test\\.tsx?$";
+
+/*
+ * The tiers (lib/README.md names them and their folders; docs/architecture.md draws them).
+ * Imports point down: server → features → engines → foundation. The browser's code sits beside
+ * them and shares only wire types and pure helpers. Tests may reach up (a unit test of a schema
+ * may use the reducer), so the tier rules apply to product code only.
+ */
+const SERVER_TIER = "^(server\\.ts$|app/|lib/server/)";
+const FEATURE_TIER = "^(agents/|lib/(runtime|sessions|batches|functions|bridge|vision-tools|scale|doctor)/)";
+const ENGINE_TIER = "^lib/(db|kernels|llm|files|vision|computer)/";
+const FOUNDATION_TIER = "^lib/(protocol/|common/|text/|errors\\.ts$|config\\.ts$)";
 
 module.exports = {
   forbidden: [
@@ -12,6 +24,42 @@ module.exports = {
       comment: "An import cycle means two modules can't be understood (or built) one before the other.",
       from: {},
       to: { circular: true },
+    },
+    {
+      name: "server-tier-on-top",
+      severity: "error",
+      comment:
+        "The server tier (server.ts, app/, lib/server/) wires and serves everything; nothing below it imports it. " +
+        "A helper two tiers need belongs in lib/common/ (or the tier that owns it), not in lib/server/.",
+      from: { path: "^(lib/(?!server/)|agents/|components/)" },
+      to: { path: SERVER_TIER },
+    },
+    {
+      name: "routes-use-areas",
+      severity: "error",
+      comment:
+        "A route handler or page gets the area of the core it serves (lib/server/areas.ts: argusArea), " +
+        "never the whole core, its construction or the global it is kept in.",
+      from: { path: "^app/" },
+      to: { path: "^lib/server/(argus-core|context|wiring/)" },
+    },
+    {
+      name: "engines-below-features",
+      severity: "error",
+      comment:
+        "Engines (database, kernels, model client, files, vision models, Chromium) know no feature: at most a " +
+        "feature's port or deps type (type-only), which the feature implements or passes in.",
+      from: { path: ENGINE_TIER, pathNot: TEST },
+      to: { path: `${FEATURE_TIER}|${SERVER_TIER}`, dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "foundation-imports-only-foundation",
+      severity: "error",
+      comment:
+        "The foundation (wire types and schemas, errors, configuration, small utilities) imports nothing above it. " +
+        "lib/config.ts parses the browser's URL lists with lib/computer/url-policy.ts, itself import-free.",
+      from: { path: FOUNDATION_TIER, pathNot: TEST },
+      to: { path: `${SERVER_TIER}|${FEATURE_TIER}|${ENGINE_TIER}|^components/`, pathNot: "^lib/computer/url-policy\\.ts$" },
     },
     {
       name: "agents-not-server",

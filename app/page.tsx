@@ -1,10 +1,10 @@
 import { ChatApp } from "@/components/app/chat-app";
 import { modelStatus } from "@/lib/config";
-import { getArgus } from "@/lib/server/context";
+import { argusArea } from "@/lib/server/areas";
 
 export const dynamic = "force-dynamic";
 
 export default function Home() {
-  const { config } = getArgus();
+  const { config } = argusArea("status");
   return <ChatApp modelConfigured={modelStatus(config) === "configured"} maxUploadBytes={config.limits.maxUploadBytes} />;
 }

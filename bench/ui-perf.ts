@@ -17,7 +17,7 @@ import { loadConfig } from "@/lib/config";
 import { storeExecutionImages } from "@/lib/files/generated";
 import type { ArgusEventInput } from "@/lib/protocol/events";
 import { createArgusCore } from "@/lib/server/argus-core";
-import { newSecret } from "@/lib/server/auth";
+import { newSecret } from "@/lib/common/secrets";
 import { createSession } from "@/lib/sessions/service";
 import { startArgus } from "@/tests/helpers/argus-server";
 import { fmt, table } from "./lib/stats";

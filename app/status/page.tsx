@@ -6,13 +6,13 @@ import { ModelCheckPanel } from "@/components/model-check-panel";
 import { ModelHealthList } from "@/components/model-health-list";
 import { ModelBanner } from "@/components/model-banner";
 import { VisionHealthList } from "@/components/vision-health-list";
-import { getArgus } from "@/lib/server/context";
+import { argusArea } from "@/lib/server/areas";
 
 export const dynamic = "force-dynamic";
 
 /** Diagnostics: what is up, and how kernels are contained. */
 export default async function Status() {
-  const health = await getArgus().health();
+  const health = await argusArea("status").health();
   return (
     <main className="mx-auto flex max-w-2xl flex-col gap-6 p-8">
       <h1 className="text-3xl font-semibold tracking-tight">Argus status</h1>

@@ -8,7 +8,7 @@ import { toAgentMessage } from "./projection";
 import { fromDict, toDict } from "./serialization";
 import { initialRunState, reduceRunState } from "./state-reducer";
 import { toStateWire, type RunStateWire } from "@/lib/protocol/state-wire";
-import { KeyedMutex } from "@/lib/server/keyed-mutex";
+import { KeyedMutex } from "@/lib/common/keyed-mutex";
 
 interface UnwrittenEnding {
   sessionId: string;

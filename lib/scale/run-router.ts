@@ -21,7 +21,7 @@ import { errorNote, stateChanged } from "@/lib/protocol/event-builders";
 import { TERMINAL_AGENT_STATES } from "@/lib/protocol/state";
 import type { EventLog } from "@/lib/runtime/event-log";
 import type { RunManager } from "@/lib/runtime/run-manager";
-import { KeyedMutex } from "@/lib/server/keyed-mutex";
+import { KeyedMutex } from "@/lib/common/keyed-mutex";
 import { leasesToTakeOver, leaseTimings, routeRunCommand, runsWithoutLease } from "./lease-policy";
 import { COMMAND_TIMEOUT_MS, type RunCommandBus } from "./run-command-bus";
 import type { BatchCancelResult, RunCommand, RunCommandResult } from "./run-commands";

@@ -1,5 +1,3 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-
 /**
  * The cookie that identifies one browser; its sessions are listed by GET /api/sessions. With
  * Secure cookies on (ARGUS_SECURE_COOKIES=1) it is `__Host-argus_browser`: a browser accepts a
@@ -11,21 +9,6 @@ export const SECURE_BROWSER_COOKIE = "__Host-argus_browser";
 
 export function browserCookieName(secure: boolean): string {
   return secure ? SECURE_BROWSER_COOKIE : BROWSER_COOKIE;
-}
-
-export function newSecret(): string {
-  return randomBytes(32).toString("base64url");
-}
-
-/** Secrets are stored hashed: a copied database file grants no access. */
-export function hashSecret(secret: string): string {
-  return createHash("sha256").update(secret).digest("hex");
-}
-
-export function secretMatches(secret: string, storedHash: string): boolean {
-  const a = Buffer.from(hashSecret(secret), "hex");
-  const b = Buffer.from(storedHash, "hex");
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 export function bearerToken(authorization: string | null | undefined): string | null {
@@ -61,25 +44,6 @@ export function readCookies(header: string | null | undefined, name: string, max
 
 export function readCookie(header: string | null | undefined, name: string): string | null {
   return readCookies(header, name)[0] ?? null;
-}
-
-/**
- * A browser identity is minted here only (never taken from a request) and stored hashed with its
- * own prefix: a cookie value a browser held before identities were minted by the server (one it
- * may have been handed by another page) hashes to something no session is bound to.
- */
-export function newBrowserIdentity(): string {
-  return newSecret();
-}
-
-export function hashBrowserIdentity(identity: string): string {
-  return createHash("sha256").update(`argus-browser-v2\0${identity}`).digest("hex");
-}
-
-export function browserIdentityMatches(identity: string, storedHash: string): boolean {
-  const a = Buffer.from(hashBrowserIdentity(identity), "hex");
-  const b = Buffer.from(storedHash, "hex");
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 export function browserCookieHeader(value: string, secure: boolean): string {

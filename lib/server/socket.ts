@@ -14,7 +14,7 @@ import {
   type SyncAck,
 } from "@/lib/protocol/socket";
 import { authorizeSession } from "@/lib/sessions/service";
-import type { ArgusCore } from "./argus-core";
+import type { ArgusArea } from "./areas";
 import { isAllowedHost, type AllowedHosts } from "./allowed-hosts";
 import { browserCookieName, isSameOrigin, readCookies } from "./auth";
 import { zodProblem } from "./http";
@@ -37,7 +37,7 @@ function toSocketError(error: unknown): SocketError {
  * session token (or the browser cookie that created the session), joins that
  * session's room, and receives every event the log persists for it.
  */
-export function attachSocketServer(httpServer: HttpServer, core: ArgusCore, options: { allowedHosts: AllowedHosts }): ArgusIo {
+export function attachSocketServer(httpServer: HttpServer, core: ArgusArea<"socket">, options: { allowedHosts: AllowedHosts }): ArgusIo {
   const io: ArgusIo = new Server(httpServer, {
     serveClient: false,
     maxHttpBufferSize: 1e6,

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/lib/config";
 import { listSessionsByBrowser } from "@/lib/db/sessions";
-import { hashBrowserIdentity, hashSecret } from "@/lib/server/auth";
+import { hashBrowserIdentity, hashSecret } from "@/lib/common/secrets";
 import { tempDir } from "@/tests/helpers/temp-dir";
 import { testDatabases } from "@/tests/helpers/test-database";
 import { createBrowserSession } from "./browser-identity";

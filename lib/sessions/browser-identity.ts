@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/database";
 import { rebindBrowserSessions } from "@/lib/db/sessions";
-import { hashBrowserIdentity, newBrowserIdentity } from "@/lib/server/auth";
+import { hashBrowserIdentity, newBrowserIdentity } from "@/lib/common/secrets";
 import { createSession, type SessionDeps } from "./service";
 
 /**

@@ -1,6 +1,6 @@
 import { ArgusError } from "@/lib/errors";
-import { clientKey } from "@/lib/server/client-address";
-import { TokenBuckets } from "@/lib/server/token-buckets";
+import { clientKey } from "@/lib/common/client-key";
+import { TokenBuckets } from "@/lib/common/token-buckets";
 
 /**
  * Anyone who can reach Argus may create sessions without an account, so each

@@ -4,7 +4,7 @@ import type { FileRow } from "@/lib/db/files";
 import { getSession, type SessionRow } from "@/lib/db/sessions";
 import { ArgusError, isArgusError } from "@/lib/errors";
 import type { FunctionTokenCreated, FunctionTokenView } from "@/lib/protocol/functions";
-import { hashSecret, newSecret } from "@/lib/server/auth";
+import { hashSecret, newSecret } from "@/lib/common/secrets";
 import { authorizeSession, type Credentials, type SessionDeps } from "./service";
 
 /**

@@ -1,6 +1,5 @@
 import { mkdirSync } from "node:fs";
 import { randomUUID } from "node:crypto";
-import path from "node:path";
 import type { ArgusConfig } from "@/lib/config";
 import type { BlobStore } from "@/lib/db/blobs";
 import type { Db } from "@/lib/db/database";
@@ -21,12 +20,12 @@ import { removeCellOutputs } from "@/lib/kernels/cell-record";
 import type { KernelRegistry } from "@/lib/kernels/registry";
 import type { RunState } from "@/lib/protocol/state";
 import type { EventLog } from "@/lib/runtime/event-log";
-import type { KeyedMutex } from "@/lib/server/keyed-mutex";
+import type { KeyedMutex } from "@/lib/common/keyed-mutex";
 import { pendingInteraction } from "@/lib/runtime/pending-interaction";
 import type { SessionSummary, SessionView } from "@/lib/protocol/sessions";
 import { SessionSettings, type SessionSettingsView } from "@/lib/protocol/api";
 
-import { browserIdentityMatches, hashBrowserIdentity, hashSecret, newSecret, secretMatches } from "@/lib/server/auth";
+import { browserIdentityMatches, hashBrowserIdentity, hashSecret, newSecret, secretMatches } from "@/lib/common/secrets";
 
 export interface SessionDeps {
   db: Db;
@@ -45,8 +44,8 @@ export interface SessionDeps {
   /** Kernels kept warm for the session's functions, given back when it is deleted. */
   functionCalls?: { closeSession(sessionId: string): Promise<void> } | null;
 }
-import { workspaceLock } from "./workspace-lock";
-export { workspaceLock };
+import { workspaceDir, workspaceLock } from "@/lib/common/workspace";
+export { workspaceDir, workspaceLock };
 
 /** How a request proves it may open a session. */
 export interface Credentials {
@@ -60,10 +59,6 @@ export interface Credentials {
 }
 
 
-
-export function workspaceDir(config: ArgusConfig, sessionId: string): string {
-  return path.join(config.sessionsDir, sessionId);
-}
 
 export async function createSession(deps: SessionDeps, browser: string | null): Promise<{ id: string; token: string }> {
   const id = randomUUID();

@@ -1,7 +1,7 @@
 import { sessionOfFunctionToken } from "@/lib/db/function-tokens";
 import { getSession, sessionByTokenHash, type SessionRow } from "@/lib/db/sessions";
 import { ArgusError } from "@/lib/errors";
-import { hashSecret } from "@/lib/server/auth";
+import { hashSecret } from "@/lib/common/secrets";
 import { authorizeFunctionCall } from "@/lib/sessions/function-tokens";
 import type { Credentials, SessionDeps } from "@/lib/sessions/service";
 

@@ -2,7 +2,7 @@ import { CreateSessionBody } from "@/lib/protocol/api";
 import { BROWSER_COOKIE, browserCookieHeader, readCookies, shadowCookieRemovals } from "@/lib/server/auth";
 import { browserProofOf } from "@/lib/server/browser-proof";
 import { clientAddressOf } from "@/lib/server/client-address";
-import { getArgus } from "@/lib/server/context";
+import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, json, readJson, route } from "@/lib/server/http";
 import { listSessions, renameSession } from "@/lib/sessions/service";
 import { getSession } from "@/lib/db/sessions";
@@ -15,17 +15,17 @@ export const dynamic = "force-dynamic";
  * the chats of the cookie(s) the browser sent move to the new one (browser-identity.ts).
  */
 export const POST = route(async (req: Request) => {
-  const core = getArgus();
+  const area = argusArea("sessions");
   const cred = credentialsOf(req);
-  core.sessionCreation.admit({ address: clientAddressOf(req), browser: cred.browsers[0] ?? null });
-  core.disk.assertRoom("session");
+  area.sessionCreation.admit({ address: clientAddressOf(req), browser: cred.browsers[0] ?? null });
+  area.disk.assertRoom("session");
   const hasBody = (req.headers.get("content-length") ?? "0") !== "0" || req.headers.has("content-type");
   const body = hasBody ? await readJson(req, CreateSessionBody) : {};
   // Bound to an identity minted now, never to the cookie the request brought (browser-identity.ts).
-  const { identity, ...created } = await createBrowserSession(core, cred.browsers);
-  if (body.title) await renameSession(core, (await getSession(core.db, created.id))!, body.title);
+  const { identity, ...created } = await createBrowserSession(area, cred.browsers);
+  if (body.title) await renameSession(area, (await getSession(area.db, created.id))!, body.title);
   const headers = new Headers();
-  const secure = core.config.secureCookies;
+  const secure = area.config.secureCookies;
   headers.append("set-cookie", browserCookieHeader(identity, secure));
   // Any cookie of the name the request carried, proven or not (a planted one on a narrower path included).
   const carried = readCookies(req.headers.get("cookie"), BROWSER_COOKIE).length > 0;
@@ -36,6 +36,6 @@ export const POST = route(async (req: Request) => {
 
 /** This browser's sessions, newest first (an empty list without the browser cookie). */
 export const GET = route(async (req: Request) => {
-  const core = getArgus();
-  return json({ sessions: await listSessions(core, credentialsOf(req).browsers) });
+  const area = argusArea("sessions");
+  return json({ sessions: await listSessions(area, credentialsOf(req).browsers) });
 });

@@ -3,7 +3,7 @@ import { verifiedFile } from "@/lib/files/lazy-thumbnail";
 import { ArgusError } from "@/lib/errors";
 import { FileGrantQuery, FileVariantQuery } from "@/lib/protocol/api";
 import { parseByteRange } from "@/lib/server/byte-range";
-import { getArgus } from "@/lib/server/context";
+import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, parseWith, route } from "@/lib/server/http";
 import { authorizeFileRead } from "@/lib/sessions/function-tokens";
 
@@ -12,22 +12,22 @@ type Ctx = { params: Promise<{ id: string }> };
 
 /** An uploaded or generated file, readable only by its own session. */
 export const GET = route(async (req: Request, { params }: Ctx) => {
-  const core = getArgus();
+  const area = argusArea("files");
   const { id } = await params;
   const cred = credentialsOf(req);
   const query = new URL(req.url).searchParams;
-  const file = await getFile(core.db, id);
+  const file = await getFile(area.db, id);
   // Authorise against the owning session; an unknown id answers like a foreign one.
-  await authorizeFileRead(core, file, cred, parseWith(FileGrantQuery, query.get("grant") ?? undefined) ?? null);
+  await authorizeFileRead(area, file, cred, parseWith(FileGrantQuery, query.get("grant") ?? undefined) ?? null);
   if (!file) throw new ArgusError("not_found:file", "No such file.");
 
   const variant = parseWith(FileVariantQuery, query.get("variant") ?? undefined);
   // A picture a kernel wrote is decoded whole before it is first served (its thumbnail is made then).
-  const checked = await verifiedFile(core, file);
+  const checked = await verifiedFile(area, file);
   const sha = variant === "thumb" ? checked.thumbSha256 : checked.sha256;
   const mime = variant === "thumb" ? checked.thumbMime : checked.mime;
   if (!sha || !mime) throw new ArgusError("not_found:file", "This file has no thumbnail.");
-  const bytes = await core.blobs.read(sha);
+  const bytes = await area.blobs.read(sha);
 
   const headers = new Headers({
     "content-type": mime,

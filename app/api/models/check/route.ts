@@ -1,5 +1,5 @@
 import { ModelCheckBody } from "@/lib/protocol/doctor";
-import { getArgus } from "@/lib/server/context";
+import { argusArea } from "@/lib/server/areas";
 import { json, readJson, route } from "@/lib/server/http";
 
 export const dynamic = "force-dynamic";
@@ -8,5 +8,5 @@ export const dynamic = "force-dynamic";
 export const POST = route(async (req: Request) => {
   const hasBody = (req.headers.get("content-length") ?? "0") !== "0" || req.headers.has("content-type");
   if (hasBody) await readJson(req, ModelCheckBody);
-  return json(await getArgus().modelCheck.run());
+  return json(await argusArea("status").modelCheck.run());
 });

@@ -1,4 +1,4 @@
-import { getArgus } from "@/lib/server/context";
+import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, json, route } from "@/lib/server/http";
 import { authorizeSession } from "@/lib/sessions/service";
 
@@ -7,8 +7,8 @@ type Ctx = { params: Promise<{ id: string }> };
 
 /** Stops the active run: its model call is aborted and its running cell interrupted. */
 export const POST = route(async (req: Request, { params }: Ctx) => {
-  const core = getArgus();
-  const session = await authorizeSession(core, (await params).id, credentialsOf(req));
+  const area = argusArea("runs");
+  const session = await authorizeSession(area, (await params).id, credentialsOf(req));
   // The run may belong to another instance: the router sends the cancel to its owner.
-  return json(await core.runRouter.cancel(session.id), { status: 202 });
+  return json(await area.runRouter.cancel(session.id), { status: 202 });
 });

@@ -1,5 +1,5 @@
 import { listFunctions } from "@/lib/functions/session-functions";
-import { getArgus } from "@/lib/server/context";
+import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, json, route } from "@/lib/server/http";
 import { authorizeSession } from "@/lib/sessions/service";
 
@@ -8,7 +8,7 @@ type Ctx = { params: Promise<{ id: string }> };
 
 /** The session's kept functions, newest first, each with its latest version. */
 export const GET = route(async (req: Request, { params }: Ctx) => {
-  const core = getArgus();
-  const session = await authorizeSession(core, (await params).id, credentialsOf(req));
-  return json({ functions: await listFunctions(core, session.id) });
+  const area = argusArea("functions");
+  const session = await authorizeSession(area, (await params).id, credentialsOf(req));
+  return json({ functions: await listFunctions(area, session.id) });
 });

@@ -2,7 +2,7 @@ import { zipFiles } from "@/lib/files/zip-writer";
 import { argusPackageFiles } from "@/lib/kernels/argus-package";
 import { recordedCells } from "@/lib/kernels/cell-record";
 import { buildNotebook } from "@/lib/kernels/notebook";
-import { getArgus } from "@/lib/server/context";
+import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, route } from "@/lib/server/http";
 import { authorizeSession } from "@/lib/sessions/service";
 
@@ -14,10 +14,10 @@ type Ctx = { params: Promise<{ id: string }> };
  * the cells that load Argus's helpers so it runs in plain Jupyter (lib/kernels/notebook-helpers.ts).
  */
 export const GET = route(async (req: Request, { params }: Ctx) => {
-  const core = getArgus();
-  const session = await authorizeSession(core, (await params).id, credentialsOf(req));
-  const packageZip = zipFiles(await argusPackageFiles(core.pythonDir));
-  const cells = await recordedCells({ db: core.db, dataDir: core.config.dataDir }, session.id);
+  const area = argusArea("sessions");
+  const session = await authorizeSession(area, (await params).id, credentialsOf(req));
+  const packageZip = zipFiles(await argusPackageFiles(area.pythonDir));
+  const cells = await recordedCells({ db: area.db, dataDir: area.config.dataDir }, session.id);
   const notebook = buildNotebook(cells, { title: session.title, helpers: { packageZip, sessionId: session.id } });
   const base = (session.title ?? "argus-session").replace(/[^\w.-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 80) || "argus-session";
   return new Response(JSON.stringify(notebook, null, 1), {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getArgus } from "@/lib/server/context";
+import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, json, parseWith, route } from "@/lib/server/http";
 import { revokeFunctionToken } from "@/lib/sessions/function-tokens";
 import { authorizeSession } from "@/lib/sessions/service";
@@ -11,9 +11,9 @@ const TokenId = z.string().uuid();
 
 /** Revokes one function token: scripts using it get 403 from then on. */
 export const DELETE = route(async (req: Request, { params }: Ctx) => {
-  const core = getArgus();
+  const area = argusArea("sessions");
   const p = await params;
-  const session = await authorizeSession(core, p.id, credentialsOf(req));
-  await revokeFunctionToken(core, session, parseWith(TokenId, p.tokenId));
+  const session = await authorizeSession(area, p.id, credentialsOf(req));
+  await revokeFunctionToken(area, session, parseWith(TokenId, p.tokenId));
   return json({ revoked: true });
 });

@@ -1,5 +1,5 @@
 import { batchOfSession } from "@/lib/batches/service";
-import { getArgus } from "@/lib/server/context";
+import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, json, route } from "@/lib/server/http";
 import { authorizeSession } from "@/lib/sessions/service";
 
@@ -8,10 +8,10 @@ type Ctx = { params: Promise<{ id: string; bid: string }> };
 
 /** Stops the batch: running items are interrupted, the rest marked cancelled. → {batch} */
 export const POST = route(async (req: Request, { params }: Ctx) => {
-  const core = getArgus();
+  const area = argusArea("batches");
   const { id, bid } = await params;
-  const session = await authorizeSession(core, id, credentialsOf(req));
-  await batchOfSession(core, session.id, bid);
-  await core.batches.cancel(bid);
-  return json({ batch: (await core.batches.view(bid))!.batch });
+  const session = await authorizeSession(area, id, credentialsOf(req));
+  await batchOfSession(area, session.id, bid);
+  await area.batches.cancel(bid);
+  return json({ batch: (await area.batches.view(bid))!.batch });
 });

@@ -1,5 +1,5 @@
 import { batchExport } from "@/lib/batches/service";
-import { getArgus } from "@/lib/server/context";
+import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, route } from "@/lib/server/http";
 import { authorizeSession } from "@/lib/sessions/service";
 
@@ -8,10 +8,10 @@ type Ctx = { params: Promise<{ id: string; bid: string }> };
 
 /** The batch and all its items as JSON, downloaded as a file. */
 export const GET = route(async (req: Request, { params }: Ctx) => {
-  const core = getArgus();
+  const area = argusArea("batches");
   const { id, bid } = await params;
-  const session = await authorizeSession(core, id, credentialsOf(req));
-  const file = await batchExport(core, session.id, bid, "json");
+  const session = await authorizeSession(area, id, credentialsOf(req));
+  const file = await batchExport(area, session.id, bid, "json");
   return new Response(file.body, {
     headers: { "content-type": file.contentType, "content-disposition": `attachment; filename="${file.filename}"`, "cache-control": "no-store" },
   });

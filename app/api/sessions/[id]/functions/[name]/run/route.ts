@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ArgusError } from "@/lib/errors";
 import { runAnswer } from "@/lib/functions/run-answer";
 import { callSessionFunction, getVersion, inputFromBytes, inputFromUpload } from "@/lib/functions/session-functions";
-import { getArgus } from "@/lib/server/context";
+import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, json, parseWith, readJson, route } from "@/lib/server/http";
 import { isMultipartForm, MULTIPART_ENVELOPE_BYTES, ONE_FILE_FORM_PARTS, readCappedForm, requiredFile } from "@/lib/server/multipart";
 import { authorizeFunctionCall, grantedImages } from "@/lib/sessions/function-tokens";
@@ -28,40 +28,40 @@ function uploadsNeedSessionCredentials(): ArgusError {
  * the answer and docs/functions.md for the errors.
  */
 export const POST = route(async (req: Request, { params }: Ctx) => {
-  const core = getArgus();
+  const area = argusArea("functions");
   const p = await params;
   // The session's own credentials, or a function token made for scripts in the Code tab.
-  const caller = await authorizeFunctionCall(core, p.id, credentialsOf(req));
+  const caller = await authorizeFunctionCall(area, p.id, credentialsOf(req));
   const session = caller.session;
   // The pictures a function saves are stored: refused (507) like uploads when the disk is almost full.
-  core.disk.assertRoom("function");
+  area.disk.assertRoom("function");
   const name = parseWith(FunctionNameSchema, p.name);
   const versionParam = new URL(req.url).searchParams.get("version");
   const version = versionParam === null ? null : parseWith(VersionSchema, versionParam);
   // An unknown function or version is a 404 before the image is even read.
-  const kept = await getVersion(core, session.id, name, version);
+  const kept = await getVersion(area, session.id, name, version);
 
   const type = (req.headers.get("content-type") ?? "").toLowerCase();
   let input;
   if (isMultipartForm(req)) {
-    const limitMb = Math.round(core.config.limits.maxUploadBytes / 1024 / 1024);
+    const limitMb = Math.round(area.config.limits.maxUploadBytes / 1024 / 1024);
     const form = await readCappedForm(req, {
-      cap: core.config.limits.maxUploadBytes + MULTIPART_ENVELOPE_BYTES,
+      cap: area.config.limits.maxUploadBytes + MULTIPART_ENVELOPE_BYTES,
       tooLarge: `The image is larger than the ${limitMb} MB upload limit.`,
       field: "file",
       maxParts: ONE_FILE_FORM_PARTS,
     });
     const { bytes, filename } = await requiredFile(form, "file", "image");
-    input = await inputFromBytes(core, bytes, filename);
+    input = await inputFromBytes(area, bytes, filename);
   } else if (type.includes("application/json")) {
     if (caller.functionTokenId) throw uploadsNeedSessionCredentials();
     const body = await readJson(req, UploadIdBody);
-    input = await inputFromUpload(core, session.id, body.uploadId);
+    input = await inputFromUpload(area, session.id, body.uploadId);
   } else {
     throw new ArgusError("unsupported_media:api", "Send the image as multipart/form-data in a field named 'file', or JSON {\"uploadId\": \"…\"}.");
   }
   // No abort on client disconnect: the call is bounded by its own timeout.
-  const outcome = await callSessionFunction(core, kept, input);
+  const outcome = await callSessionFunction(area, kept, input);
   // A function token reads back the pictures its own call saved, through the URLs answered here.
   const answer = runAnswer(kept.version, { ...outcome, images: grantedImages(caller, outcome.images) });
   return json(answer.body, { status: answer.status });

@@ -1,5 +1,5 @@
 import { getVersion, versionView } from "@/lib/functions/session-functions";
-import { getArgus } from "@/lib/server/context";
+import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, json, parseWith, route } from "@/lib/server/http";
 import { authorizeSession } from "@/lib/sessions/service";
 import { FunctionNameSchema, VersionSchema } from "../../params";
@@ -9,10 +9,10 @@ type Ctx = { params: Promise<{ id: string; name: string; v: string }> };
 
 /** One version of one function. */
 export const GET = route(async (req: Request, { params }: Ctx) => {
-  const core = getArgus();
+  const area = argusArea("functions");
   const p = await params;
-  const session = await authorizeSession(core, p.id, credentialsOf(req));
+  const session = await authorizeSession(area, p.id, credentialsOf(req));
   const name = parseWith(FunctionNameSchema, p.name);
   const version = parseWith(VersionSchema, p.v);
-  return json(versionView(await getVersion(core, session.id, name, version)));
+  return json(versionView(await getVersion(area, session.id, name, version)));
 });

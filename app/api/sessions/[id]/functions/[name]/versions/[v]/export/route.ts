@@ -1,6 +1,6 @@
 import { exportResponse } from "@/lib/functions/export-bundle";
 import { getVersion } from "@/lib/functions/session-functions";
-import { getArgus } from "@/lib/server/context";
+import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, parseWith, route } from "@/lib/server/http";
 import { authorizeSession } from "@/lib/sessions/service";
 import { FunctionNameSchema, VersionSchema } from "../../../params";
@@ -14,10 +14,10 @@ type Ctx = { params: Promise<{ id: string; name: string; v: string }> };
  * `…/functions/:name/export`.
  */
 export const GET = route(async (req: Request, { params }: Ctx) => {
-  const core = getArgus();
+  const area = argusArea("functions");
   const p = await params;
-  const session = await authorizeSession(core, p.id, credentialsOf(req));
+  const session = await authorizeSession(area, p.id, credentialsOf(req));
   const name = parseWith(FunctionNameSchema, p.name);
-  const kept = await getVersion(core, session.id, name, parseWith(VersionSchema, p.v));
-  return exportResponse({ sessionId: session.id, name: kept.name, version: kept.version, code: kept.code }, core.pythonDir);
+  const kept = await getVersion(area, session.id, name, parseWith(VersionSchema, p.v));
+  return exportResponse({ sessionId: session.id, name: kept.name, version: kept.version, code: kept.code }, area.pythonDir);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientKey } from "./client-address";
+import { clientKey } from "./client-key";
 
 describe("clientKey", () => {
   it("keeps IPv4 addresses and unwraps IPv4-mapped IPv6", () => {

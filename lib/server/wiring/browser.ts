@@ -14,7 +14,8 @@ import { getSession } from "@/lib/db/sessions";
 import { storeGeneratedImage } from "@/lib/files/generated";
 import { storeUpload } from "@/lib/files/store-upload";
 import { errorNote } from "@/lib/protocol/event-builders";
-import { workspaceDir, type SessionDeps } from "@/lib/sessions/service";
+import { workspaceDir } from "@/lib/common/workspace";
+import type { SessionDeps } from "@/lib/sessions/service";
 
 export interface BrowserServices {
   computers: ComputerManager;

@@ -1,0 +1,29 @@
+import type { ArgusConfig } from "@/lib/config";
+import { modelBridgeMethods } from "@/lib/bridge/model-tools";
+import { toolChoiceMethods } from "@/lib/bridge/tool-choice";
+import { registerBridgeMethods, type BridgeMethods } from "@/lib/kernels/bridge";
+import type { KernelRegistry } from "@/lib/kernels/registry";
+import type { ModelClient } from "@/lib/llm/models";
+import { createVisionService, type VisionService } from "@/lib/vision/service";
+import { visionBridgeMethods } from "@/lib/vision-tools/bridge-method";
+import type { Storage } from "./storage";
+
+/**
+ * The kernel's calls back into the server, added to the bridge once what they use exists: the
+ * neural vision tools (they need no model endpoint: they run on this machine), then the
+ * model-backed ones. Returns the vision service, which HTTP serves as well.
+ */
+export function addKernelCalls(
+  config: ArgusConfig,
+  bridge: BridgeMethods,
+  parts: Pick<Storage, "db" | "blobs"> & { kernels: KernelRegistry | null; model: ModelClient | null },
+): VisionService {
+  const { db, blobs, kernels, model } = parts;
+  const vision = createVisionService({ workers: config.vision.workers, queueLimit: config.vision.queueLimit });
+  registerBridgeMethods(bridge, visionBridgeMethods(vision, config.limits.maxUploadBytes));
+  if (model) {
+    registerBridgeMethods(bridge, modelBridgeMethods(model));
+    if (kernels) registerBridgeMethods(bridge, toolChoiceMethods({ kernels, db, blobs, model, sessionsDir: config.sessionsDir }));
+  }
+  return vision;
+}

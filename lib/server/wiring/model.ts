@@ -1,0 +1,21 @@
+import { modelStatus, type ArgusConfig } from "@/lib/config";
+import { ModelCheck } from "@/lib/doctor/model-check";
+import { notConfiguredMessage } from "@/lib/llm/endpoint";
+import { ModelClient } from "@/lib/llm/models";
+import { RoleHealth } from "@/lib/llm/role-health";
+
+export interface ModelParts {
+  /** The model endpoint, or null when none is configured (messages then answer 503). */
+  model: ModelClient | null;
+  /** How each model role's recent calls went, for /api/health. */
+  roleHealth: RoleHealth;
+  /** The status page's "Check models" (the doctor, rate limited). */
+  modelCheck: ModelCheck;
+}
+
+export function buildModel(config: ArgusConfig, log: (line: string) => void): ModelParts {
+  const roleHealth = new RoleHealth((role) => notConfiguredMessage(config.model, role) === undefined);
+  const model =
+    modelStatus(config) === "configured" ? new ModelClient(config.model, { log, onCallEnd: (role, outcome) => roleHealth.record(role, outcome) }) : null;
+  return { model, roleHealth, modelCheck: new ModelCheck(config.model, Date.now, config.browser.api) };
+}

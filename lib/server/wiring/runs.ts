@@ -1,0 +1,67 @@
+import type { ArgusConfig } from "@/lib/config";
+import { storeExecutionImages } from "@/lib/files/generated";
+import type { BatchRunner } from "@/lib/batches/batch-runner";
+import type { BrowserPort } from "@/lib/runtime/browser-port";
+import type { KernelRegistry } from "@/lib/kernels/registry";
+import type { ModelClient } from "@/lib/llm/models";
+import { DEFAULT_RUN_LIMITS } from "@/lib/runtime/event-log";
+import { RunManager, type RunManagerDeps } from "@/lib/runtime/run-manager";
+import type { RunCommandBus } from "@/lib/scale/run-command-bus";
+import { RunRouter } from "@/lib/scale/run-router";
+import type { Storage } from "./storage";
+
+export interface RunParts {
+  /** Starts, resumes and stops agent runs in this process. */
+  runs: RunManager;
+  /**
+   * The door for starting, answering and stopping runs from a request: it holds this
+   * instance's run leases and sends commands for runs owned by another instance there.
+   */
+  runRouter: RunRouter;
+}
+
+/** The runs: the run manager over the agent policy, and the router in front of it. */
+export function buildRuns(
+  config: ArgusConfig,
+  storage: Storage,
+  parts: {
+    kernels: KernelRegistry | null;
+    model: ModelClient | null;
+    browser: BrowserPort | null;
+    policy: Pick<RunManagerDeps, "agents" | "onAgentFinished">;
+    batches: BatchRunner;
+    bus: RunCommandBus | null;
+  },
+  log: (line: string) => void,
+): RunParts {
+  const { db, blobs, events, drafts, disk } = storage;
+  const { kernels } = parts;
+  const runs = new RunManager(
+    {
+      db,
+      events,
+      drafts,
+      disk,
+      kernels,
+      storeCellImages: (sessionId, execution, label) => storeExecutionImages({ db, blobs }, sessionId, execution, label),
+      cellTimeoutMs: config.kernels.cellTimeoutMs,
+      bridgeCallsPerCell: config.kernels.bridgeCallsPerCell,
+      browser: parts.browser,
+      ...parts.policy,
+    },
+    parts.model,
+    { limits: { ...DEFAULT_RUN_LIMITS, maxTurns: config.agents.plannerMaxTurns, maxWallClockMs: config.agents.runMaxMs, maxTokens: config.agents.runMaxTokens } },
+  );
+  const runRouter = new RunRouter({
+    db,
+    events,
+    runs,
+    instanceId: config.scale.instanceId,
+    leaseMs: config.scale.leaseMs,
+    bus: parts.bus,
+    log,
+    onTakenOver: async (sessionId) => kernels?.interruptAbandonedCell(sessionId),
+    cancelBatchHere: (batchId, settleWithinMs) => parts.batches.cancelHere(batchId, settleWithinMs),
+  });
+  return { runs, runRouter };
+}

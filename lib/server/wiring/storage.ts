@@ -1,0 +1,34 @@
+import { mkdirSync } from "node:fs";
+import type { ArgusConfig } from "@/lib/config";
+import { KeyedMutex } from "@/lib/common/keyed-mutex";
+import { BlobStore } from "@/lib/db/blobs";
+import { openDatabase, type Db } from "@/lib/db/database";
+import { DiskSpace } from "@/lib/db/disk-space";
+import { DraftChannel } from "@/lib/runtime/draft-channel";
+import { EventLog } from "@/lib/runtime/event-log";
+
+/** The first step of the composition: where everything is kept, and the log every change goes through. */
+export interface Storage {
+  db: Db;
+  blobs: BlobStore;
+  events: EventLog;
+  /** Live drafts of the steps being written (ephemeral; Socket.io relays them). */
+  drafts: DraftChannel;
+  /** Serialises work on one key (a session's workspace, a run's log) within this process. */
+  locks: KeyedMutex;
+  /** Free space of the data directory; new work is refused below the minimum. */
+  disk: DiskSpace;
+}
+
+export async function buildStorage(config: ArgusConfig): Promise<Storage> {
+  for (const dir of [config.dataDir, config.sessionsDir, config.tmpDir]) mkdirSync(dir, { recursive: true });
+  const db = await openDatabase(config.databaseUrl ?? config.dbPath);
+  return {
+    db,
+    blobs: new BlobStore(config.blobDir),
+    events: new EventLog(db),
+    drafts: new DraftChannel(),
+    locks: new KeyedMutex(),
+    disk: new DiskSpace(config.dataDir, config.minFreeBytes),
+  };
+}

@@ -23,7 +23,7 @@ import { ModelClient } from "@/lib/llm/models";
 import { DraftChannel } from "@/lib/runtime/draft-channel";
 import { DEFAULT_RUN_LIMITS, EventLog } from "@/lib/runtime/event-log";
 import { RunManager } from "@/lib/runtime/run-manager";
-import { agentsForRun } from "@/agents/registry";
+import { agentFinished, agentsForRun } from "@/agents/registry";
 import { renderToolCatalogue } from "@/agents/tool-catalogue-prompt";
 import { cachedToolCatalogue } from "@/lib/kernels/tool-catalogue-cache";
 import { recordCell } from "@/lib/kernels/cell-record";
@@ -35,7 +35,6 @@ import { createVisionService } from "@/lib/vision/service";
 import { visionBridgeMethods } from "@/lib/vision-tools/bridge-method";
 import type { VisionTools } from "@/lib/vision-tools/port";
 import { storeExecutionImages } from "@/lib/files/generated";
-import { keepCoderResult } from "@/lib/functions/keep-function";
 import { imagePreparer } from "@/lib/files/prepare-image";
 import { SessionCreationLimit } from "@/lib/sessions/creation-rate";
 import type { SessionDeps } from "@/lib/sessions/service";
@@ -296,13 +295,8 @@ export async function createArgusCore(
       disk,
       kernels,
       storeCellImages: (sessionId, execution, label) => storeExecutionImages({ db, blobs }, sessionId, execution, label),
-      onAgentFinished: async ({ sessionId, runId, agent, outputs }) => {
-        if (agent !== "coder") return;
-        // Keeping the function must never end the run that made it: the code is in the chat either way.
-        await keepCoderResult(db, { sessionId, runId, outputs, now: new Date().toISOString() }).catch((error: unknown) =>
-          log(`[functions] could not keep the coder's function: ${String(error)}`),
-        );
-      },
+      // What each agent's finish does is its descriptor's (the coder's function is kept).
+      onAgentFinished: (finished) => agentFinished({ db, log }, finished),
       cellTimeoutMs: config.kernels.cellTimeoutMs,
       bridgeCallsPerCell: config.kernels.bridgeCallsPerCell,
       browser: browser?.steps ?? null,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AGENT_CARDS, AGENT_KINDS, agentCard, MODEL_ROLES, NOTEBOOK_AGENT, REQUIRED_ROLES, ROOT_AGENT, TURNS_AGENT } from "./agent-cards";
+import { AGENT_CARDS, AGENT_KINDS, agentCard, BROWSING_AGENT, MODEL_ROLES, NOTEBOOK_AGENT, REQUIRED_ROLES, ROOT_AGENT, TURNS_AGENT } from "./agent-cards";
 import { AGENT_MESSAGE_ROLES } from "./agent-message";
 import { AgentNameSchema } from "./event-base";
 
@@ -13,11 +13,12 @@ describe("the agent cards", () => {
     }
   });
 
-  it("single out the root, the notebook's agent and the one counting turns", () => {
+  it("single out the root, the notebook's agent, the one counting turns and the browsing one", () => {
     for (const [kind, test] of [
       [ROOT_AGENT, (c: (typeof AGENT_CARDS)[number]) => c.root],
       [NOTEBOOK_AGENT, (c: (typeof AGENT_CARDS)[number]) => c.cells === "notebook"],
       [TURNS_AGENT, (c: (typeof AGENT_CARDS)[number]) => c.countsTurns],
+      [BROWSING_AGENT, (c: (typeof AGENT_CARDS)[number]) => c.shows === "pages"],
     ] as const) {
       expect(AGENT_CARDS.filter(test).map((c) => c.name)).toEqual([kind]);
     }

@@ -117,6 +117,8 @@ function only(test: (c: AgentCard) => boolean, what: string): AgentKind {
 export const ROOT_AGENT: AgentKind = only((c) => c.root, "the root");
 /** The agent whose cells run in the session's notebook (cells of any other producer show as its too). */
 export const NOTEBOOK_AGENT: AgentKind = only((c) => c.cells === "notebook", "the notebook's");
+/** The agent that works on web pages (its moves' observations are its). */
+export const BROWSING_AGENT: AgentKind = only((c) => c.shows === "pages", "the browsing one");
 /** The agent whose steps are the run's turns. */
 export const TURNS_AGENT: AgentKind = only((c) => c.countsTurns, "the one counting turns");
 

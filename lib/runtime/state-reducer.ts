@@ -20,7 +20,6 @@ import {
   type TokenTotals,
 } from "@/lib/protocol/state";
 
-
 export function initialRunState(runId: string, limits: RunLimits, startedAt: string | null = null): RunState {
   return {
     runId,

@@ -4,10 +4,9 @@ import { batchStarter } from "@/lib/batches/agent-port";
 import type { BlobStore } from "@/lib/db/blobs";
 import type { Db } from "@/lib/db/database";
 import { imagePreparer } from "@/lib/files/prepare-image";
-import { keepCoderResult } from "@/lib/functions/keep-function";
 import type { RunManagerDeps } from "@/lib/runtime/run-manager";
 import { browserEngineFactory } from "./browser/make-engine";
-import { agentsForRun } from "./registry";
+import { agentFinished, agentsForRun } from "./registry";
 
 /** What the agent policy is made from, given once by the composition root. */
 export interface AgentPolicyDeps {
@@ -26,7 +25,8 @@ export interface AgentPolicyDeps {
 /**
  * Argus's agent policy, which the run manager takes as ports: the agents a run gets, with the
  * settings they read from the configuration, and what Argus does when one of them finishes
- * (the coder's result is kept as a session function). The runtime itself names no agent.
+ * (each descriptor's onFinish: the coder's result is kept as a session function). Neither this
+ * policy nor the runtime names an agent.
  */
 export function agentPolicy(deps: AgentPolicyDeps): Pick<RunManagerDeps, "agents" | "onAgentFinished"> {
   const { db, blobs, config, log } = deps;
@@ -40,12 +40,7 @@ export function agentPolicy(deps: AgentPolicyDeps): Pick<RunManagerDeps, "agents
   };
   return {
     agents: (run) => agentsForRun({ db, prepareImage, plannerMaxTurns: config.agents.plannerMaxTurns, catalogue: deps.catalogue, startBatch, browser }, run),
-    onAgentFinished: async ({ sessionId, runId, agent, outputs }) => {
-      if (agent !== "coder") return;
-      // Keeping the function must never end the run that made it: the code is in the chat either way.
-      await keepCoderResult(db, { sessionId, runId, outputs, now: new Date().toISOString() }).catch((error: unknown) =>
-        log(`[functions] could not keep the coder's function: ${String(error)}`),
-      );
-    },
+    // What each agent's finish does is its descriptor's (the coder's function is kept).
+    onAgentFinished: (finished) => agentFinished({ db, log }, finished),
   };
 }

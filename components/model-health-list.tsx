@@ -1,6 +1,5 @@
+import { MODEL_ROLES as ROLES } from "@/lib/protocol/agent-cards";
 import type { Health } from "@/lib/protocol/health";
-
-const ROLES = ["conversation", "planner", "coder", "vqa", "judge", "browser"] as const;
 
 const TONE: Record<NonNullable<Health["models"][keyof Health["models"]]>, string> = {
   ok: "text-foreground",

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { MODEL_ROLES, REQUIRED_ROLES, type ModelRole } from "@/lib/protocol/agent-cards";
 import { parseAllowList, parseBlockList, type UrlPolicy } from "./computer/url-policy";
 
 /**
@@ -10,15 +11,18 @@ import { parseAllowList, parseBlockList, type UrlPolicy } from "./computer/url-p
  * The table in docs/configuration.md is written from the same names; keep the
  * two in step when adding one.
  */
-const ROLES = ["CONVERSATION", "PLANNER", "CODER", "VQA", "JUDGE", "BROWSER"] as const;
-export type ModelRole = Lowercase<(typeof ROLES)[number]>;
-/** Every role, in the order status pages list them. */
-export const MODEL_ROLES = ROLES.map((r) => r.toLowerCase() as ModelRole);
 /**
- * The roles a chat cannot work without. `browser` is optional: without it the conversation
- * agent is not offered `browse`, and everything else works.
+ * Model roles: one per agent (lib/protocol/agent-cards.ts) plus the helpers vqa and judge, each
+ * read from ARGUS_MODEL_<ROLE>. An optional agent's role (the browser's) may be left out: the
+ * conversation agent is then not offered `browse`, and everything else works.
  */
-export const REQUIRED_ROLES: readonly ModelRole[] = ["conversation", "planner", "coder", "vqa", "judge"];
+export { MODEL_ROLES, REQUIRED_ROLES, type ModelRole } from "@/lib/protocol/agent-cards";
+const ROLES = MODEL_ROLES.map((role) => role.toUpperCase() as Uppercase<ModelRole>);
+
+/** One variable per model role, `${prefix}${ROLE}`, each read with `schema`. */
+function perRole<P extends string, S extends z.ZodType>(prefix: P, schema: S): { [R in Uppercase<ModelRole> as `${P}${R}`]: S } {
+  return Object.fromEntries(ROLES.map((role) => [`${prefix}${role}`, schema])) as { [R in Uppercase<ModelRole> as `${P}${R}`]: S };
+}
 
 /**
  * `native`: OpenAI tool calls. `text`: the model writes its call as tagged text (models served
@@ -94,20 +98,11 @@ const EnvSchema = z.object({
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.url().optional(),
   ARGUS_MODEL: z.string().min(1).optional(),
-  ARGUS_MODEL_CONVERSATION: z.string().min(1).optional(),
-  ARGUS_MODEL_PLANNER: z.string().min(1).optional(),
-  ARGUS_MODEL_CODER: z.string().min(1).optional(),
-  ARGUS_MODEL_VQA: z.string().min(1).optional(),
-  ARGUS_MODEL_JUDGE: z.string().min(1).optional(),
-  ARGUS_MODEL_BROWSER: z.string().min(1).optional(),
+  // ARGUS_MODEL_CONVERSATION, ARGUS_MODEL_PLANNER…: one per model role.
+  ...perRole("ARGUS_MODEL_", z.string().min(1).optional()),
   // How each role's model is asked for its decisions: native tool calls, tagged text, or auto.
   ARGUS_TOOL_PROTOCOL: ToolProtocolEnv.default("auto"),
-  ARGUS_TOOL_PROTOCOL_CONVERSATION: ToolProtocolEnv.optional(),
-  ARGUS_TOOL_PROTOCOL_PLANNER: ToolProtocolEnv.optional(),
-  ARGUS_TOOL_PROTOCOL_CODER: ToolProtocolEnv.optional(),
-  ARGUS_TOOL_PROTOCOL_VQA: ToolProtocolEnv.optional(),
-  ARGUS_TOOL_PROTOCOL_JUDGE: ToolProtocolEnv.optional(),
-  ARGUS_TOOL_PROTOCOL_BROWSER: ToolProtocolEnv.optional(),
+  ...perRole("ARGUS_TOOL_PROTOCOL_", ToolProtocolEnv.optional()),
   // Per attempt: how long the endpoint may stay silent before the attempt counts as timed out.
   ARGUS_MODEL_TIMEOUT_SECONDS: positiveNumber(120),
   ARGUS_MODEL_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),

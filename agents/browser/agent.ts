@@ -42,6 +42,14 @@ function asSaved(value: unknown): SavedImage[] {
   return value.filter((v): v is SavedImage => typeof v?.id === "string" && typeof v?.name === "string" && typeof v?.url === "string");
 }
 
+/** What the conversation agent is told when the browser finishes or gives up: what it found, and the pictures it saved. */
+export function describeBrowsing(outputs: Record<string, unknown>): string {
+  const images = asSaved(outputs.images);
+  const pictures = images.length ? `\nSaved pictures (now uploads of this session): ${images.map((i) => `${i.name} (upload id ${i.id})`).join(", ")}.` : "";
+  const said = typeof outputs.answer === "string" ? outputs.answer : typeof outputs.reason === "string" ? outputs.reason : "The browser finished.";
+  return `Browser: ${said}${pictures}`;
+}
+
 export class BrowserAgent implements Agent {
   readonly name = "browser" as const;
   private readonly screen: Size;
@@ -137,9 +145,6 @@ export class BrowserAgent implements Agent {
   }
 
   describeOutputs(outputs: Record<string, unknown>): string {
-    const images = asSaved(outputs.images);
-    const pictures = images.length ? `\nSaved pictures (now uploads of this session): ${images.map((i) => `${i.name} (upload id ${i.id})`).join(", ")}.` : "";
-    const said = typeof outputs.answer === "string" ? outputs.answer : typeof outputs.reason === "string" ? outputs.reason : "The browser finished.";
-    return `Browser: ${said}${pictures}`;
+    return describeBrowsing(outputs);
   }
 }

@@ -9,7 +9,7 @@ import type { StepContext } from "@/agents/types";
 import { joinThinking } from "@/lib/llm/reply-calls";
 import type { BrowserDecision, BrowserEngine, BrowserEngineInputs, BrowserMove, MoveOutcome } from "./engine";
 import { browserSystem, browserTask } from "./prompt";
-import { browserTools, computerMove, toolMove, type ToolName } from "./tools";
+import { browserTools, computerMove, toolMove } from "./tools";
 
 /** Earlier moves kept in the context, newest last; older ones are summarised as a count. */
 const KEPT_MOVES = 16;
@@ -51,9 +51,8 @@ export class ChatBrowserEngine implements BrowserEngine {
       signal: ctx.signal,
       onDraft: ctx.onDraft,
     });
-    const args = res.args as Record<string, unknown> & { thinking?: string };
-    const thinking = joinThinking(res.thinking, typeof args.thinking === "string" ? args.thinking : "");
-    const move = res.name === "computer" ? computerMove(args) : toolMove(res.name as ToolName, args);
+    const thinking = joinThinking(res.thinking, res.args.thinking ?? "");
+    const move = res.name === "computer" ? computerMove(res.args) : toolMove(res);
     this.lastMove = describeMove(move);
     return { move, thinking, usage: res.usage };
   }

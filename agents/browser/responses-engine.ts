@@ -26,7 +26,7 @@ import { toJsonSchema } from "@/lib/llm/tool-schema";
 import type { SafetyCheck } from "@/lib/protocol/browser-wire";
 import type { BrowserDecision, BrowserEngine, BrowserEngineInputs, BrowserMove, MoveOutcome, ScreenView } from "./engine";
 import { browserTask } from "./prompt";
-import { browserTools, toolMove } from "./tools";
+import { browserTools, toolMove, type FunctionCall } from "./tools";
 
 /** Turns (a response and Argus's answer to it) kept whole in the resent history, screenshots included. */
 const KEPT_TURNS = 3;
@@ -138,7 +138,8 @@ function functionMove(name: string, rawArguments: unknown): BrowserMove {
     const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
     return { tool: "invalid", error: `The arguments of ${name} are not valid: ${where}${issue?.message ?? "invalid"}.`, summary };
   }
-  return toolMove(name as FunctionTool, parsed.data as Record<string, unknown>);
+  // The arguments were validated by the schema of the tool `name`: the pair is that tool's call.
+  return toolMove({ name, args: parsed.data } as FunctionCall);
 }
 
 function describeMove(move: BrowserMove): string {

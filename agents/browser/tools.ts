@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { parseAction } from "@/lib/computer/computer-actions";
 import { isArgusError } from "@/lib/errors";
-import type { BrowserMove, Region } from "./engine";
+import type { ToolCallOf, ToolSpecs } from "@/lib/llm/tool-schema";
+import type { BrowserMove } from "./engine";
 
 const thinking = z.string().max(4_000).optional().describe("Why this step, briefly.");
 
@@ -50,24 +51,25 @@ export const browserTools = {
     description: "Finish: say what you found (and the names of the pictures you saved), or why you could not.",
     schema: z.object({ thinking, answer: z.string().min(1).max(8_000) }),
   },
-};
+} satisfies ToolSpecs;
+// No tool has a `draft` field: the browser's live draft shows only its thinking.
 
-/** The browser's tools besides `computer`. */
-export type ToolName = "goto" | "back" | "save_image" | "done";
+/** A validated call of one of the browser's tools besides `computer`. */
+export type FunctionCall = ToolCallOf<Omit<typeof browserTools, "computer">>;
 
 /** The move a validated call of a tool other than `computer` asks for (both engines read calls this way). */
-export function toolMove(name: ToolName, args: Record<string, unknown>): BrowserMove {
-  switch (name) {
+export function toolMove(call: FunctionCall): BrowserMove {
+  switch (call.name) {
     case "goto":
-      return { tool: "goto", url: String(args.url) };
+      return { tool: "goto", url: call.args.url };
     case "back":
       return { tool: "back" };
     case "save_image": {
-      const region = args.region as Region | undefined;
-      return { tool: "save_image", name: String(args.name), ...(typeof args.selector === "string" ? { selector: args.selector } : {}), ...(region ? { region } : {}) };
+      const { name, selector, region } = call.args;
+      return { tool: "save_image", name, ...(selector !== undefined ? { selector } : {}), ...(region ? { region } : {}) };
     }
     case "done":
-      return { tool: "done", answer: String(args.answer ?? "") };
+      return { tool: "done", answer: call.args.answer };
   }
 }
 

@@ -2,6 +2,7 @@ import { addUsage, NO_USAGE, type Agent, type StepContext, type StepResult } fro
 import type { ModelMessage } from "ai";
 import { CodeContextSchema, PlanContextSchema, type CodeContext } from "@/lib/protocol/contexts";
 import type { ArgusEvent } from "@/lib/protocol/events";
+import { PlannerDelegationSchema } from "../planner/inputs";
 import { coderSystem, editBrief, planBrief } from "./prompt";
 import { coderTools, fixTools, testTools } from "./tools";
 
@@ -17,6 +18,11 @@ export type CoderInputs = (
 };
 
 type Phase = "plan" | "write" | "run" | "debug" | "finish";
+
+/** What the conversation agent is told when the coder finishes: its summary. */
+export function describeCode(outputs: Record<string, unknown>): string {
+  return CodeContextSchema.parse(outputs).summary;
+}
 
 /**
  * VisionAgentCoderV2: gets a plan (from the planner, or the person's edit
@@ -45,11 +51,12 @@ export class CoderAgent implements Agent {
 
   async step(ctx: StepContext): Promise<StepResult> {
     switch (this.phase) {
-      case "plan":
-        return {
-          action: { action: "delegate", args: { agent: "planner", thought: "Explore the images first.", inputs: { task: (this.inputs as { task: string }).task, uploads: (this.inputs as { uploads: string[] }).uploads } } },
-          usage: NO_USAGE,
-        };
+      case "plan": {
+        // Only a coder made in plan mode starts in this phase.
+        if (this.inputs.mode !== "plan") return this.finish();
+        const inputs = PlannerDelegationSchema.parse({ task: this.inputs.task, uploads: this.inputs.uploads });
+        return { action: { action: "delegate", args: { agent: "planner", thought: "Explore the images first.", inputs } }, usage: NO_USAGE };
+      }
       case "write":
         return this.write(ctx);
       case "debug":
@@ -68,7 +75,7 @@ export class CoderAgent implements Agent {
   private async write(ctx: StepContext): Promise<StepResult> {
     const base: ModelMessage[] = [{ role: "user", content: this.brief }];
     const code = await ctx.model.callTool("coder", { system: coderSystem(this.inputs.catalogue), messages: [...base, { role: "user", content: "Write the function with write_code." }], tools: coderTools, signal: ctx.signal, onDraft: ctx.onDraft });
-    this.code = (code.args as { code: string }).code;
+    this.code = code.args.code;
     const test = await ctx.model.callTool("coder", {
       system: coderSystem(this.inputs.catalogue),
       messages: [...base, { role: "user", content: `The function:\n\`\`\`python\n${this.code}\n\`\`\`\nNow write its test with write_test.` }],
@@ -76,7 +83,7 @@ export class CoderAgent implements Agent {
       signal: ctx.signal,
       onDraft: ctx.onDraft,
     });
-    this.test = (test.args as { test: string }).test;
+    this.test = test.args.test;
     return { action: this.runAction("Testing the function in a fresh kernel."), usage: addUsage(code.usage, test.usage) };
   }
 
@@ -92,7 +99,7 @@ export class CoderAgent implements Agent {
       signal: ctx.signal,
       onDraft: ctx.onDraft,
     });
-    const fix = res.args as { thoughts: string; code?: string; test?: string };
+    const fix = res.args;
     if (fix.code) this.code = fix.code;
     if (fix.test) this.test = fix.test;
     return { action: this.runAction(fix.thoughts), usage: res.usage };
@@ -116,7 +123,7 @@ export class CoderAgent implements Agent {
   }
 
   describeOutputs(outputs: Record<string, unknown>): string {
-    return CodeContextSchema.parse(outputs).summary;
+    return describeCode(outputs);
   }
 
   observe(event: ArgusEvent): void {

@@ -1,15 +1,16 @@
 import { NO_USAGE, type Agent, type StepContext, type StepResult } from "@/agents/types";
 import type { AgentMessage } from "@/lib/protocol/agent-message";
 import type { ArgusEvent } from "@/lib/protocol/events";
+import { BrowserDelegationSchema, BrowserOutputsSchema } from "../browser/inputs";
+import { CoderDelegationSchema } from "../coder/inputs";
 import { BROWSE_SYSTEM, browseOutcomeInstruction, CONVERSATION_SYSTEM, outcomeInstruction, renderConversation } from "./prompt";
+import { browsingConversationTools, conversationTools, type ReplyArgs } from "./tools";
 
 /** The upload ids in a browser's outputs (`images: [{id, name, url}]`). */
 function savedImageIds(outputs: unknown): string[] {
-  const images = (outputs as { images?: unknown } | null)?.images;
-  if (!Array.isArray(images)) return [];
-  return images.map((i) => (i as { id?: unknown }).id).filter((id): id is string => typeof id === "string");
+  const read = BrowserOutputsSchema.safeParse(outputs);
+  return read.success ? read.data.images.map((i) => i.id) : [];
 }
-import { browsingConversationTools, conversationTools, type ReplyArgs } from "./tools";
 
 export interface ConversationInputs {
   /** The session's conversation so far (user, conversation, code results, outcomes). */
@@ -58,7 +59,7 @@ export class ConversationAgent implements Agent {
         signal: ctx.signal,
         onDraft: ctx.onDraft,
       });
-      const args = res.args as ReplyArgs;
+      const args: ReplyArgs = res.args;
       const mayAct = this.phase === "reply" || (this.phase === "follow_up" && args.action === "generate_or_edit_vision_code");
       if (mayAct && args.action) {
         this.chosen = args;
@@ -79,11 +80,13 @@ export class ConversationAgent implements Agent {
   }
 
   private act(): StepResult["action"] {
-    const chosen = this.chosen!;
-    if (chosen.action === "browse") {
-      return { action: "delegate", args: { agent: "browser", thought: "This needs a web page.", inputs: { task: chosen.browse_task!, url: chosen.url! } } };
+    const chosen = this.chosen;
+    if (chosen?.action === "browse") {
+      // The tool's schema makes browse come with both.
+      const inputs = BrowserDelegationSchema.parse({ task: chosen.browse_task, url: chosen.url });
+      return { action: "delegate", args: { agent: "browser", thought: "This needs a web page.", inputs } };
     }
-    const edit = chosen.action === "edit_code" && this.inputs.lastCode !== null;
+    const last = chosen?.action === "edit_code" ? this.inputs.lastCode : null;
     // Vision code after a browse works on the pictures it saved; otherwise on the person's uploads.
     const uploads = this.saved.length > 0 ? this.saved : this.inputs.request.uploads;
     const task = this.saved.length > 0 ? `${renderConversation(this.inputs.history)}\n\nThe browser saved these pictures for you: ${this.outcome}` : renderConversation(this.inputs.history);
@@ -91,10 +94,10 @@ export class ConversationAgent implements Agent {
       action: "delegate",
       args: {
         agent: "coder",
-        thought: edit ? "A small change to the existing code." : "This needs vision code.",
-        inputs: edit
-          ? { mode: "edit", feedback: this.inputs.request.text, code: this.inputs.lastCode!.code, test: this.inputs.lastCode!.test, uploads }
-          : { mode: "plan", task, uploads },
+        thought: last ? "A small change to the existing code." : "This needs vision code.",
+        inputs: CoderDelegationSchema.parse(
+          last ? { mode: "edit", feedback: this.inputs.request.text, code: last.code, test: last.test, uploads } : { mode: "plan", task, uploads },
+        ),
       },
     };
   }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ToolSpecs } from "@/lib/llm/tool-schema";
 
 const CONVERSATION_ACTIONS = ["generate_or_edit_vision_code", "edit_code", "run_on_all_images"] as const;
 
@@ -13,8 +14,9 @@ export const conversationTools = {
       response,
       action: z.enum(CONVERSATION_ACTIONS).optional().describe("Leave out unless the person asked for code or a change to it."),
     }),
+    draft: "response",
   },
-};
+} satisfies ToolSpecs;
 
 /** The same tool when a browser model is configured: `browse` opens a web page and works in it. */
 export const browsingConversationTools = {
@@ -32,15 +34,12 @@ export const browsingConversationTools = {
         message: "the browse action needs url and browse_task",
         path: ["url"],
       }),
+    draft: "response",
   },
-};
+} satisfies ToolSpecs;
 
 /** After a browse: one more action is possible, vision code on the pictures it saved. */
 export const followUpConversationTools = conversationTools;
 
-export interface ReplyArgs {
-  response: string;
-  action?: "generate_or_edit_vision_code" | "edit_code" | "run_on_all_images" | "browse";
-  browse_task?: string;
-  url?: string;
-}
+/** What the person was answered, and the action chosen (the browsing tool's arguments cover both tools'). */
+export type ReplyArgs = z.output<(typeof browsingConversationTools)["reply"]["schema"]>;

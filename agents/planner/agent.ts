@@ -16,6 +16,11 @@ export interface PlannerInputs {
 
 const MAX_FIX_ATTEMPTS = 3;
 
+/** What the coder is told when the planner finishes. */
+export function describePlan(outputs: Record<string, unknown>): string {
+  return `Plan: ${PlanContextSchema.parse(outputs).plan}`;
+}
+
 type Pending =
   | { kind: "code"; thinking: string; code: string; isFix: boolean; notice?: string }
   | { kind: "ask"; thinking: string; question: string; options: string[]; notice?: string };
@@ -55,29 +60,31 @@ export class PlannerAgent implements Agent {
     const messages = fixing
       ? [...context.messages, { role: "user" as const, content: PLANNER_FIX_NOTE(this.fixes + 1, MAX_FIX_ATTEMPTS) }]
       : context.messages;
-    const res = await ctx.model.callTool("planner", {
+    // Named as a union: inferred, the fix set (a subset) would absorb the full one.
+    const res = await ctx.model.callTool<typeof plannerTools | typeof plannerFixTools>("planner", {
       system: context.system,
       messages,
       tools: fixing ? plannerFixTools : plannerTools,
       signal: ctx.signal,
       onDraft: ctx.onDraft,
     });
-    const args = res.args as { thinking: string; code?: string; question?: string; options?: string[] };
     // Reasoning fields and text beside the call are thinking too; a model often repeats itself there.
-    const thinking = joinThinking(res.thinking, args.thinking);
+    const thinking = joinThinking(res.thinking, res.args.thinking);
     const notice = res.notice === undefined ? {} : { notice: res.notice };
     if (res.name === "execute_python") {
       if (fixing) this.fixes++;
       else this.turnsUsed++;
-      this.pending = { kind: "code", thinking, code: args.code!, isFix: fixing, ...notice };
-      return { action: { action: "run_ipython", args: { code: args.code!, thought: thinking } }, usage: res.usage };
+      const { code } = res.args;
+      this.pending = { kind: "code", thinking, code, isFix: fixing, ...notice };
+      return { action: { action: "run_ipython", args: { code, thought: thinking } }, usage: res.usage };
     }
     if (res.name === "ask_user") {
       this.turnsUsed++;
-      const options = args.options ?? [];
-      this.pending = { kind: "ask", thinking, question: args.question!, options, ...notice };
+      const { question } = res.args;
+      const options = res.args.options ?? [];
+      this.pending = { kind: "ask", thinking, question, options, ...notice };
       return {
-        action: { action: "interaction", args: { kind: "question", prompt: args.question!, options, thought: thinking } },
+        action: { action: "interaction", args: { kind: "question", prompt: question, options, thought: thinking } },
         usage: res.usage,
       };
     }
@@ -99,7 +106,7 @@ export class PlannerAgent implements Agent {
       signal: ctx.signal,
       onDraft: ctx.onDraft,
     });
-    const plan = res.args as PlanContext;
+    const plan: PlanContext = res.args;
     return {
       action: { action: "finish", args: { outputs: PlanContextSchema.parse({ plan: plan.plan, instructions: plan.instructions, code: plan.code } satisfies PlanContext), final_thought: "Plan ready." } },
       usage: res.usage ?? NO_USAGE,
@@ -137,6 +144,6 @@ export class PlannerAgent implements Agent {
   }
 
   describeOutputs(outputs: Record<string, unknown>): string {
-    return `Plan: ${PlanContextSchema.parse(outputs).plan}`;
+    return describePlan(outputs);
   }
 }

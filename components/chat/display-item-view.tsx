@@ -2,6 +2,7 @@
 
 import { memo } from "react";
 import type { DisplayItem } from "@/lib/client/message-parts";
+import { agentCard } from "@/lib/protocol/agent-cards";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import { AgentNote } from "./agent-note";
 import { BrowserStepBlock } from "./browser-step-block";
@@ -46,18 +47,15 @@ function View({ item, pending, latest, defaultOpen, onAnswer, onRetry }: Display
         case "user":
         case "interaction_response":
           return <UserMessage message={m} />;
-        case "conversation":
         case "assistant":
           return <ConversationMessage message={m} />;
-        case "planner":
-        case "coder":
-          return <AgentNote message={m} />;
         case "observation":
         case "final_observation":
           return <ObservationMessage message={m} />;
         default:
-          // Roles routed elsewhere by groupMessages; render as a note rather than drop it.
-          return <AgentNote message={m} />;
+          // An agent that replies speaks like Argus; other agents' notes, and roles routed
+          // elsewhere by groupMessages, render as a note rather than drop it.
+          return agentCard(m.role)?.shows === "reply" ? <ConversationMessage message={m} /> : <AgentNote message={m} />;
       }
     }
   }

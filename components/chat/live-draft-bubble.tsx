@@ -1,12 +1,14 @@
 "use client";
 
-import { Eye, FlaskConical, Loader2, SquareTerminal } from "lucide-react";
+import { Eye, Loader2 } from "lucide-react";
 import { useSyncExternalStore } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { draftTitle, visibleDraft, type DraftStore } from "@/lib/client/live-draft";
+import { agentCard } from "@/lib/protocol/agent-cards";
 import type { DraftWire } from "@/lib/protocol/socket";
 import type { RunStateWire } from "@/lib/protocol/state-wire";
+import { agentIcon } from "./agent-icon";
 import { CodeBlock } from "./code-block";
 import { MarkdownText } from "./markdown-text";
 
@@ -27,7 +29,7 @@ export function LiveDraftBubble({ drafts, heldLastSeq, state }: LiveDraftBubbleP
   const latest = useSyncExternalStore(drafts.subscribe, drafts.get, drafts.get);
   const draft = visibleDraft(latest, heldLastSeq, state);
   if (draft === null) return null;
-  return draft.agent === "planner" || draft.agent === "coder" ? <StepDraft key={`${draft.runId}:${draft.step}`} draft={draft} /> : <ReplyDraft draft={draft} />;
+  return agentCard(draft.agent)?.shows === "cells" ? <StepDraft key={`${draft.runId}:${draft.step}`} draft={draft} /> : <ReplyDraft draft={draft} />;
 }
 
 function Thinking({ text }: { text: string }) {
@@ -41,7 +43,7 @@ function Thinking({ text }: { text: string }) {
 /** A planner or coder step being written, laid out like the step it becomes. */
 function StepDraft({ draft }: { draft: DraftWire }) {
   const { view } = draft;
-  const Icon = draft.agent === "planner" ? SquareTerminal : FlaskConical;
+  const Icon = agentIcon(draft.agent);
   return (
     <article data-testid="live-draft" data-run={draft.runId} data-agent={draft.agent} data-step={draft.step} aria-busy="true" className="max-w-full">
       <Card padding="none">

@@ -2,6 +2,7 @@
  * What the status line says, as a pure function of the run state so the
  * wording is unit-tested rather than scattered through JSX.
  */
+import { agentCard } from "@/lib/protocol/agent-cards";
 import type { RunStateWire } from "@/lib/protocol/state-wire";
 
 /** 950 → "950", 1234 → "1.2k", 12_345 → "12k", 1_234_567 → "1.2M". */
@@ -13,14 +14,6 @@ export function formatTokens(n: number): string {
   return `${Number(value.toFixed(digits))}${unit}`;
 }
 
-const AGENT_LABEL: Record<RunStateWire["agent"], string> = {
-  conversation: "Argus",
-  planner: "Planner",
-  coder: "Coder",
-  browser: "Browser",
-  user: "Argus",
-  system: "Argus",
-};
 
 const ENDED: Partial<Record<RunStateWire["agentState"], string>> = {
   stopped: "Stopped",
@@ -48,9 +41,10 @@ export function statusText(state: RunStateWire | null, connected: boolean): Stat
     case "loading":
       return { text: "Starting…", tone: "busy" };
     case "running": {
-      const parts = [`${AGENT_LABEL[state.agent]} is working`];
-      // Turns count planner steps, so they only mean something while the planner works.
-      if (state.agent === "planner" && state.turn > 0) parts.push(`turn ${state.turn} of ${state.maxTurns}`);
+      const card = agentCard(state.agent);
+      const parts = [`${card?.label ?? "Argus"} is working`];
+      // Turns count one agent's steps (the planner's), so they only mean something while it works.
+      if (card?.countsTurns && state.turn > 0) parts.push(`turn ${state.turn} of ${state.maxTurns}`);
       if (tokens) parts.push(tokens);
       return { text: parts.join(" · "), tone: "busy" };
     }

@@ -1,13 +1,15 @@
 "use client";
 
-import { ChevronRight, FlaskConical, Loader2, SquareTerminal } from "lucide-react";
+import { ChevronRight, Loader2 } from "lucide-react";
 import { useId, useMemo, useState } from "react";
 import { Badge, type BadgeProps } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { parseObservation, parseStep, type StepAgent } from "@/lib/client/message-parts";
+import { agentCard } from "@/lib/protocol/agent-cards";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import { agentIcon } from "./agent-icon";
 import { CodeBlock } from "./code-block";
 import { ObservationView } from "./observation-view";
 
@@ -28,8 +30,8 @@ type StepStatus = "Error" | "Done" | "Running…" | "No output";
 const BADGE: Record<StepStatus, BadgeProps["variant"]> = { Error: "danger", Done: "success", "Running…": "primary", "No output": "default" };
 
 function title(agent: StepAgent, index: number): string {
-  if (agent === "planner") return `Planner · turn ${index}`;
-  return index === 1 ? "Coder · test run" : `Coder · test run ${index}`;
+  const card = agentCard(agent);
+  return card?.stepTitle?.(index) ?? `${card?.label ?? agent} · step ${index}`;
 }
 
 /** One planner or coder turn: thinking, the highlighted code, and what the kernel answered. Collapsible. */
@@ -43,7 +45,7 @@ export function StepBlock({ agent, index, step, observation, defaultOpen = true,
   const parsed = useMemo(() => parseStep(step.content), [step.content]);
   const failed = useMemo(() => (observation ? parseObservation(observation.content).error !== "" : false), [observation]);
   const status: StepStatus = observation ? (failed ? "Error" : "Done") : latest ? "Running…" : "No output";
-  const Icon = agent === "planner" ? SquareTerminal : FlaskConical;
+  const Icon = agentIcon(agent);
   const summary = parsed.thinking.split("\n")[0] ?? "";
 
   return (

@@ -91,7 +91,7 @@ export function modelBridgeMethods(model: ModelClient): BridgeMethods {
         signal: ctx.signal,
       });
       ctx.charge(res.usage);
-      return (res.args as { scores: { label: string; score: number }[] }).scores;
+      return res.args.scores;
     },
   };
 }

@@ -129,7 +129,7 @@ export function toolChoiceMethods(deps: ToolChoiceDeps): BridgeMethods {
         signal: ctx.signal,
       });
       ctx.charge(judged.usage);
-      const pick = judged.args as { best_tool: string; thoughts: string; predicted_answer: string };
+      const pick = judged.args;
       const choice: ToolChoice = { tool: pick.best_tool, box_threshold: null, reviewed: false, thoughts: pick.thoughts, predicted_answer: pick.predicted_answer, candidates: counts };
 
       const session = sessionId ? await getSession(deps.db, sessionId) : null;

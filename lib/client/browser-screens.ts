@@ -2,6 +2,7 @@
  * The Browser tab's data: the session's browser screenshots in order, where
  * the pointer was, and stepping through them. Pure.
  */
+import { agentCard } from "@/lib/protocol/agent-cards";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import { isSafeImageUrl } from "./links";
 import { parseBrowserObservation, parseBrowserStep } from "./browser-wire";
@@ -25,7 +26,7 @@ export interface BrowserScreen {
 
 /** Whether the session has anything of the browsing agent (the Browser tab shows only then). */
 export function hasBrowserActivity(messages: readonly StreamedMessage[]): boolean {
-  return messages.some((m) => m.role === "browser" || (m.role === "observation" && parseBrowserObservation(m.content) !== null));
+  return messages.some((m) => agentCard(m.role)?.shows === "pages" || (m.role === "observation" && parseBrowserObservation(m.content) !== null));
 }
 
 /**
@@ -38,7 +39,7 @@ export function browserScreens(messages: readonly StreamedMessage[]): BrowserScr
   const lastPointer = new Map<string | null, { x: number; y: number } | null>();
   const sorted = [...messages].sort((a, b) => a.seq - b.seq);
   for (const m of sorted) {
-    if (m.role === "browser") {
+    if (agentCard(m.role)?.shows === "pages") {
       lastPointer.set(m.runId, parseBrowserStep(m.content).action?.pointer ?? null);
       continue;
     }

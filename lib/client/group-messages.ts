@@ -2,11 +2,19 @@
  * Wire messages → the items the chat lists: steps paired with their output,
  * questions with their answers, and which error offers Retry. Pure.
  */
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import { agentCard } from "@/lib/protocol/agent-cards";
+import type { AgentMessageRole, StreamedMessage } from "@/lib/protocol/agent-message";
 import { isBrowserObservation, parseBrowserStep } from "./browser-wire";
 import { isStep, parsePlan } from "./message-content";
 
-export type StepAgent = "planner" | "coder";
+/** The agent whose cell a step is (one whose card shows cells). */
+export type StepAgent = AgentMessageRole;
+
+/** An agent's messages go by how its work shows (agent-cards.ts); any other message by its role. */
+const laneOf = (role: AgentMessageRole): "cells" | "pages" | AgentMessageRole => {
+  const shows = agentCard(role)?.shows;
+  return shows === "cells" || shows === "pages" ? shows : role;
+};
 
 export type DisplayItem =
   /** user, assistant, conversation, final_observation, planner/coder notes, and any unpaired message. */
@@ -71,9 +79,8 @@ export function groupMessages(messages: readonly StreamedMessage[]): DisplayItem
 
   for (const m of ordered(messages)) {
     const run = m.runId;
-    switch (m.role) {
-      case "planner":
-      case "coder": {
+    switch (laneOf(m.role)) {
+      case "cells": {
         openStep.delete(run);
         const lead = m.content.trimStart();
         // The leading tag decides: a plan's JSON may well mention <execute_python>.
@@ -93,9 +100,9 @@ export function groupMessages(messages: readonly StreamedMessage[]): DisplayItem
         }
         break;
       }
-      case "browser": {
+      case "pages": {
         openStep.delete(run);
-        const countKey = `browser:${run ?? ""}`;
+        const countKey = `${m.role}:${run ?? ""}`;
         const index = (stepCounts.get(countKey) ?? 0) + 1;
         stepCounts.set(countKey, index);
         const item = { kind: "browser" as const, key: keyOf(m), index, step: m, observation: null, asked: false };

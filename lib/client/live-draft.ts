@@ -3,11 +3,12 @@
  * events (see lib/protocol/socket.ts): the page keeps only the newest one and decides, from
  * what it already holds, whether it still stands. Pure, so the rules are unit-tested.
  */
+import { agentCard, AGENT_KINDS, NON_AGENT_PRODUCERS } from "@/lib/protocol/agent-cards";
 import type { DraftView, DraftWire } from "@/lib/protocol/socket";
 import type { RunStateWire } from "@/lib/protocol/state-wire";
 
 const VIEW_KEYS = new Set(["tool", "thinking", "code", "test", "response", "question", "plan"]);
-const AGENTS = new Set(["conversation", "planner", "coder", "browser", "user", "system"]);
+const AGENTS: ReadonlySet<string> = new Set([...AGENT_KINDS, ...NON_AGENT_PRODUCERS]);
 
 /**
  * Whether a socket payload is a draft. The server validates drafts with zod before sending;
@@ -47,9 +48,10 @@ export function hasContent(view: DraftView): boolean {
 
 /** The heading of the bubble: who is writing what. */
 export function draftTitle(draft: DraftWire): string {
-  if (draft.agent === "browser") return "Browser · deciding the next step";
-  if (draft.agent !== "planner" && draft.agent !== "coder") return "Argus";
-  const who = draft.agent === "planner" ? "Planner" : "Coder";
+  const card = agentCard(draft.agent);
+  if (card?.shows === "pages") return `${card.label} · deciding the next step`;
+  if (card?.shows !== "cells") return "Argus";
+  const who = card.label;
   const v = draft.view;
   if (v.tool === "submit_plan" || v.plan !== undefined) return `${who} · writing the plan`;
   if (v.question !== undefined) return `${who} · writing a question`;

@@ -2,6 +2,7 @@
  * What the preview pane shows, derived from the session's messages, uploads
  * and notebook. Pure: the components fetch and render, these decide.
  */
+import { agentCard, type AgentKind } from "@/lib/protocol/agent-cards";
 import type { UploadView } from "@/lib/protocol/files";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import { isBrowserObservation } from "./browser-wire";
@@ -44,7 +45,7 @@ export function parseFinalCode(content: string): FinalCode | null {
 export function finalCode(messages: readonly StreamedMessage[]): FinalCode | null {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
-    if (m.role !== "coder" || !m.content.includes(OPEN_CODE)) continue;
+    if (agentCard(m.role)?.finishShows !== "final_code" || !m.content.includes(OPEN_CODE)) continue;
     const parsed = parseFinalCode(m.content);
     if (parsed) return parsed;
   }
@@ -66,7 +67,7 @@ const EXECUTES = "<execute_python>";
 interface CellImages {
   message: StreamedMessage;
   /** Who ran the cell this observation belongs to. */
-  actor: "planner" | "coder" | null;
+  actor: AgentKind | null;
   /** The seq of the cell's action: the planner's images are labelled "turn <seq>". */
   turn: number | null;
 }
@@ -77,8 +78,9 @@ function cellImages(messages: readonly StreamedMessage[]): CellImages[] {
   let actor: CellImages["actor"] = null;
   let turn: number | null = null;
   for (const m of messages) {
-    if ((m.role === "planner" || m.role === "coder") && m.content.includes(EXECUTES)) {
-      actor = m.role;
+    const card = agentCard(m.role);
+    if (card?.shows === "cells" && m.content.includes(EXECUTES)) {
+      actor = card.name;
       turn = m.seq;
     } else if (m.role === "observation" && m.media && m.media.length > 0 && !isBrowserObservation(m.content)) {
       // A browser screenshot is the Browser tab's, not a picture a cell made.
@@ -87,6 +89,9 @@ function cellImages(messages: readonly StreamedMessage[]): CellImages[] {
   }
   return out;
 }
+
+/** The cell was the coder's test (agent-cards.ts: it runs in an isolated kernel), not notebook exploring. */
+const testedInIsolation = (actor: AgentKind | null): boolean => agentCard(actor)?.cells === "isolated";
 
 export interface ResultImage {
   url: string;
@@ -99,7 +104,7 @@ export interface ResultImage {
  * to view_image, else the last picture any planner observation showed.
  */
 export function resultImage(messages: readonly StreamedMessage[]): ResultImage | null {
-  const planner = cellImages(messages).filter((c) => c.actor !== "coder");
+  const planner = cellImages(messages).filter((c) => !testedInIsolation(c.actor));
   const last = planner[planner.length - 1];
   if (!last) return null;
   const run = planner.filter((c) => c.message.runId === last.message.runId);
@@ -153,7 +158,7 @@ export function sessionImages(uploads: readonly UploadView[], messages: readonly
       if (seen.has(urlKey(url))) return;
       seen.add(urlKey(url));
       const turn = cell.turn ?? cell.message.seq;
-      const who = cell.actor === "coder" ? "the coder's test, " : "";
+      const who = testedInIsolation(cell.actor) ? `the ${agentCard(cell.actor)!.label.toLowerCase()}'s test, ` : "";
       // Every generated file is stored with a thumbnail (lib/files/generated.ts).
       const thumb = /^\/api\/files\/[\w-]+$/.test(url) ? { thumbnailUrl: `${url}?variant=thumb` } : {};
       items.push({ url, name: `image ${i + 1} from ${who}turn ${turn}`, origin: "generated", kind: "image", ...thumb });

@@ -2,7 +2,18 @@ import { describe, expect, it } from "vitest";
 import { draftView, EMPTY_DRAFT, type ReplyDraft } from "./draft";
 
 const native = (toolName: string, toolInput: string, more: Partial<ReplyDraft> = {}): ReplyDraft => ({ ...EMPTY_DRAFT, toolName, toolInput, ...more });
-const text = (t: string, more: Partial<ReplyDraft> = {}): ReplyDraft => ({ ...EMPTY_DRAFT, text: t, ...more });
+/** The tags Argus's agents' tools are drafted by (their `draft` fields; agents/registry.test.ts checks those). */
+const TAGS: ReplyDraft["tags"] = {
+  execute_python: "code",
+  ask_user: "question",
+  finalize_plan: null,
+  submit_plan: "plan",
+  write_code: "code",
+  write_test: "test",
+  fix_code: null,
+  reply: "response",
+};
+const text = (t: string, more: Partial<ReplyDraft> = {}): ReplyDraft => ({ ...EMPTY_DRAFT, text: t, tags: TAGS, ...more });
 
 /** Every prefix of `full`, as the draft would see it chunk by chunk. */
 function prefixes(full: string): string[] {

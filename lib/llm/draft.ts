@@ -11,6 +11,7 @@ import type { DraftView } from "@/lib/protocol/socket";
 import { partialJsonStrings } from "./partial-json";
 import { parseTaggedReply, type TaggedCall } from "./text-protocol";
 import { splitThinking } from "./think-in-text";
+import type { DraftField } from "./tool-schema";
 
 /** The raw accumulation of one model reply so far. Starts over when the call restarts. */
 export interface ReplyDraft {
@@ -22,11 +23,16 @@ export interface ReplyDraft {
   toolName: string | null;
   /** That call's arguments so far (JSON, possibly cut anywhere). */
   toolInput: string;
+  /**
+   * The tags of the tools the call offers that are read while drafting, and the field each
+   * tag's plain text fills (each tool's `draft`, tool-schema.ts); ModelClient.callTool sets it.
+   */
+  tags?: Readonly<Record<string, DraftField | null>>;
 }
 
 export const EMPTY_DRAFT: ReplyDraft = Object.freeze({ text: "", reasoning: "", toolName: null, toolInput: "" });
 
-type Field = Exclude<keyof DraftView, "tool" | "thinking">;
+type Field = Exclude<keyof DraftView, "tool" | "thinking"> & DraftField;
 
 /** Argument names shown, by the view field they fill. */
 const FIELDS: Record<string, Field | "thinking"> = {
@@ -39,22 +45,6 @@ const FIELDS: Record<string, Field | "thinking"> = {
   plan: "plan",
 };
 
-/**
- * Which field a tool's tag text fills when the tag holds plain text, for Argus's tools: the
- * rule of `tagged-calls.ts` (the only non-thinking field, else the first required string
- * field). `draft.test.ts` checks this table against the tools' real schemas.
- */
-export const TAG_TEXT_FIELD: Readonly<Record<string, Field | undefined>> = {
-  execute_python: "code",
-  ask_user: "question",
-  finalize_plan: undefined,
-  submit_plan: "plan",
-  write_code: "code",
-  write_test: "test",
-  fix_code: undefined,
-  reply: "response",
-};
-const TOOL_NAMES = Object.keys(TAG_TEXT_FIELD);
 
 /**
  * A tag being typed at the very end (`<execute_pyt`, `</thin`) is held back: shown now, it
@@ -115,7 +105,7 @@ function childTag(body: string, name: string): string | undefined {
 }
 
 /** One tagged call: JSON in the tag, child tags per field, or the tag's text for its main field. */
-function fromTaggedCall(call: TaggedCall): CallFields {
+function fromTaggedCall(call: TaggedCall, tags: Readonly<Record<string, Field | null>>): CallFields {
   if (call.form !== "tag") {
     // Hermes or JSON: `raw` is the arguments once complete, the whole block while still partial.
     const fields = fromStrings(partialJsonStrings(call.raw), undefined);
@@ -134,8 +124,8 @@ function fromTaggedCall(call: TaggedCall): CallFields {
     if (field === "thinking") thinking ??= value;
     else values[field] ??= withoutFence(value);
   }
-  const main = TAG_TEXT_FIELD[call.name];
-  if (!children && main !== undefined && body !== "") values[main] = body;
+  const main = tags[call.name];
+  if (!children && main != null && body !== "") values[main] = body;
   return { tool: call.name, thinking, values };
 }
 
@@ -152,10 +142,11 @@ function view(tool: string | undefined, thinking: string, values: Partial<Record
 /** Tagged text, Hermes or JSON written as the reply's text (the text protocol, or a model improvising). */
 function textView(draft: ReplyDraft): DraftView {
   const text = withoutPartialTag(draft.text);
-  const parsed = parseTaggedReply(text, TOOL_NAMES);
+  const tags = draft.tags ?? {};
+  const parsed = parseTaggedReply(text, Object.keys(tags));
   const first = parsed.calls[0];
   if (first !== undefined) {
-    const call = fromTaggedCall(first);
+    const call = fromTaggedCall(first, tags);
     return view(call.tool, joinThinking([draft.reasoning, parsed.thinking, call.thinking]), call.values);
   }
   // A JSON object still being written is not a call yet for the parser; read it as one.

@@ -28,11 +28,11 @@ import { textProtocolInstructions } from "./tagged-calls";
 import { checkToolReply, ignoredCallsNotice, repairMessages } from "./tool-call";
 import type { ModelHabit } from "./tool-call-habits";
 import { splitThinking } from "./think-in-text";
-import { toSdkTools, type ToolSpecs } from "./tool-schema";
+import { draftTags, toSdkTools, type ToolCallOf, type ToolSpecs } from "./tool-schema";
 import { sumUsage, type Usage } from "./usage";
 
 export type { ChatReply } from "./stream-reply";
-export type { ToolSpecs } from "./tool-schema";
+export type { ToolCallOf, ToolSpecs } from "./tool-schema";
 export type { ModelSettings } from "./endpoint";
 export type { ResponseItem, ResponsesReply } from "./responses";
 
@@ -75,16 +75,16 @@ export interface ChatRequest {
   maxResponseChars?: number;
 }
 
-export interface ToolCallRequest extends ChatRequest {
-  tools: ToolSpecs;
+export interface ToolCallRequest<T extends ToolSpecs = ToolSpecs> extends ChatRequest {
+  tools: T;
   /** Corrections sent back to the model before giving up (so maxRepairs + 1 replies at most). */
   maxRepairs?: number;
 }
 
-export interface ToolCallResult<T> {
-  name: string;
-  /** Validated by (and typed as the output of) that tool's zod schema. */
-  args: T;
+/** A validated call (`name`, and `args` typed as that tool's schema outputs them) and how it was made. */
+export type ToolCallResult<T extends ToolSpecs = ToolSpecs> = ToolCallOf<T> & ToolCallDetails;
+
+export interface ToolCallDetails {
   /** Text the model wrote alongside the call (often its reasoning), possibly empty. */
   text: string;
   /** Its reasoning: a reasoning field, text beside the call, or `<thinking>`; possibly empty. */
@@ -220,7 +220,7 @@ export class ModelClient {
    * written as tagged text (the role's tool protocol). An unusable reply is shown back to the
    * model with a correction, at most `maxRepairs` times; then `bad_output`.
    */
-  async callTool<T = unknown>(role: ModelRole, request: ToolCallRequest): Promise<ToolCallResult<T>> {
+  async callTool<T extends ToolSpecs>(role: ModelRole, request: ToolCallRequest<T>): Promise<ToolCallResult<T>> {
     return this.tracked(role, request, (tracked) => this.callToolUntracked<T>(role, tracked), (r) => ({ textProtocol: r.protocol === "text", habits: r.habits }));
   }
 
@@ -251,7 +251,7 @@ export class ModelClient {
     }
   }
 
-  private async callToolUntracked<T>(role: ModelRole, request: ToolCallRequest): Promise<ToolCallResult<T>> {
+  private async callToolUntracked<T extends ToolSpecs>(role: ModelRole, request: ToolCallRequest<T>): Promise<ToolCallResult<T>> {
     const maxRepairs = request.maxRepairs ?? DEFAULT_MAX_REPAIRS;
     const maxResponseChars = request.maxResponseChars ?? this.maxResponseChars;
     const model = this.context(role).model;
@@ -259,12 +259,15 @@ export class ModelClient {
     const usages: Usage[] = [];
     let protocol = this.protocols.current(role, model);
     const habits: ModelHabit[] = [];
+    // Drafts of a tagged reply are read by the offered tools' tags (tool-schema.ts's `draft`).
+    const tags = draftTags(request.tools);
+    const onDraft = request.onDraft && ((draft: ReplyDraft) => request.onDraft!({ ...draft, tags }));
     // Plain text where a call was due is corrected once: a model that answers in text twice will go on doing so.
     let textOnlyCorrected = false;
     for (let attempt = 1; ; ) {
       let reply: ChatReply;
       try {
-        reply = await this.chat(role, { ...request, ...protocolRequest(request, protocol), messages, maxResponseChars });
+        reply = await this.chat(role, { ...request, ...protocolRequest(request, protocol), onDraft, messages, maxResponseChars });
       } catch (error) {
         // A server without tool calling says so up front; under auto that is a switch, not a failure.
         if (protocol === "native" && error instanceof ModelError && error.kind === "tools_unsupported" && this.protocols.switchToText(role, model, "tools_rejected")) {
@@ -280,9 +283,10 @@ export class ModelClient {
       const verdict = checkToolReply(reply, read, request.tools, maxResponseChars, protocol);
       if (verdict.ok) {
         const notice = ignoredCallsNotice(verdict.name, verdict.ignored);
+        // checkToolReply validated args with the schema of the tool `name`: the pair is a ToolCallOf<T>.
+        const call = { name: verdict.name, args: verdict.args } as ToolCallOf<T>;
         return {
-          name: verdict.name,
-          args: verdict.args as T,
+          ...call,
           text: reply.text,
           thinking: read.thinking,
           ...(notice === undefined ? {} : { notice }),

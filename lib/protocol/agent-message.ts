@@ -4,20 +4,19 @@
  * projected into them by `lib/runtime/projection.ts`.
  */
 import { z } from "zod";
+import { AGENT_KINDS } from "./agent-cards";
 
+/** Each agent speaks with its own name as its role (agent-cards.ts). */
 export const AGENT_MESSAGE_ROLES = [
   "user",
   "assistant",
-  "conversation",
-  "planner",
-  "coder",
-  "browser",
+  ...AGENT_KINDS,
   "observation",
   "final_observation",
   "error_observation",
   "interaction",
   "interaction_response",
-] as const;
+] as const satisfies readonly string[];
 const AgentMessageRoleSchema = z.enum(AGENT_MESSAGE_ROLES);
 export type AgentMessageRole = z.infer<typeof AgentMessageRoleSchema>;
 

@@ -4,12 +4,13 @@
  * in OpenHands' dict shape.
  */
 import { z } from "zod";
+import { AGENT_KINDS, NON_AGENT_PRODUCERS } from "./agent-cards";
 
 const EVENT_SOURCES = ["user", "agent", "environment"] as const;
 const EventSourceSchema = z.enum(EVENT_SOURCES);
 
-/** Which Argus agent produced an event ("user" and "system" for the rest). */
-const AGENT_NAMES = ["conversation", "planner", "coder", "browser", "user", "system"] as const;
+/** Which Argus agent produced an event ("user" and "system" for the rest); the agents are agent-cards.ts's. */
+const AGENT_NAMES = [...AGENT_KINDS, ...NON_AGENT_PRODUCERS];
 export const AgentNameSchema = z.enum(AGENT_NAMES);
 export type AgentName = z.infer<typeof AgentNameSchema>;
 

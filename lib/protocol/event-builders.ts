@@ -3,6 +3,7 @@
  * hand-build (and cast) event objects nor repeat the same state and error
  * events in several places. Each returns exactly the input type of its kind.
  */
+import { BROWSING_AGENT } from "./agent-cards";
 import type { SafetyCheck } from "./browser-wire";
 import type { AgentName, AgentState, ArgusEventInput } from "./events";
 
@@ -99,7 +100,7 @@ export function browseObservation(
 ): ObservationInput<"browse"> {
   return {
     source: "environment",
-    agent: "browser",
+    agent: BROWSING_AGENT,
     ...place,
     observation: "browse",
     content: step.text,

@@ -6,6 +6,7 @@ import { executionText } from "@/lib/kernels/execution-text";
 import type { KernelRegistry } from "@/lib/kernels/registry";
 import type { ModelClient } from "@/lib/llm/models";
 import { toLlmMetrics } from "@/lib/llm/usage";
+import { agentCard } from "@/lib/protocol/agent-cards";
 import type { Execution } from "@/lib/protocol/contexts";
 import { cellObservation, delegateResult, errorNote, stateChanged } from "@/lib/protocol/event-builders";
 import type { AgentName, AgentState, ArgusEvent, ArgusEventInput } from "@/lib/protocol/events";
@@ -212,8 +213,8 @@ export class Controller {
     let execution: Execution;
     if (!kernels) {
       execution = { results: [], stdout: "", stderr: "", error: { name: "Unavailable", value: "Jupyter is off, so code cannot run.", traceback: "Jupyter is off, so code cannot run." } };
-    } else if (frame.agent.name === "coder") {
-      // The coder tests in a fresh kernel, never the planner's notebook.
+    } else if (agentCard(frame.agent.name)?.cells === "isolated") {
+      // An agent that tests (the coder) runs in a fresh kernel, never the session's notebook.
       execution = await kernels.isolated(this.o.sessionId, async (kernel) => {
         const outcome = await kernel.execute(code, { signal: this.o.signal, timeoutMs: this.services.cellTimeoutMs, bridgeMeter: meter, ask });
         return outcome.execution;

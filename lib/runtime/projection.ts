@@ -3,6 +3,7 @@
  * only move state (delegation, state changes, null) project to null; the
  * state channel carries them instead.
  */
+import { agentCard, NOTEBOOK_AGENT } from "@/lib/protocol/agent-cards";
 import type { AgentMessage, AgentMessageRole } from "@/lib/protocol/agent-message";
 import type { TaskItem } from "@/lib/protocol/action-args";
 import type { AgentName } from "@/lib/protocol/event-base";
@@ -30,8 +31,7 @@ function message(role: AgentMessageRole, content: string, media?: readonly strin
 
 /** The chat role an agent speaks with; unknown producers read as a plain assistant. */
 function roleOf(agent: AgentName | undefined, fallback: AgentMessageRole = "assistant"): AgentMessageRole {
-  if (agent === "conversation" || agent === "planner" || agent === "coder" || agent === "browser") return agent;
-  return fallback;
+  return agentCard(agent)?.name ?? fallback;
 }
 
 function projectMessage(e: ActionOf<"message">): AgentMessage {
@@ -57,20 +57,22 @@ function asText(value: unknown): string {
 
 function projectFinish(e: ActionOf<"finish">): AgentMessage | null {
   const { outputs } = e.args;
-  switch (e.agent) {
-    case "planner":
-      return message("planner", `<plan>${JSON.stringify(outputs)}</plan>`);
-    case "coder":
+  // What a finish shows is the finishing agent's (agent-cards.ts); it speaks with its own role.
+  const card = agentCard(e.agent);
+  switch (card?.finishShows) {
+    case "plan":
+      return message(card.name, `<plan>${JSON.stringify(outputs)}</plan>`);
+    case "final_code":
       return message(
-        "coder",
+        card.name,
         `<final_code>${asText(outputs.code)}</final_code>\n<final_test>${asText(outputs.test)}</final_test>`,
       );
-    case "conversation":
-      // The conversation agent's reply is its own message event.
+    case "nothing":
+      // A replying agent's answer is its own message event.
       return null;
-    case "browser": {
+    case "browser_done": {
       const answer = asText(outputs.answer) || e.args.final_thought;
-      return message("browser", tagged("browser_action", { tool: "done", summary: answer, pointer: null } satisfies BrowserActionWire));
+      return message(card.name, tagged("browser_action", { tool: "done", summary: answer, pointer: null } satisfies BrowserActionWire));
     }
     default:
       return e.args.final_thought ? message("assistant", e.args.final_thought) : null;
@@ -85,17 +87,17 @@ function rejectReason(e: ActionOf<"reject">): string {
 }
 
 /** A browsing step as the chat shows it: its thinking, then what it does (browser-wire.ts). */
-function browserStep(thought: string, wire: BrowserActionWire): AgentMessage {
+function browserStep(role: AgentMessageRole, thought: string, wire: BrowserActionWire): AgentMessage {
   const body = tagged("browser_action", wire);
-  return message("browser", thought ? `<thinking>${plain(thought)}</thinking>\n${body}` : body);
+  return message(role, thought ? `<thinking>${plain(thought)}</thinking>\n${body}` : body);
 }
 
-function projectBrowserAction(e: ActionOf<"browse"> | ActionOf<"browse_interactive">): AgentMessage {
-  if (e.action === "browse") return browserStep(e.args.thought, { tool: "goto", summary: `goto(${e.args.url})`, pointer: null });
+function projectBrowserAction(role: AgentMessageRole, e: ActionOf<"browse"> | ActionOf<"browse_interactive">): AgentMessage {
+  if (e.action === "browse") return browserStep(role, e.args.thought, { tool: "goto", summary: `goto(${e.args.url})`, pointer: null });
   const command = readCommand(e.args.browser_actions);
-  if (!command) return browserStep(e.args.thought, { tool: "computer", summary: "an unreadable step", pointer: null });
+  if (!command) return browserStep(role, e.args.thought, { tool: "computer", summary: "an unreadable step", pointer: null });
   const tool = command.tool === "invalid" ? "computer" : command.tool;
-  return browserStep(e.args.thought, { tool, summary: commandSummary(command), pointer: commandPointer(command) });
+  return browserStep(role, e.args.thought, { tool, summary: commandSummary(command), pointer: commandPointer(command) });
 }
 
 function numberPair(value: unknown, fallback: [number, number]): [number, number] {
@@ -139,7 +141,8 @@ function projectAction(e: ActionEvent): AgentMessage | null {
     case "message":
       return projectMessage(e);
     case "run_ipython":
-      return message(roleOf(e.agent === "coder" ? "coder" : "planner"), pythonCell(e.args.thought, e.args.code));
+      // A cell shows as its agent's when that agent tests in isolation, else as the notebook agent's.
+      return message(agentCard(e.agent)?.cells === "isolated" ? roleOf(e.agent) : NOTEBOOK_AGENT, pythonCell(e.args.thought, e.args.code));
     case "interaction": {
       const { kind, prompt, options, payload } = e.args;
       const body = payload === null ? { kind, prompt, options } : { kind, prompt, options, payload };
@@ -150,10 +153,10 @@ function projectAction(e: ActionEvent): AgentMessage | null {
     case "reject":
       return message("error_observation", rejectReason(e));
     case "task_tracking":
-      return message(roleOf(e.agent, "planner"), checklist(e));
+      return message(roleOf(e.agent, NOTEBOOK_AGENT), checklist(e));
     case "browse":
     case "browse_interactive":
-      if (e.agent === "browser") return projectBrowserAction(e);
+      if (agentCard(e.agent)?.shows === "pages") return projectBrowserAction(roleOf(e.agent), e);
       return message(roleOf(e.agent), eventMessage(e));
     case "run":
     case "read":
@@ -170,7 +173,7 @@ function projectObservation(e: ObservationEvent): AgentMessage | null {
     case "run_ipython":
       return message("observation", e.content, e.extras.image_urls);
     case "browse":
-      if (e.agent === "browser") return projectBrowserObservation(e);
+      if (agentCard(e.agent)?.shows === "pages") return projectBrowserObservation(e);
       return message("observation", e.content);
     case "run":
     case "read":

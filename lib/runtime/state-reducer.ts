@@ -8,6 +8,7 @@
  * total (OpenHands stores a running total under that name; Argus producers
  * must attach per-call figures). `accumulated_cost` is read the same way.
  */
+import { ROOT_AGENT, TURNS_AGENT } from "@/lib/protocol/agent-cards";
 import type { AgentName, LlmMetrics } from "@/lib/protocol/event-base";
 import { isAction, type ArgusEvent } from "@/lib/protocol/events";
 import {
@@ -18,9 +19,6 @@ import {
   type RunState,
   type TokenTotals,
 } from "@/lib/protocol/state";
-
-/** The root agent of every run (DESIGN §4: conversation delegates to coder, coder to planner). */
-const ROOT_AGENT: AgentName = "conversation";
 
 export function initialRunState(runId: string, limits: RunLimits, startedAt: string | null = null): RunState {
   return {
@@ -54,7 +52,8 @@ function countStep(state: RunState, agent: AgentName): RunState {
   return {
     ...state,
     iteration: { global: state.iteration.global + 1, localByAgent },
-    turn: localByAgent.planner ?? 0,
+    // The run's turns are one agent's steps (agent-cards.ts: the planner's).
+    turn: localByAgent[TURNS_AGENT] ?? 0,
   };
 }
 

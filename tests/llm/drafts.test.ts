@@ -10,10 +10,10 @@ import { ModelClient, type ToolSpecs } from "@/lib/llm/models";
 import { startScriptedModel, type ScriptedModel, type Turn } from "@/scripted-model/server";
 
 const byRole = { conversation: "conversation", planner: "planner", coder: "coder", vqa: "vqa", judge: "judge" };
-const tools: ToolSpecs = {
-  execute_python: { description: "Run Python.", schema: z.object({ thinking: z.string(), code: z.string().min(1) }) },
-  finalize_plan: { description: "Stop exploring.", schema: z.object({ thinking: z.string() }) },
-};
+const tools = {
+  execute_python: { description: "Run Python.", schema: z.object({ thinking: z.string(), code: z.string().min(1) }), draft: "code" },
+  finalize_plan: { description: "Stop exploring.", schema: z.object({ thinking: z.string() }), draft: null },
+} satisfies ToolSpecs;
 const code = 'img = load_image("coins.png")\nprint("é", img.shape)  # a < b\n';
 
 let server: ScriptedModel | undefined;
@@ -26,12 +26,13 @@ async function run(turns: Turn[], protocol: "native" | "text") {
   server = await startScriptedModel({ name: "drafts.test", turns });
   const client = new ModelClient({ apiKey: null, baseUrl: server.url, byRole, protocolByRole: { planner: protocol } }, { maxRetries: 0, baseDelayMs: 5 });
   const drafts: ReplyDraft[] = [];
-  const res = await client.callTool<{ thinking: string; code: string }>("planner", {
+  const res = await client.callTool("planner", {
     messages: [{ role: "user", content: "How many coins?" }],
     tools,
     signal: new AbortController().signal,
     onDraft: (d) => drafts.push(d),
   });
+  if (res.name !== "execute_python") throw new Error(`expected execute_python, got ${res.name}`);
   return { res, drafts };
 }
 

@@ -44,7 +44,7 @@ const never = () => new AbortController().signal;
 const ask = [{ role: "user" as const, content: "How many coins are on the table?" }];
 
 function plan(client: ModelClient, extra: { onText?: (d: string) => void; onRestart?: (i: RestartInfo) => void; signal?: AbortSignal } = {}) {
-  return client.callTool<{ thinking: string; code: string }>("planner", {
+  return client.callTool("planner", {
     system: "You are the planner.",
     messages: ask,
     tools: plannerTools,

@@ -14,14 +14,14 @@ import { startScriptedModel, type ScriptedModel, type Turn } from "@/scripted-mo
 const byRole = { conversation: "conversation", planner: "planner", coder: "coder", vqa: "vqa", judge: "judge" };
 const fast: ModelClientOptions = { baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 5_000, maxRetries: 1, random: () => 0.5 };
 
-const tools: ToolSpecs = {
+const tools = {
   execute_python: { description: "Run Python.", schema: z.object({ thinking: z.string(), code: z.string().min(1) }) },
   ask_user: {
     description: "Ask the person.",
     schema: z.object({ thinking: z.string(), question: z.string().min(1), options: z.array(z.string()).optional() }),
   },
   finalize_plan: { description: "Stop exploring.", schema: z.object({ thinking: z.string() }) },
-};
+} satisfies ToolSpecs;
 
 let server: ScriptedModel | undefined;
 afterEach(async () => {
@@ -40,7 +40,7 @@ async function setup(turns: Turn[], protocol?: ToolProtocolSetting) {
 }
 
 const plan = (client: ModelClient) =>
-  client.callTool<{ thinking: string; code?: string; question?: string }>("planner", {
+  client.callTool("planner", {
     system: "You are the planner.",
     messages: [{ role: "user", content: "How many coins?" }],
     tools,

@@ -17,9 +17,9 @@ import { getSession, type SessionRow } from "@/lib/db/sessions";
 import { DATABASE_UNAVAILABLE_MESSAGE, isConnectionFailure } from "@/lib/db/unavailable";
 import { ArgusError, isArgusError } from "@/lib/errors";
 import type { PostMessage } from "@/lib/protocol/api";
-import { errorNote, stateChanged } from "@/lib/protocol/event-builders";
 import { TERMINAL_AGENT_STATES } from "@/lib/protocol/state";
 import type { EventLog } from "@/lib/runtime/event-log";
+import { writeRunEnding } from "@/lib/runtime/run-ending";
 import type { RunManager } from "@/lib/runtime/run-manager";
 import { KeyedMutex } from "@/lib/common/keyed-mutex";
 import { leasesToTakeOver, leaseTimings, routeRunCommand, runsWithoutLease } from "./lease-policy";
@@ -47,14 +47,6 @@ export interface RunRouterDeps {
    */
   cancelBatchHere?: (batchId: string, settleWithinMs: number) => Promise<void>;
 }
-
-/** What the chat says when another instance takes over a run whose owner died. */
-export const OWNER_LOST_NOTE =
-  "This run was interrupted because the Argus instance running it stopped responding. Everything before this point is saved; send your message again to continue.";
-
-/** What the chat says when a run stopped because its own writes could not reach the database. */
-export const DATABASE_LOST_NOTE =
-  "This run stopped because the database could not be reached, so its last steps were not saved. Everything before this point is saved; send your message again to continue.";
 
 const ENDED = new Set<string>(TERMINAL_AGENT_STATES);
 
@@ -105,8 +97,7 @@ export class RunRouter {
       // room: run-manager.ts endUnwritten); a second "database could not be reached" would be wrong.
       const endedElsewhere = events.hasUnwrittenEnding(sessionId, runId);
       if (lease?.owner === instanceId && lease.runId === runId && !endedElsewhere && (await getSession(db, sessionId)) && !ENDED.has((await events.runState(sessionId, runId)).agentState)) {
-        await events.append(sessionId, errorNote(DATABASE_LOST_NOTE, "DATABASE_UNAVAILABLE", { runId }));
-        await events.append(sessionId, stateChanged("interrupted", DATABASE_LOST_NOTE, { runId }));
+        await writeRunEnding((event) => events.append(sessionId, event), runId, { kind: "database_lost" });
         log(`[runs] run ${runId} (session ${sessionId}) stopped without a recorded end; marked it interrupted`);
       }
       await releaseLease(db, { sessionId, runId, owner: instanceId });
@@ -281,8 +272,7 @@ export class RunRouter {
     if (!(await runIdsOfSession(db, lease.sessionId)).includes(lease.runId)) return;
     // A run that ended just before its owner died needs no note.
     if (ENDED.has((await events.runState(lease.sessionId, lease.runId)).agentState)) return;
-    await events.append(lease.sessionId, errorNote(OWNER_LOST_NOTE, "INTERRUPTED", { runId: lease.runId }));
-    await events.append(lease.sessionId, stateChanged("interrupted", OWNER_LOST_NOTE, { runId: lease.runId }));
+    await writeRunEnding((event) => events.append(lease.sessionId, event), lease.runId, { kind: "owner_lost" });
     log(`[runs] instance ${lease.owner} stopped renewing run ${lease.runId} (session ${lease.sessionId}); marked it interrupted`);
     await this.deps.onTakenOver?.(lease.sessionId).catch((error: unknown) => log(`[runs] after taking over session ${lease.sessionId}: ${String(error)}`));
   }

@@ -22,7 +22,8 @@ import type { EventLog } from "@/lib/runtime/event-log";
 import { writeRunEnding } from "@/lib/runtime/run-ending";
 import type { RunManager } from "@/lib/runtime/run-manager";
 import { KeyedMutex } from "@/lib/common/keyed-mutex";
-import { leasesToTakeOver, leaseTimings, routeRunCommand, runsWithoutLease } from "./lease-policy";
+import { leasesToTakeOver, routeRunCommand, runsWithoutLease } from "./lease-policy";
+import { LeaseUpkeep } from "./lease-upkeep";
 import { COMMAND_TIMEOUT_MS, type RunCommandBus } from "./run-command-bus";
 import type { BatchCancelResult, RunCommand, RunCommandResult } from "./run-commands";
 
@@ -59,8 +60,8 @@ const ENDED = new Set<string>(TERMINAL_AGENT_STATES);
  * again. A lone instance (no REDIS_URL) keeps leases too, and never routes.
  */
 export class RunRouter {
-  private renewTimer: NodeJS.Timeout | null = null;
-  private sweepTimer: NodeJS.Timeout | null = null;
+  /** Renewals and sweeps on the lease timings, one at a time (each step reports its own failures). */
+  private readonly upkeep: LeaseUpkeep;
   private closed = false;
   private readonly stopListening: () => void;
   /**
@@ -78,6 +79,7 @@ export class RunRouter {
   private readonly unsettled = new Map<string, string>();
 
   constructor(private readonly deps: RunRouterDeps) {
+    this.upkeep = new LeaseUpkeep(deps.leaseMs, { renew: () => this.renew(), sweep: () => this.sweep() }, (step, error) => deps.log(`[runs] lease ${step} failed: ${String(error)}`));
     this.stopListening = deps.runs.onSettled((sessionId, runId) => {
       if (this.leased.get(sessionId) === runId) this.leased.delete(sessionId);
       void this.settle(sessionId, runId);
@@ -134,11 +136,7 @@ export class RunRouter {
 
   /** Starts renewing this instance's leases, sweeping expired ones, and serving commands from others. */
   async start(): Promise<void> {
-    const { renewEveryMs, sweepEveryMs } = leaseTimings(this.deps.leaseMs);
-    this.renewTimer = setInterval(() => void this.renew(), renewEveryMs);
-    this.sweepTimer = setInterval(() => void this.sweep(), sweepEveryMs);
-    this.renewTimer.unref();
-    this.sweepTimer.unref();
+    this.upkeep.start();
     await this.deps.bus?.start((command) => this.handle(command));
   }
 
@@ -281,8 +279,7 @@ export class RunRouter {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.renewTimer) clearInterval(this.renewTimer);
-    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.upkeep.stop();
     this.stopListening();
     await releaseOwnerLeases(this.deps.db, this.deps.instanceId).catch(() => undefined);
     await this.deps.bus?.close();

@@ -7,6 +7,11 @@ import type { AgentState, ArgusEventInput } from "@/lib/protocol/events";
  * The controller, the run manager (a server stop, a full disk) and the run router
  * (a dead owner, an unreachable database) each name the case; the words the chat
  * shows and the final state they put the run in live here only.
+ *
+ * One way of stopping writes no ending at all: a run whose owner stalled past its lease is
+ * abandoned by that owner without another event (RunManager.abandon), because the instance that
+ * took it over already wrote its `owner_lost` ending; likewise a run the server's shutdown cut
+ * off, whose `server_stopped` ending the run manager wrote first.
  */
 export type RunEnding =
   /** The root agent finished. */

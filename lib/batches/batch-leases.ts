@@ -1,7 +1,7 @@
 import type { BatchRow } from "@/lib/db/batches";
 import { batchOwnership, claimExpiredBatch, expiredBatchIds, renewBatchLeases } from "@/lib/db/batches";
 import type { Db } from "@/lib/db/database";
-import { leaseTimings } from "@/lib/scale/lease-policy";
+import { LeaseUpkeep } from "@/lib/scale/lease-upkeep";
 import { whyNotRenewed } from "./cancel-route";
 
 /** What the keeper needs of the batch runner. */
@@ -30,26 +30,21 @@ export interface BatchLeaseDeps {
  * that could not reach it over Redis) stops its running items then, as for a local cancel.
  */
 export class BatchLeaseKeeper {
-  private renewTimer: NodeJS.Timeout | null = null;
-  private sweepTimer: NodeJS.Timeout | null = null;
-  /** One renewal or sweep at a time: a slow database must not pile them up. */
-  private busy: Promise<void> = Promise.resolve();
+  /** Renewals and sweeps on the lease timings, one at a time: a slow database must not pile them up. */
+  private readonly upkeep: LeaseUpkeep;
 
-  constructor(private readonly deps: BatchLeaseDeps) {}
+  constructor(private readonly deps: BatchLeaseDeps) {
+    this.upkeep = new LeaseUpkeep(deps.leaseMs, { renew: () => this.renew(), sweep: () => this.sweep() }, (_step, error) =>
+      this.deps.log(`[batches] lease upkeep failed: ${String(error).slice(0, 300)}`),
+    );
+  }
 
   start(): void {
-    const { renewEveryMs, sweepEveryMs } = leaseTimings(this.deps.leaseMs);
-    this.renewTimer = setInterval(() => void this.serial(() => this.renew()), renewEveryMs);
-    this.sweepTimer = setInterval(() => void this.serial(() => this.sweep()), sweepEveryMs);
-    this.renewTimer.unref();
-    this.sweepTimer.unref();
+    this.upkeep.start();
   }
 
   async close(): Promise<void> {
-    if (this.renewTimer) clearInterval(this.renewTimer);
-    if (this.sweepTimer) clearInterval(this.sweepTimer);
-    this.renewTimer = this.sweepTimer = null;
-    await this.busy;
+    await this.upkeep.close();
   }
 
   /**
@@ -79,10 +74,5 @@ export class BatchLeaseKeeper {
       const row = await claimExpiredBatch(db, id, instanceId, now, Date.now() + leaseMs);
       if (row) await batches.adopt(row);
     }
-  }
-
-  private serial(step: () => Promise<void>): Promise<void> {
-    this.busy = this.busy.then(step).catch((error: unknown) => this.deps.log(`[batches] lease upkeep failed: ${String(error).slice(0, 300)}`));
-    return this.busy;
   }
 }

@@ -1,4 +1,5 @@
 import type { BatchOwnership } from "@/lib/db/batches";
+import { isLeaseExpired } from "@/lib/db/leases";
 
 /**
  * Decisions about cancelling a batch when several instances share the database, apart from any
@@ -21,7 +22,7 @@ export type BatchCancelRoute =
 export function routeBatchCancel(batch: BatchOwnership | null, self: string, now: number): BatchCancelRoute {
   // No lease: written by a lone instance before leases; nobody renews it, nobody to ask.
   if (!batch || batch.status !== "running" || batch.owner === null || batch.owner === self || batch.leaseExpiresAt === null) return { kind: "here" };
-  if (batch.leaseExpiresAt <= now) return { kind: "owner_gone" };
+  if (isLeaseExpired({ expiresAt: batch.leaseExpiresAt }, now)) return { kind: "owner_gone" };
   return { kind: "owner", owner: batch.owner };
 }
 

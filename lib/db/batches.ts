@@ -1,5 +1,7 @@
 import type { BatchCounts, BatchItemStatus, BatchItemView, BatchStatus, BatchView } from "@/lib/protocol/batches";
 import type { Db } from "./database";
+import * as leases from "./leases";
+import { BATCH_LEASE_TABLE } from "./leases";
 
 /** A batch as stored: the view plus the code it runs (copied in at creation). */
 export interface BatchRow extends Omit<BatchView, "counts"> {
@@ -125,12 +127,7 @@ export async function takeRunningBatches(db: Db, owner: string): Promise<BatchRo
  * At start it passes `withUnowned` to also take batches made before owners were recorded.
  */
 export async function renewBatchLeases(db: Db, owner: string, expiresAt: number, withUnowned = false): Promise<BatchRow[]> {
-  const rows = await db.all<RawBatch>(
-    `UPDATE batches SET owner = ?, lease_expires_at = ?
-     WHERE status = 'running' AND (owner = ?${withUnowned ? " OR owner IS NULL" : ""})
-     RETURNING *`,
-    [owner, expiresAt, owner],
-  );
+  const rows = await leases.renewLeases<RawBatch>(db, BATCH_LEASE_TABLE, owner, expiresAt, withUnowned);
   return rows.map(batchFromRaw).sort((x, y) => x.createdAt.localeCompare(y.createdAt) || x.id.localeCompare(y.id));
 }
 
@@ -153,21 +150,14 @@ export async function batchOwnership(db: Db, id: string): Promise<BatchOwnership
 
 /** Running batches of other instances whose lease ran out by `now` (their owner stopped renewing). */
 export async function expiredBatchIds(db: Db, self: string, now: number): Promise<string[]> {
-  const rows = await db.all<{ id: string }>(
-    "SELECT id FROM batches WHERE status = 'running' AND owner <> ? AND lease_expires_at IS NOT NULL AND lease_expires_at <= ? ORDER BY created_at, id",
-    [self, now],
-  );
-  return rows.map((r) => r.id);
+  return (await leases.expiredLeases<RawBatch>(db, BATCH_LEASE_TABLE, now, self)).map((r) => r.id);
 }
 
 /** Takes over one expired batch; null when it is not expired any more or another instance won. */
 export async function claimExpiredBatch(db: Db, id: string, self: string, now: number, expiresAt: number): Promise<BatchRow | null> {
-  const row = await db.one<RawBatch>(
-    `UPDATE batches SET owner = ?, lease_expires_at = ?
-     WHERE id = ? AND status = 'running' AND owner <> ? AND lease_expires_at IS NOT NULL AND lease_expires_at <= ?
-     RETURNING *`,
-    [self, expiresAt, id, self, now],
-  );
+  const seen = await batchOwnership(db, id);
+  if (!seen || seen.owner === null || seen.owner === self || seen.leaseExpiresAt === null || !leases.isLeaseExpired({ expiresAt: seen.leaseExpiresAt }, now)) return null;
+  const row = await leases.takeOverLease<RawBatch>(db, BATCH_LEASE_TABLE, { key: id, owner: seen.owner, expiresAt: seen.leaseExpiresAt }, { owner: self, expiresAt });
   return row ? batchFromRaw(row) : null;
 }
 

@@ -1,7 +1,10 @@
 import type { Db } from "./database";
+import * as leases from "./leases";
+import { RUN_LEASE_TABLE as T } from "./leases";
 
 /**
  * Run leases: which Argus instance runs a session's active run, until when.
+ * A row of its own per session in run_leases, kept by the lease module (leases.ts).
  * Written `async` although SQLite answers synchronously, so the functions drop
  * into the asynchronous database layer (Postgres) unchanged.
  */
@@ -21,7 +24,7 @@ interface RawLease {
   expires_at: number;
 }
 
-const fromRaw = (r: RawLease): RunLease => ({ sessionId: r.session_id, runId: r.run_id, owner: r.owner, expiresAt: r.expires_at });
+const fromRaw = (r: RawLease): RunLease => ({ sessionId: r.session_id, runId: r.run_id, owner: r.owner, expiresAt: Number(r.expires_at) });
 
 /**
  * Takes the session's lease for a new run, unless another instance holds it
@@ -30,53 +33,36 @@ const fromRaw = (r: RawLease): RunLease => ({ sessionId: r.session_id, runId: r.
  * caller sees who won.
  */
 export async function acquireLease(db: Db, lease: RunLease): Promise<RunLease> {
-  const row = await db.one<RawLease>(
-    `INSERT INTO run_leases (session_id, run_id, owner, expires_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT(session_id) DO UPDATE SET run_id = excluded.run_id, expires_at = excluded.expires_at
-     WHERE run_leases.owner = excluded.owner
-     RETURNING *`,
-    [lease.sessionId, lease.runId, lease.owner, lease.expiresAt],
-  );
-  if (row) return fromRaw(row);
-  return (await leaseOfSession(db, lease.sessionId))!;
+  return fromRaw(await leases.acquireLease<RawLease>(db, T, { key: lease.sessionId, owner: lease.owner, expiresAt: lease.expiresAt }, { run_id: lease.runId }));
 }
 
 export async function leaseOfSession(db: Db, sessionId: string): Promise<RunLease | null> {
-  const row = await db.one<RawLease>("SELECT * FROM run_leases WHERE session_id = ?", [sessionId]);
+  const row = await leases.leaseRow<RawLease>(db, T, sessionId);
   return row ? fromRaw(row) : null;
 }
 
 /** Pushes every lease of `owner` to `expiresAt`; returns the sessions it still holds. */
 export async function renewLeases(db: Db, owner: string, expiresAt: number): Promise<string[]> {
-  const rows = await db.all<{ session_id: string }>(
-    "UPDATE run_leases SET expires_at = ? WHERE owner = ? RETURNING session_id",
-    [expiresAt, owner],
-  );
-  return rows.map((r) => r.session_id);
+  return (await leases.renewLeases<RawLease>(db, T, owner, expiresAt)).map((r) => r.session_id);
 }
 
 /** Ends the lease of a run that settled (only the owner's own row for that very run). */
 export async function releaseLease(db: Db, lease: Pick<RunLease, "sessionId" | "runId" | "owner">): Promise<boolean> {
-  const { changes } = await db.run("DELETE FROM run_leases WHERE session_id = ? AND run_id = ? AND owner = ?", [
-    lease.sessionId,
-    lease.runId,
-    lease.owner,
-  ]);
-  return changes > 0;
+  return leases.releaseLease(db, T, lease.sessionId, lease.owner, { run_id: lease.runId });
 }
 
 /** Drops every lease of `owner` (it is stopping, or starting again under the same id). */
 export async function releaseOwnerLeases(db: Db, owner: string): Promise<number> {
-  return (await db.run("DELETE FROM run_leases WHERE owner = ?", [owner])).changes;
+  return leases.releaseOwnerLeases(db, T, owner);
 }
 
 /** Drops every lease (a lone instance starting: nobody else can be running anything). */
 export async function releaseAllLeases(db: Db): Promise<number> {
-  return (await db.run("DELETE FROM run_leases")).changes;
+  return leases.releaseOwnerLeases(db, T, null);
 }
 
 export async function expiredLeases(db: Db, now: number): Promise<RunLease[]> {
-  return (await db.all<RawLease>("SELECT * FROM run_leases WHERE expires_at <= ? ORDER BY expires_at", [now])).map(fromRaw);
+  return (await leases.expiredLeases<RawLease>(db, T, now)).map(fromRaw);
 }
 
 export async function allLeases(db: Db): Promise<RunLease[]> {
@@ -89,9 +75,6 @@ export async function allLeases(db: Db): Promise<RunLease[]> {
  * expiring (same owner, same run, same expiry). True for the one winner.
  */
 export async function claimExpiredLease(db: Db, lease: RunLease): Promise<boolean> {
-  const { changes } = await db.run(
-    "DELETE FROM run_leases WHERE session_id = ? AND run_id = ? AND owner = ? AND expires_at = ?",
-    [lease.sessionId, lease.runId, lease.owner, lease.expiresAt],
-  );
-  return changes > 0;
+  const seen = { key: lease.sessionId, owner: lease.owner, expiresAt: lease.expiresAt };
+  return (await leases.takeOverLease<RawLease>(db, T, seen, null, { run_id: lease.runId })) !== null;
 }

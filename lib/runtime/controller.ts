@@ -1,5 +1,4 @@
 import type { Agent, AgentFactory, ImageRef, StepResult } from "@/agents/types";
-import { DISK_FULL_RUN_ENDED, isDiskFull } from "@/lib/db/disk-space";
 import type { AskPerson, PersonQuestion } from "@/lib/kernels/bridge";
 import { BridgeMeter } from "@/lib/kernels/bridge-meter";
 import { executionText } from "@/lib/kernels/execution-text";
@@ -14,6 +13,7 @@ import type { RunLimits } from "@/lib/protocol/state";
 import type { BrowserPort } from "./browser-port";
 import type { DraftChannel } from "./draft-channel";
 import type { EventLog } from "./event-log";
+import { endingOfError, RunEnded, writeRunEnding, type RunEnding } from "./run-ending";
 import { stepDrafts } from "./step-drafts";
 import { detectStuck } from "./stuck-detector";
 
@@ -55,11 +55,7 @@ export interface ControllerOptions {
   ask: (question: PersonQuestion, agent: AgentName) => Promise<string>;
 }
 
-class RunStopped extends Error {
-  constructor(readonly state: "stopped" | "error", readonly reason: string) {
-    super(reason);
-  }
-}
+const STOPPED_BY_PERSON: RunEnding = { kind: "stopped_by_person" };
 
 /** Thrown instead of writing once the server is shutting down. */
 class ServerClosing extends Error {}
@@ -119,7 +115,7 @@ export class Controller {
         });
         await this.carryOut(frame, action, result);
       }
-      await this.setState("finished");
+      await writeRunEnding((event) => this.append(event), this.o.runId, { kind: "finished" });
     } catch (error) {
       await this.end(error);
     }
@@ -131,7 +127,7 @@ export class Controller {
    * sees the draft first and the persisted event replace it.
    */
   private async step(frame: Frame): Promise<StepResult> {
-    if (this.o.signal.aborted) throw new RunStopped("stopped", "Stopped by you.");
+    if (this.o.signal.aborted) throw new RunEnded(STOPPED_BY_PERSON);
     const { sessionId, runId } = this.o;
     const drafts = stepDrafts({
       runId,
@@ -222,7 +218,7 @@ export class Controller {
     } else {
       execution = await kernels.execute(this.o.sessionId, code, { signal: this.o.signal, bridgeMeter: meter, ask });
     }
-    if (this.o.signal.aborted) throw new RunStopped("stopped", "Stopped by you.");
+    if (this.o.signal.aborted) throw new RunEnded(STOPPED_BY_PERSON);
     const images = await this.services.storeCellImages(this.o.sessionId, execution, `turn ${action.id}`);
     const observation = await this.append({
       ...cellObservation(frame.agent.name, { code, text: executionText(execution), imageUrls: images.map((i) => i.url), failed: execution.error !== null }, { cause: action.id }),
@@ -247,7 +243,7 @@ export class Controller {
       signal: this.o.signal,
       ask: (question) => this.o.ask(question, frame.agent.name),
     });
-    if (this.o.signal.aborted) throw new RunStopped("stopped", "Stopped by you.");
+    if (this.o.signal.aborted) throw new RunEnded(STOPPED_BY_PERSON);
     const observation = await this.append({ ...result.observation, cause: action.id });
     await frame.agent.observe(observation, { images: result.images, viewed: [] });
   }
@@ -256,50 +252,30 @@ export class Controller {
     const state = await this.services.events.runState(this.o.sessionId, this.o.runId);
     const { maxIterations, maxTokens, maxWallClockMs } = this.o.limits;
     if (state.iteration.global >= maxIterations) {
-      throw new RunStopped("stopped", `The run stopped after ${maxIterations} steps, its limit. Ask again to continue.`);
+      throw new RunEnded({ kind: "budget", reason: `The run stopped after ${maxIterations} steps, its limit. Ask again to continue.` });
     }
     const tokens = state.metrics.totals.inputTokens + state.metrics.totals.outputTokens;
     if (tokens >= maxTokens) {
-      throw new RunStopped("stopped", `The run stopped after using ${tokens} tokens (limit ${maxTokens}).`);
+      throw new RunEnded({ kind: "budget", reason: `The run stopped after using ${tokens} tokens (limit ${maxTokens}).` });
     }
     const elapsed = Date.now() - this.startedAt;
     if (elapsed >= maxWallClockMs) {
-      throw new RunStopped("stopped", `The run stopped after ${Math.round(elapsed / 1000)} s, its time limit.`);
+      throw new RunEnded({ kind: "budget", reason: `The run stopped after ${Math.round(elapsed / 1000)} s, its time limit.` });
     }
     const events = (await this.services.events.eventsAfter(this.o.sessionId, this.firstSeq - 1)).filter((e) => e.runId === this.o.runId);
     const stuck = detectStuck(events, { headless: false });
     if (stuck) {
-      throw new RunStopped("error", `The agents were repeating themselves (${stuck.loopType.replace(/_/g, " ")}, ${stuck.repeatTimes} times), so the run was stopped. Try rephrasing the request.`);
+      throw new RunEnded({ kind: "stuck", reason: `The agents were repeating themselves (${stuck.loopType.replace(/_/g, " ")}, ${stuck.repeatTimes} times), so the run was stopped. Try rephrasing the request.` });
     }
   }
 
-  /** Ends the run: a readable error in the chat, and the run's final state. */
+  /**
+   * Ends the run: a readable error in the chat (when the ending has one), and the run's final
+   * state (see run-ending.ts). A full disk may still let these writes through (a blob failed, the
+   * log had room); if not, the run manager ends the run in memory (endUnwritten).
+   */
   private async end(error: unknown): Promise<void> {
     if (this.o.closing()) return;
-    if (error instanceof RunStopped) {
-      if (error.state === "error") await this.errorObservation(error.reason, "RUN_STOPPED");
-      else if (error.reason !== "Stopped by you.") await this.errorObservation(error.reason, "BUDGET");
-      await this.setState(error.state, error.reason);
-      return;
-    }
-    const cancelled = this.o.signal.aborted || (error as { kind?: string }).kind === "cancelled";
-    if (cancelled) {
-      await this.setState("stopped", "Stopped by you.");
-      return;
-    }
-    if (isDiskFull(error)) {
-      // Writing may still work (a blob failed, the log had room): say it plainly.
-      // If it does not, the run manager ends the run in memory (endUnwritten).
-      await this.errorObservation(DISK_FULL_RUN_ENDED, "DISK_FULL");
-      await this.setState("error", DISK_FULL_RUN_ENDED);
-      return;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    await this.errorObservation(message, (error as { kind?: string }).kind ?? "ERROR");
-    await this.setState("error", message);
-  }
-
-  private async errorObservation(message: string, errorId: string): Promise<void> {
-    await this.append(errorNote(message, errorId));
+    await writeRunEnding((event) => this.append(event), this.o.runId, endingOfError(error, this.o.signal.aborted));
   }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { RunAgents } from "@/agents/types";
 import type { Db } from "@/lib/db/database";
-import { DISK_FULL_RUN_ENDED, diskFullError, isDiskFull, type DiskSpace } from "@/lib/db/disk-space";
+import { diskFullError, isDiskFull, type DiskSpace } from "@/lib/db/disk-space";
 import { runsInState } from "@/lib/db/runs";
 import { getSession, setTitleIfEmpty, type SessionRow } from "@/lib/db/sessions";
 import { ArgusError, isArgusError } from "@/lib/errors";
@@ -9,12 +9,13 @@ import type { PersonQuestion } from "@/lib/kernels/bridge";
 import type { ModelClient } from "@/lib/llm/models";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { PostMessage } from "@/lib/protocol/api";
-import { errorNote, personMessage, question as questionEvent, stateChanged } from "@/lib/protocol/event-builders";
+import { personMessage, question as questionEvent, stateChanged } from "@/lib/protocol/event-builders";
 import type { AgentName, AgentState, ArgusEvent } from "@/lib/protocol/events";
 import { fileUrl } from "@/lib/protocol/files";
 import type { RunLimits } from "@/lib/protocol/state";
 import { pendingInteraction } from "./pending-interaction";
 import { Controller, type RunServices } from "./controller";
+import { runEndingEvents, runEndingReason, writeRunEnding, type RunEnding } from "./run-ending";
 
 interface ActiveRun {
   runId: string;
@@ -104,9 +105,7 @@ export class RunManager {
   }
 
   private async noteInterrupted(sessionId: string, runId: string): Promise<void> {
-    const note = "This run was interrupted because the Argus server stopped. Nothing before this point was lost; send your message again to continue.";
-    await this.core.events.append(sessionId, errorNote(note, "INTERRUPTED", { runId }));
-    await this.core.events.append(sessionId, stateChanged("interrupted", note, { runId }));
+    await writeRunEnding((event) => this.core.events.append(sessionId, event), runId, { kind: "server_stopped" });
   }
 
   /**
@@ -115,7 +114,7 @@ export class RunManager {
    * and write the ending into the chat as soon as writes work again.
    */
   private async endUnwritten(sessionId: string, runId: string): Promise<void> {
-    await this.core.events.endUnwritten(sessionId, runId, DISK_FULL_RUN_ENDED);
+    await this.core.events.endUnwritten(sessionId, runId, runEndingReason(DISK_FULL));
     let trying = false;
     this.retryTimer ??= setInterval(() => {
       if (trying) return;
@@ -135,7 +134,7 @@ export class RunManager {
   /** Writes endings kept by endUnwritten; returns the error if the disk still refuses. */
   private async writeUnwritten(): Promise<unknown> {
     if (this.core.events.unwrittenCount === 0) return null;
-    const error = await this.core.events.writeUnwritten((reason) => [errorNote(reason, "DISK_FULL"), stateChanged("error", reason)]);
+    const error = await this.core.events.writeUnwritten(() => runEndingEvents(DISK_FULL));
     if (error && !isDiskFull(error)) console.error("[argus] could not record how a run ended:", error);
     return error;
   }
@@ -306,6 +305,9 @@ export class RunManager {
     return pendingInteraction(await this.core.events.eventsAfter(sessionId, 0));
   }
 }
+
+/** The ending of a run the full disk cut off (written later, once the disk has room). */
+const DISK_FULL: RunEnding = { kind: "disk_full" };
 
 /** How often the endings of runs cut off by a full disk are tried again. */
 const UNWRITTEN_RETRY_MS = 2000;

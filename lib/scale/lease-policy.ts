@@ -1,8 +1,12 @@
+import { isLeaseExpired } from "@/lib/db/leases";
 import type { RunLease } from "@/lib/db/run-leases";
 
+export { isLeaseExpired };
+
 /**
- * Decisions about run leases, apart from any I/O: when to renew and sweep,
- * whether a lease has run out, and where a command for a session must go.
+ * Decisions about leases, apart from any I/O: when to renew and sweep (for runs and batches
+ * alike), and where a command for a session must go. Whether a lease has run out is the lease
+ * module's rule (lib/db/leases.ts).
  */
 
 /** The owner renews three times per lease; sweepers look twice per lease (at most every 2 s). */
@@ -16,10 +20,6 @@ export function leaseTimings(leaseMs: number): { renewEveryMs: number; sweepEver
  */
 export function worstDetectionMs(leaseMs: number): number {
   return leaseMs + leaseTimings(leaseMs).sweepEveryMs;
-}
-
-export function isLeaseExpired(lease: Pick<RunLease, "expiresAt">, now: number): boolean {
-  return lease.expiresAt <= now;
 }
 
 /** Where a cancel, an answer or a new message for a session is handled. */

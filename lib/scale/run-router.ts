@@ -17,12 +17,13 @@ import { getSession, type SessionRow } from "@/lib/db/sessions";
 import { DATABASE_UNAVAILABLE_MESSAGE, isConnectionFailure } from "@/lib/db/unavailable";
 import { ArgusError, isArgusError } from "@/lib/errors";
 import type { PostMessage } from "@/lib/protocol/api";
-import { errorNote, stateChanged } from "@/lib/protocol/event-builders";
 import { TERMINAL_AGENT_STATES } from "@/lib/protocol/state";
 import type { EventLog } from "@/lib/runtime/event-log";
+import { writeRunEnding } from "@/lib/runtime/run-ending";
 import type { RunManager } from "@/lib/runtime/run-manager";
 import { KeyedMutex } from "@/lib/common/keyed-mutex";
-import { leasesToTakeOver, leaseTimings, routeRunCommand, runsWithoutLease } from "./lease-policy";
+import { leasesToTakeOver, routeRunCommand, runsWithoutLease } from "./lease-policy";
+import { LeaseUpkeep } from "./lease-upkeep";
 import { COMMAND_TIMEOUT_MS, type RunCommandBus } from "./run-command-bus";
 import type { BatchCancelResult, RunCommand, RunCommandResult } from "./run-commands";
 
@@ -48,14 +49,6 @@ export interface RunRouterDeps {
   cancelBatchHere?: (batchId: string, settleWithinMs: number) => Promise<void>;
 }
 
-/** What the chat says when another instance takes over a run whose owner died. */
-export const OWNER_LOST_NOTE =
-  "This run was interrupted because the Argus instance running it stopped responding. Everything before this point is saved; send your message again to continue.";
-
-/** What the chat says when a run stopped because its own writes could not reach the database. */
-export const DATABASE_LOST_NOTE =
-  "This run stopped because the database could not be reached, so its last steps were not saved. Everything before this point is saved; send your message again to continue.";
-
 const ENDED = new Set<string>(TERMINAL_AGENT_STATES);
 
 /**
@@ -67,8 +60,8 @@ const ENDED = new Set<string>(TERMINAL_AGENT_STATES);
  * again. A lone instance (no REDIS_URL) keeps leases too, and never routes.
  */
 export class RunRouter {
-  private renewTimer: NodeJS.Timeout | null = null;
-  private sweepTimer: NodeJS.Timeout | null = null;
+  /** Renewals and sweeps on the lease timings, one at a time (each step reports its own failures). */
+  private readonly upkeep: LeaseUpkeep;
   private closed = false;
   private readonly stopListening: () => void;
   /**
@@ -86,6 +79,7 @@ export class RunRouter {
   private readonly unsettled = new Map<string, string>();
 
   constructor(private readonly deps: RunRouterDeps) {
+    this.upkeep = new LeaseUpkeep(deps.leaseMs, { renew: () => this.renew(), sweep: () => this.sweep() }, (step, error) => deps.log(`[runs] lease ${step} failed: ${String(error)}`));
     this.stopListening = deps.runs.onSettled((sessionId, runId) => {
       if (this.leased.get(sessionId) === runId) this.leased.delete(sessionId);
       void this.settle(sessionId, runId);
@@ -105,8 +99,7 @@ export class RunRouter {
       // room: run-manager.ts endUnwritten); a second "database could not be reached" would be wrong.
       const endedElsewhere = events.hasUnwrittenEnding(sessionId, runId);
       if (lease?.owner === instanceId && lease.runId === runId && !endedElsewhere && (await getSession(db, sessionId)) && !ENDED.has((await events.runState(sessionId, runId)).agentState)) {
-        await events.append(sessionId, errorNote(DATABASE_LOST_NOTE, "DATABASE_UNAVAILABLE", { runId }));
-        await events.append(sessionId, stateChanged("interrupted", DATABASE_LOST_NOTE, { runId }));
+        await writeRunEnding((event) => events.append(sessionId, event), runId, { kind: "database_lost" });
         log(`[runs] run ${runId} (session ${sessionId}) stopped without a recorded end; marked it interrupted`);
       }
       await releaseLease(db, { sessionId, runId, owner: instanceId });
@@ -143,11 +136,7 @@ export class RunRouter {
 
   /** Starts renewing this instance's leases, sweeping expired ones, and serving commands from others. */
   async start(): Promise<void> {
-    const { renewEveryMs, sweepEveryMs } = leaseTimings(this.deps.leaseMs);
-    this.renewTimer = setInterval(() => void this.renew(), renewEveryMs);
-    this.sweepTimer = setInterval(() => void this.sweep(), sweepEveryMs);
-    this.renewTimer.unref();
-    this.sweepTimer.unref();
+    this.upkeep.start();
     await this.deps.bus?.start((command) => this.handle(command));
   }
 
@@ -281,8 +270,7 @@ export class RunRouter {
     if (!(await runIdsOfSession(db, lease.sessionId)).includes(lease.runId)) return;
     // A run that ended just before its owner died needs no note.
     if (ENDED.has((await events.runState(lease.sessionId, lease.runId)).agentState)) return;
-    await events.append(lease.sessionId, errorNote(OWNER_LOST_NOTE, "INTERRUPTED", { runId: lease.runId }));
-    await events.append(lease.sessionId, stateChanged("interrupted", OWNER_LOST_NOTE, { runId: lease.runId }));
+    await writeRunEnding((event) => events.append(lease.sessionId, event), lease.runId, { kind: "owner_lost" });
     log(`[runs] instance ${lease.owner} stopped renewing run ${lease.runId} (session ${lease.sessionId}); marked it interrupted`);
     await this.deps.onTakenOver?.(lease.sessionId).catch((error: unknown) => log(`[runs] after taking over session ${lease.sessionId}: ${String(error)}`));
   }
@@ -291,8 +279,7 @@ export class RunRouter {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.renewTimer) clearInterval(this.renewTimer);
-    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.upkeep.stop();
     this.stopListening();
     await releaseOwnerLeases(this.deps.db, this.deps.instanceId).catch(() => undefined);
     await this.deps.bus?.close();

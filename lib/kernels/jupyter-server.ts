@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { freePort } from "./free-port";
+import { socketRuntimeDir } from "./socket-runtime-dir";
 import { ARGUS_KERNEL_NAME } from "./kernelspec";
 
 import type { JupyterStatus } from "@/lib/protocol/health";
@@ -84,6 +85,8 @@ export class ManagedJupyterServer implements JupyterBackend {
   private stopping = false;
   private readonly restartListeners: (() => void)[] = [];
   private restarts = 0;
+  /** This launch's runtime dir when the data dir is too deep for socket paths (socket-runtime-dir.ts). */
+  private runtime: { dir: string; cleanup: () => void } | null = null;
 
   constructor(
     private readonly options: {
@@ -138,6 +141,8 @@ export class ManagedJupyterServer implements JupyterBackend {
     mkdirSync(this.options.rootDir, { recursive: true });
     // Connection files, sockets and sandbox dirs of a previous server are stale.
     rmSync(path.join(this.options.runtimeDir, "runtime"), { recursive: true, force: true });
+    this.runtime?.cleanup();
+    this.runtime = socketRuntimeDir(path.join(this.options.runtimeDir, "runtime"));
     mkdirSync(this.options.runtimeDir, { recursive: true });
     const port = await freePort();
     const token = randomBytes(24).toString("hex");
@@ -185,7 +190,7 @@ export class ManagedJupyterServer implements JupyterBackend {
       cwd: this.options.rootDir,
       env: scrubbedEnv({
         HOME: home,
-        JUPYTER_RUNTIME_DIR: path.join(this.options.runtimeDir, "runtime"),
+        JUPYTER_RUNTIME_DIR: this.runtime.dir,
         JUPYTER_CONFIG_DIR: path.join(this.options.runtimeDir, "config"),
         JUPYTER_DATA_DIR: path.join(this.options.runtimeDir, "data"),
         JUPYTER_TOKEN_FILE: tokenFile,
@@ -271,6 +276,8 @@ export class ManagedJupyterServer implements JupyterBackend {
     }
     this.child = null;
     this.current = null;
+    this.runtime?.cleanup();
+    this.runtime = null;
   }
 }
 

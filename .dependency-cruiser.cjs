@@ -14,7 +14,7 @@ const TEST = "\\.test\\.tsx?$";
 const SERVER_TIER = "^(server\\.ts$|app/|lib/server/)";
 const FEATURE_TIER = "^(agents/|lib/(runtime|sessions|batches|functions|bridge|vision-tools|scale|doctor)/)";
 const ENGINE_TIER = "^lib/(db|kernels|llm|files|vision|computer)/";
-const FOUNDATION_TIER = "^lib/(protocol/|common/|text/|errors\\.ts$|config\\.ts$)";
+const FOUNDATION_TIER = "^lib/(protocol/|common/|text/|errors\\.ts$|config(-env)?\\.ts$)";
 
 module.exports = {
   forbidden: [
@@ -57,7 +57,7 @@ module.exports = {
       severity: "error",
       comment:
         "The foundation (wire types and schemas, errors, configuration, small utilities) imports nothing above it. " +
-        "lib/config.ts parses the browser's URL lists with lib/computer/url-policy.ts, itself import-free.",
+        "lib/config.ts and lib/config-env.ts parse the browser's URL lists with lib/computer/url-policy.ts, itself import-free.",
       from: { path: FOUNDATION_TIER, pathNot: TEST },
       to: { path: `${SERVER_TIER}|${FEATURE_TIER}|${ENGINE_TIER}|^components/`, pathNot: "^lib/computer/url-policy\\.ts$" },
     },

@@ -9,26 +9,21 @@ import {
   getBatch,
   insertBatch,
   markBatchStarted,
-  markItemsRunning,
-  settleChunk,
-  type ItemOutcome,
   pendingItems,
   requeueRunningItems,
   renewBatchLeases,
   takeRunningBatches,
-  type BatchItemRow,
   type BatchRow,
   type NewBatchItem,
 } from "@/lib/db/batches";
 import type { Db } from "@/lib/db/database";
-import { getFile } from "@/lib/db/files";
-import { ArgusError, isArgusError } from "@/lib/errors";
-import { openFunctionRunner, type FunctionRunner, type FunctionRunResult } from "@/lib/functions/run-function";
+import { ArgusError } from "@/lib/errors";
 import type { KernelRegistry } from "@/lib/kernels/registry";
-import type { BatchCounts, BatchEvent, BatchItemStatus, BatchProgress, BatchView } from "@/lib/protocol/batches";
+import type { BatchEvent, BatchProgress, BatchView } from "@/lib/protocol/batches";
+import { newActiveBatch, settledOrAfter, type ActiveBatch } from "./active-batch";
 import type { BatchChannel } from "./batch-channel";
+import { runLane, type LaneHost } from "./batch-lane";
 import { routeBatchCancel } from "./cancel-route";
-import { nextChunkSize } from "./chunk-size";
 import { batchProgress } from "./progress";
 import { Semaphore } from "./semaphore";
 
@@ -63,28 +58,6 @@ export interface BatchOwnerLink {
   cancelOnOwner(owner: string, target: { sessionId: string; batchId: string }): Promise<void>;
 }
 
-/** What the function printed is kept on its row only as a head: the full text can be megabytes. */
-export const STDOUT_EXCERPT_CHARS = 2000;
-
-/** How long an item waits before asking again when every kernel is taken. */
-const NO_KERNEL_RETRY_MS = 1000;
-
-interface ActiveBatch {
-  abort: AbortController;
-  cancelled: boolean;
-  /** Another instance took the batch over (this one stalled past its lease): stop without writing. */
-  abandoned: boolean;
-  /** When this server started (or resumed) the batch, and how many items it has finished since: the speed. */
-  startedAtMs: number;
-  finishedSince: number;
-  /**
-   * The batch's counts, kept here while it runs: every transition goes through
-   * this runner, so progress events need no query (they are two per item).
-   */
-  counts: BatchCounts | null;
-  done: Promise<void>;
-}
-
 /**
  * Runs batches: each item through the function runner in an isolated kernel,
  * at most `parallel` at once over all batches, each with its own timeout. A
@@ -100,8 +73,22 @@ export class BatchRunner {
   private readonly slots: Semaphore;
   private closing = false;
 
+  /** What the lanes (batch-lane.ts) use of this runner. */
+  private readonly lane: LaneHost;
+
   constructor(private readonly deps: BatchRunnerDeps) {
     this.slots = new Semaphore(deps.parallel);
+    this.lane = {
+      db: deps.db,
+      blobs: deps.blobs,
+      kernels: deps.kernels!, // lanes start only for batches create/resumeAll accepted, which need kernels
+      itemTimeoutMs: deps.itemTimeoutMs,
+      instanceId: deps.instanceId,
+      slots: this.slots,
+      stopping: (active) => this.stopping(active),
+      publish: (row, make, active) => this.publish(row, make, active),
+      log: deps.log,
+    };
   }
 
   /** Stores the batch with its items and starts it. */
@@ -238,7 +225,7 @@ export class BatchRunner {
   }
 
   private start(row: BatchRow): void {
-    const active: ActiveBatch = { abort: new AbortController(), cancelled: false, abandoned: false, startedAtMs: Date.now(), finishedSince: 0, counts: null, done: Promise.resolve() };
+    const active = newActiveBatch(Date.now());
     this.active.set(row.id, active);
     active.done = this.run(row, active)
       .catch((error: unknown) => this.deps.log?.(`[batches] batch ${row.id} stopped on an error: ${String(error).slice(0, 300)}`))
@@ -251,7 +238,7 @@ export class BatchRunner {
     const queue = await pendingItems(this.deps.db, row.id);
     active.counts = await batchCounts(this.deps.db, row.id);
     const workers = Math.max(1, Math.min(this.deps.parallel, queue.length));
-    await Promise.all(Array.from({ length: workers }, () => this.worker(row, queue, active)));
+    await Promise.all(Array.from({ length: workers }, () => runLane(this.lane, row, queue, active)));
     if (this.stopping(active)) return;
     const now = new Date().toISOString();
     if (active.cancelled) await cancelPendingItems(this.deps.db, row.id, now);
@@ -265,121 +252,9 @@ export class BatchRunner {
     }
   }
 
-  /**
-   * One lane: takes the next chunk of pending items while there are some; its runner keeps one
-   * kernel between chunks. The chunk size adapts (chunk-size.ts): one item at first, more while
-   * items are fast, fewer after a chunk that failed badly.
-   */
-  private async worker(row: BatchRow, queue: BatchItemRow[], active: ActiveBatch): Promise<void> {
-    const runner = openFunctionRunner(
-      { kernels: this.deps.kernels!, db: this.deps.db, blobs: this.deps.blobs },
-      { sessionId: row.sessionId, name: row.functionName, code: row.code },
-      { limits: { timeoutMs: this.deps.itemTimeoutMs } },
-    );
-    let size = 1;
-    try {
-      while (!active.abort.signal.aborted) {
-        const chunk = queue.splice(0, size);
-        if (chunk.length === 0) break;
-        const release = await this.slots.acquire(active.abort.signal);
-        if (!release) break; // cancelled (or stopping) while waiting for a lane
-        try {
-          if (active.abort.signal.aborted) break;
-          const started = Date.now();
-          const ran = await this.runChunk(row, chunk, runner, active);
-          queue.unshift(...ran.again);
-          size = nextChunkSize(size, { finished: ran.finished, seconds: (Date.now() - started) / 1000, failed: ran.failed });
-          if (ran.noKernel) await new Promise((r) => setTimeout(r, NO_KERNEL_RETRY_MS));
-        } finally {
-          release();
-        }
-      }
-    } finally {
-      await runner.close().catch(() => undefined);
-    }
-  }
-
-  /**
-   * Runs one chunk in one kernel call and records how each item ended. The chunk's items are
-   * marked running in one transaction, and its outcomes written in one more when it ends, each
-   * item marked done only with its result and overlay row stored; then published, one event
-   * per item. Returns the items to run again (those the call did not reach, or all of them when
-   * no kernel could be had).
-   */
-  private async runChunk(
-    row: BatchRow,
-    chunk: BatchItemRow[],
-    runner: FunctionRunner,
-    active: ActiveBatch,
-  ): Promise<{ again: BatchItemRow[]; finished: number; failed: boolean; noKernel: boolean }> {
-    const { db } = this.deps;
-    const marked = new Set(await markItemsRunning(db, row.id, chunk.map((i) => i.idx), this.deps.instanceId));
-    const items = chunk.filter((i) => marked.has(i.idx)); // the rest were cancelled meanwhile (or the batch is another instance's now)
-    for (const item of items) {
-      move(active, "pending", "running");
-      await this.publish(row, (batch, progress) => ({ type: "item_started", batch, progress, idx: item.idx }), active);
-    }
-    const finished: Array<{ item: BatchItemRow; outcome: ItemOutcome }> = [];
-    const runnable: Array<{ item: BatchItemRow; bytes: Uint8Array }> = [];
-    for (const item of items) {
-      const bytes = await this.bytesOf(item);
-      if (typeof bytes === "string") finished.push({ item, outcome: { status: "failed", result: null, stdout: null, seconds: null, error: bytes, overlayFileId: null } });
-      else runnable.push({ item, bytes });
-    }
-    let outcomes: FunctionRunResult[] = [];
-    let noKernel = false;
-    try {
-      if (runnable.length > 0) outcomes = await runner.callChunk(runnable.map((r) => ({ name: r.item.fileName, bytes: r.bytes })), { signal: active.abort.signal });
-    } catch (error) {
-      if (isArgusError(error) && error.code === "unavailable:jupyter" && !active.abort.signal.aborted) {
-        // Every kernel is taken (other sessions, other batches): wait, then try these items again.
-        noKernel = true;
-      } else if (!this.stopping(active)) {
-        const message = isArgusError(error) ? error.message : "The item could not be run (the error was logged).";
-        if (!isArgusError(error)) this.deps.log?.(`[batches] chunk of ${row.id} at #${runnable[0]?.item.idx}: ${String(error).slice(0, 300)}`);
-        // Nothing is known of any of them: the first fails with the reason, the rest run again.
-        outcomes = [{ result: null, stdout: "", images: [], seconds: 0, error: { kind: active.cancelled ? "cancelled" : "crashed", message } }];
-      }
-    }
-    // Stopping (or taken over): leave the items `running`; whoever runs the batch next runs them again.
-    if (this.stopping(active)) return { again: [], finished: 0, failed: true, noKernel: false };
-    outcomes.forEach((out, n) => finished.push({ item: runnable[n]!.item, outcome: itemOutcome(out) }));
-    const again = runnable.slice(outcomes.length).map((r) => r.item);
-    const at = new Date().toISOString();
-    // Only what is still this instance's is written (and published): another may have taken the batch over.
-    const written = new Set(await settleChunk(db, row.id, finished.map((f) => ({ idx: f.item.idx, outcome: f.outcome })), again.map((i) => i.idx), at, this.deps.instanceId));
-    for (const item of again) move(active, "running", "pending");
-    for (const f of finished) if (written.has(f.item.idx)) await this.published(row, f.item, active, f.outcome, at);
-    const failed = again.length > 0 || outcomes.some((o) => o.error && BAD_ENDINGS.has(o.error.kind));
-    return { again: active.abort.signal.aborted ? [] : again, finished: outcomes.length, failed, noKernel };
-  }
-
   /** This process writes nothing more for the batch: the server is stopping, or another instance took it over. */
   private stopping(active: ActiveBatch): boolean {
     return this.closing || active.abandoned;
-  }
-
-  /** Publishes one item's ending (already written). */
-  private async published(row: BatchRow, item: BatchItemRow, active: ActiveBatch, outcome: ItemOutcome, at: string): Promise<void> {
-    move(active, "running", outcome.status);
-    active.finishedSince += 1;
-    const view = { ...item, ...outcome, result: outcome.result ?? null, finishedAt: at };
-    const { blobSha256: _blob, ...shown } = view;
-    await this.publish(row, (batch, progress) => ({ type: "item_finished", batch, progress, item: shown }), active);
-  }
-
-  /** The item's bytes, or why they cannot be had. */
-  private async bytesOf(item: BatchItemRow): Promise<Uint8Array | string> {
-    try {
-      if (item.blobSha256) return new Uint8Array(await this.deps.blobs.read(item.blobSha256));
-      if (item.uploadId) {
-        const file = await getFile(this.deps.db, item.uploadId);
-        if (file) return new Uint8Array(await this.deps.blobs.read(file.sha256));
-      }
-    } catch {
-      // fall through: the stored bytes are gone
-    }
-    return "The file is no longer stored (the upload was deleted before its turn).";
   }
 
   private async viewOf(row: BatchRow, active = this.active.get(row.id)): Promise<{ batch: BatchView; progress: BatchProgress }> {
@@ -404,34 +279,4 @@ export class BatchRunner {
     const { batch, progress } = await this.viewOf(row, active);
     this.deps.channel.publish(row.sessionId, make(batch, progress));
   }
-}
-
-/** Endings after which the lane's kernel was replaced: the next chunk is smaller. */
-const BAD_ENDINGS = new Set(["timeout", "crashed", "output_too_large", "cancelled"]);
-
-/** How a function call's result is recorded on its row. */
-function itemOutcome(out: FunctionRunResult): ItemOutcome {
-  const status = out.error ? (out.error.kind === "cancelled" ? "cancelled" : "failed") : "done";
-  return {
-    status,
-    result: out.error ? null : out.result,
-    stdout: out.stdout ? out.stdout.slice(0, STDOUT_EXCERPT_CHARS) : null,
-    seconds: out.seconds,
-    error: out.error ? (status === "cancelled" ? "Cancelled while it ran." : out.error.message) : null,
-    overlayFileId: out.images[0]?.fileId ?? null,
-  };
-}
-
-/** Waits for `done`, but no longer than `ms`. */
-async function settledOrAfter(done: Promise<void>, ms: number): Promise<void> {
-  if (ms === Infinity) return done;
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([done, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
-}
-
-function move(active: ActiveBatch, from: BatchItemStatus, to: BatchItemStatus): void {
-  if (!active.counts) return;
-  active.counts[from] -= 1;
-  active.counts[to] += 1;
 }

@@ -7,12 +7,15 @@
  * here `goto` only asks first, so a refusal is an error in words.
  */
 import type { BrowserContext, Page } from "playwright-core";
-import sharp from "sharp";
 import { isArgusError } from "@/lib/errors";
 import { ButtonSchema, Coordinate, DragPathSchema, KeysSchema, parseArg, ScrollDelta, TextSchema, UrlSchema, WaitSchema } from "./computer-args";
 import type { BrowserRefusal, Computer, DownloadRecord, MouseButton, Point, Screenshot } from "./computer-types";
 import type { DownloadKeeper } from "./download-keeper";
 import { badAction, browserUnavailable, refused } from "./errors";
+import { capturePng, pngSize, type CaptureTarget } from "./page-capture";
+import { dragAlong, pressChord } from "./page-input";
+import { openAddress, stepHistory } from "./page-navigation";
+import { firstLine, MAX_TITLE_CHARS, MAX_URL_CHARS, oneLine } from "./page-text";
 import { chordKeys } from "./keys";
 import type { NetworkGuard } from "./network-guard";
 import type { RefusalLog } from "./refusal-log";
@@ -44,51 +47,6 @@ const MAX_WAIT_MS = 30_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-const MAX_IMAGE_FILE_BYTES = 25 * 1024 * 1024;
-/** The largest element save_image screenshots, in device pixels (as the image file's decoder allows). */
-const MAX_ELEMENT_SHOT_PIXELS = 50_000_000;
-
-/**
- * The page's image file: fetched through the context's gates from an isolated world (so the
- * page's own `fetch` or `btoa` cannot answer for it), at most MAX_IMAGE_FILE_BYTES, and back
- * as PNG; null when it cannot.
- */
-async function imageFile(page: Page, src: string): Promise<Buffer | null> {
-  if (!src) return null;
-  const script = `(async () => {
-    const response = await fetch(${JSON.stringify(src)}, { credentials: "include" });
-    if (!response.ok) return null;
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    if (bytes.length > ${MAX_IMAGE_FILE_BYTES}) return null;
-    let text = "";
-    for (let i = 0; i < bytes.length; i += 32768) text += String.fromCharCode.apply(null, bytes.subarray(i, i + 32768));
-    return btoa(text);
-  })()`;
-  const b64 = await evaluateIsolated(page, script).catch(() => null);
-  if (typeof b64 !== "string" || b64.length > Math.ceil(MAX_IMAGE_FILE_BYTES / 3) * 4) return null;
-  return sharp(Buffer.from(b64, "base64"), { limitInputPixels: 50_000_000 }).png().toBuffer().catch(() => null);
-}
-
-/** The longest title and address a step reports: the page chooses them. */
-const MAX_TITLE = 300;
-const MAX_URL = 2048;
-
-/** Page text made fit for one line of the chat: no control or layout characters, cut short. */
-function oneLine(text: string, max: number): string {
-  // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
-}
-
-function pngSize(png: Buffer): { width: number; height: number } {
-  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
-}
-
-/** Playwright's errors carry call logs; the first line is the part a person can read. */
-function firstLine(error: unknown): string {
-  return String((error as Error)?.message ?? error).split("\n")[0]!.slice(0, 300);
-}
-
 export class BrowserComputer implements Computer {
   readonly environment = "browser" as const;
   readonly dimensions: Dimensions;
@@ -119,12 +77,6 @@ export class BrowserComputer implements Computer {
   }
 
   /**
-   * Runs one action at a time: model actions are a sequence, and the mouse has one position.
-   * An action that outlives its deadline means the page no longer answers (a script that never
-   * ends holds its renderer, and DevTools waits for it forever): the browser is closed, which
-   * ends the renderer and frees the queue, and the next action starts a new one.
-   */
-  /**
    * An input to the page (click, keys, typing, drag): when the page closes itself in answer
    * (`window.close()` on a click), Playwright reports the page closed mid-action, yet the input
    * was delivered and did what it was meant to; the tabs then show the opener.
@@ -139,6 +91,12 @@ export class BrowserComputer implements Computer {
     });
   }
 
+  /**
+   * Runs one action at a time: model actions are a sequence, and the mouse has one position.
+   * An action that outlives its deadline means the page no longer answers (a script that never
+   * ends holds its renderer, and DevTools waits for it forever): the browser is closed, which
+   * ends the renderer and frees the queue, and the next action starts a new one.
+   */
   private act<T>(fn: (page: Page) => Promise<T>, options: { settle?: boolean; deadlineMs?: number } = {}): Promise<T> {
     // Busy from the call, not from when its turn comes: a queued action must keep the reaper away too.
     this.running += 1;
@@ -236,31 +194,13 @@ export class BrowserComputer implements Computer {
 
   async keypress(keys: readonly string[]): Promise<void> {
     const chord = chordKeys(parseArg(KeysSchema, keys, "keys"));
-    await this.input(async (page) => {
-      const down: string[] = [];
-      try {
-        for (const key of chord) {
-          await page.keyboard.down(key);
-          down.push(key);
-        }
-      } finally {
-        for (const key of down.reverse()) await page.keyboard.up(key).catch(() => undefined);
-      }
-    });
+    await this.input((page) => pressChord(page, chord));
   }
 
   async drag(path: readonly Point[]): Promise<void> {
     const points = parseArg(DragPathSchema, path, "path");
     for (const p of points) checkPoint(p.x, p.y, this.dimensions);
-    await this.input(async (page) => {
-      await page.mouse.move(points[0]!.x, points[0]!.y);
-      await page.mouse.down();
-      try {
-        for (const p of points.slice(1)) await page.mouse.move(p.x, p.y, { steps: 2 });
-      } finally {
-        await page.mouse.up().catch(() => undefined);
-      }
-    });
+    await this.input((page) => dragAlong(page, points));
   }
 
   async move(x: number, y: number): Promise<void> {
@@ -275,49 +215,22 @@ export class BrowserComputer implements Computer {
 
   /** The active page's address, cut short for reporting (a page can make it two megabytes long). */
   currentUrl(): string {
-    return oneLine(this.tabs.active?.url() ?? "about:blank", MAX_URL);
+    return oneLine(this.tabs.active?.url() ?? "about:blank", MAX_URL_CHARS);
   }
 
   async goto(rawUrl: string): Promise<void> {
     const url = withScheme(parseArg(UrlSchema, rawUrl, "url"));
     const judged = await this.parts.guard.judgeUrl(url, { topLevel: true });
     if (judged.kind === "refuse") throw refused(judged.message);
-    await this.act(async (page) => {
-      const mark = this.parts.refusals.mark();
-      let failure: unknown = null;
-      await page.goto(url, { waitUntil: "load", timeout: this.navigationTimeoutMs }).catch((error: unknown) => (failure = error));
-      // A redirect the gates refused: say so, rather than "net::ERR_…".
-      const pageRefusal = this.parts.refusals.since(mark).findLast((r) => r.topLevel === true || (r.topLevel === null && (failure !== null || r.target === page.url())));
-      if (pageRefusal) throw refused(pageRefusal.message);
-      // A URL that is a file: the navigation becomes a download, recorded in downloads().
-      if (failure !== null && /Download is starting/.test(firstLine(failure))) return;
-      if (failure !== null) throw browserUnavailable(`Could not open ${url}: ${firstLine(failure)}`, failure);
-    });
+    await this.act((page) => openAddress(page, url, { refusals: this.parts.refusals, timeoutMs: this.navigationTimeoutMs }));
   }
 
   async back(): Promise<void> {
-    await this.act((page) => this.history(page, "back"));
+    await this.act((page) => stepHistory(page, "back", this.navigationTimeoutMs));
   }
 
   async forward(): Promise<void> {
-    await this.act((page) => this.history(page, "forward"));
-  }
-
-  /**
-   * Leaving an error page (a refused navigation) swaps the page's renderer, and
-   * for a moment Chromium answers "not attached": try again briefly then.
-   */
-  private async history(page: Page, direction: "back" | "forward"): Promise<void> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        const options = { waitUntil: "load", timeout: this.navigationTimeoutMs } as const;
-        await (direction === "back" ? page.goBack(options) : page.goForward(options));
-        return;
-      } catch (error) {
-        if (attempt >= 5 || !/Not attached to an active page|Execution context was destroyed/.test(firstLine(error))) throw error;
-        await sleep(100 * attempt);
-      }
-    }
+    await this.act((page) => stepHistory(page, "forward", this.navigationTimeoutMs));
   }
 
   /**
@@ -332,8 +245,8 @@ export class BrowserComputer implements Computer {
   /** The active page's title, on one line and cut short ('' when it has none or cannot be read). */
   title(): Promise<string> {
     // Read in the isolated world and cut there: only the part shown crosses to Argus.
-    const read = (page: Page) => evaluateIsolated(page, `String(document.title).slice(0, ${MAX_TITLE * 2})`).catch(() => "");
-    return this.act(async (page) => oneLine(String((await read(page)) ?? ""), MAX_TITLE), { settle: false, deadlineMs: this.readDeadlineMs });
+    const read = (page: Page) => evaluateIsolated(page, `String(document.title).slice(0, ${MAX_TITLE_CHARS * 2})`).catch(() => "");
+    return this.act(async (page) => oneLine(String((await read(page)) ?? ""), MAX_TITLE_CHARS), { settle: false, deadlineMs: this.readDeadlineMs });
   }
 
   /**
@@ -342,38 +255,14 @@ export class BrowserComputer implements Computer {
    * fetched by the page through the same gates as everything else); anything else, or an image
    * the page cannot fetch, as a screenshot of it at the screen's device scale.
    */
-  async capture(target: { selector: string } | { region: { x: number; y: number; width: number; height: number } }): Promise<Buffer> {
+  async capture(target: CaptureTarget): Promise<Buffer> {
     if ("region" in target) {
       const { x, y, width, height } = target.region;
       if (!(width >= 1 && height >= 1)) throw badAction("The region must be at least 1×1 pixels.", "region");
       this.point(x, y);
       this.point(x + width - 1, y + height - 1);
     }
-    return this.act(
-      async (page) => {
-        if ("region" in target) return page.screenshot({ type: "png", clip: target.region, timeout: this.navigationTimeoutMs });
-        const element = page.locator(target.selector).first();
-        const found = await element.count().catch(() => -1);
-        if (found === -1) throw badAction(`${JSON.stringify(target.selector)} is not a CSS selector the page understands.`, "selector");
-        if (found === 0) throw badAction(`Nothing on the page matches the selector ${JSON.stringify(target.selector)}.`, "selector");
-        const original = await imageFile(page, await element
-          // The image file an <img> shows ('' for anything else, or an image that did not load).
-          // An anonymous arrow: a named one would carry the TypeScript loader's `__name` helper into the page.
-          .evaluate((el) => (el instanceof HTMLImageElement && el.complete && el.naturalWidth > 0 ? el.currentSrc : ""))
-          .catch(() => ""));
-        if (original) return original;
-        // A screenshot of an element is as big as the element, however far off the screen it reaches.
-        const box = await element.boundingBox().catch(() => null);
-        if (box && box.width * box.height * this.deviceScaleFactor ** 2 > MAX_ELEMENT_SHOT_PIXELS) {
-          throw badAction(
-            `${JSON.stringify(target.selector)} is ${Math.round(box.width)}×${Math.round(box.height)} pixels, too big to save whole; save a region of the screen instead.`,
-            "selector",
-          );
-        }
-        return element.screenshot({ type: "png", timeout: 5_000 });
-      },
-      { settle: false },
-    );
+    return this.act((page) => capturePng(page, target, { timeoutMs: this.navigationTimeoutMs, deviceScaleFactor: this.deviceScaleFactor }), { settle: false });
   }
 
   /** What was refused since the last call, for the model's next observation. */

@@ -4,6 +4,7 @@ import { readWorkspaceFile } from "@/lib/files/workspace-fs";
 import { answerBridge, isBridgePrompt, type AskPerson, type BridgeMethods } from "./bridge";
 import { BridgeFileRequests } from "./bridge-file-requests";
 import { BridgeMeter } from "./bridge-meter";
+import { CellClock } from "./cell-clock";
 import { resolvePictureRefs } from "./picture-ref-files";
 import { ExecutionCollector, type CollectorLimits, DEFAULT_COLLECTOR_LIMITS } from "./execution-collector";
 import { KernelFiles, silentTransfer } from "./kernel-files";
@@ -149,29 +150,11 @@ export class KernelHandle {
       if (KernelMessage.isStreamMsg(msg)) options.onStream?.(msg.content.name, msg.content.text);
       else if (KernelMessage.isDisplayDataMsg(msg)) options.onDisplay?.(msg.content.data as Record<string, unknown>);
     };
-    // The per-cell timeout runs through bridge calls too (a cell looping on
-    // vqa must end); only waiting on the person (tool review) stops it.
     type Ending = { kind: "done" } | { kind: "lost" } | { kind: "stop"; why: "timeout" | "cancel" };
-    let stopTimer: NodeJS.Timeout | undefined;
-    let timeLeft = options.timeoutMs;
-    let timerStarted = Date.now();
-    let holds = 0;
     let fireTimeout: (() => void) | null = null;
-    const armTimer = () => {
-      timerStarted = Date.now();
-      stopTimer = setTimeout(() => fireTimeout?.(), timeLeft);
-    };
-    const holdClock = async <T>(work: Promise<T>): Promise<T> => {
-      if (holds++ === 0) {
-        clearTimeout(stopTimer);
-        timeLeft = Math.max(0, timeLeft - (Date.now() - timerStarted));
-      }
-      try {
-        return await work;
-      } finally {
-        if (--holds === 0) armTimer();
-      }
-    };
+    // The per-cell timeout (cell-clock.ts): held only while the person is asked.
+    const clock = new CellClock(options.timeoutMs, () => fireTimeout?.());
+    const holdClock = <T>(work: Promise<T>): Promise<T> => clock.hold(work);
     const meter = options.bridgeMeter ?? new BridgeMeter();
     /** Bridge calls waiting for the kernel's answer to a file request (transport `kernel`). */
     const fileRequests = new BridgeFileRequests(
@@ -207,7 +190,7 @@ export class KernelHandle {
     });
     const stopped = new Promise<Ending>((resolve) => {
       fireTimeout = () => resolve({ kind: "stop", why: "timeout" });
-      armTimer();
+      clock.start();
       onAbort = () => resolve({ kind: "stop", why: "cancel" });
       if (options.signal?.aborted) onAbort();
       else options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -249,7 +232,7 @@ export class KernelHandle {
       const execution = await resolvePictureRefs(this.workspace, collector.result());
       return { execution, executionCount: collector.executionCount, kernelLost: this.lostReason };
     } finally {
-      clearTimeout(stopTimer);
+      clock.stop();
       if (onAbort) options.signal?.removeEventListener("abort", onAbort);
       bridgeAbort.abort();
       this.onLost = null;

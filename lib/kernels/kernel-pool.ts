@@ -1,34 +1,16 @@
-import { randomUUID } from "node:crypto";
-import { mkdir } from "node:fs/promises";
 import os from "node:os";
-import path from "node:path";
-import { KernelAPI, KernelManager, ServerConnection, type Kernel } from "@jupyterlab/services";
 import { ArgusError } from "@/lib/errors";
-import type { BridgeMethods } from "./bridge";
-import type { JupyterBackend } from "./jupyter-server";
-import { explainJupyterError } from "./jupyter-errors";
-import { KernelHandle } from "./kernel-handle";
+import { JupyterKernels, type JupyterKernelsOptions } from "./jupyter-kernels";
+import type { KernelHandle } from "./kernel-handle";
 import { kernelsThatFit, POOL_MEMORY_RESERVE_BYTES, POOLED_KERNEL_BYTES } from "./pool-memory";
 import { DEFAULT_REFILL_POLICY, refillDelay, type RefillPolicy } from "./refill-schedule";
 
-export interface KernelPoolOptions {
-  jupyter: JupyterBackend;
-  /** Root the jupyter-server serves; session workspaces are its children, and new kernels start under it. */
-  sessionsDir: string;
-  kernelName: string;
+export interface KernelPoolOptions extends JupyterKernelsOptions {
   poolSize: number;
   /** Live kernels at most (sessions', isolated, pooled and starting): a cap on what model-written code can hold. */
   maxKernels: number;
-  interruptGraceMs: number;
-  bridge: BridgeMethods;
   /** Kernels the registry holds for sessions: they count against the cap too. */
   sessionKernels: () => number;
-  /**
-   * `kernel`: the kernel host has its own disk (ARGUS_WORKSPACE_TRANSPORT=kernel), so no
-   * directory is made here and kernels start in the Jupyter server's root; the registry moves
-   * each into its session's workspace there.
-   */
-  transport?: "shared" | "kernel";
   /** What kernels import before they are ready (sets how much memory a pooled one is expected to hold). */
   preload?: "vision" | "none";
   /** Bytes the kernels' machine can still give out; os.freemem (MemAvailable) by default, null when kernels run elsewhere (external Jupyter). */
@@ -44,13 +26,12 @@ export interface KernelPoolOptions {
 const POOL_DIR = "_pool";
 
 /**
- * Where kernels come from: the connection to Jupyter, a pool of kernels
+ * Where kernels come from: the connection to Jupyter (jupyter-kernels.ts), a pool of kernels
  * started ahead so that nobody waits for a cold start, and the count of every
  * live kernel against the cap. The registry decides what a kernel is for.
  */
 export class KernelPool {
-  private manager: KernelManager | null = null;
-  private settings: ServerConnection.ISettings | null = null;
+  private readonly jupyter: JupyterKernels;
   private pool: KernelHandle[] = [];
   private starting = 0;
   /** Kernels started for immediate use (no pooled one was ready), handed out but not yet registered, and isolated ones on loan. */
@@ -68,24 +49,30 @@ export class KernelPool {
   private refillWaitingSince: number | null = null;
   private refillTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly o: KernelPoolOptions) {}
+  constructor(private readonly o: KernelPoolOptions) {
+    this.jupyter = new JupyterKernels(o, (running) => this.cellRunning(running));
+  }
 
   connect(): void {
-    const endpoint = this.o.jupyter.endpoint();
-    if (!endpoint) throw new Error("Jupyter is not available, so kernels cannot start.");
-    this.manager?.dispose();
-    this.settings = ServerConnection.makeSettings({
-      baseUrl: endpoint.baseUrl,
-      wsUrl: endpoint.baseUrl.replace(/^http/, "ws"),
-      token: endpoint.token,
-      appendToken: true,
-    });
-    this.manager = new KernelManager({ serverSettings: this.settings });
-    // The manager's first listing never succeeds when the server refuses the token (or is down);
-    // disposing it then rejects `ready` with nobody listening, which would take the process down.
-    // Kernel starts report those failures themselves (jupyter-errors.ts).
-    this.manager.ready.catch(() => undefined);
+    this.jupyter.connect();
     this.generation++;
+  }
+
+  /** A running kernel of the server's, by id (see JupyterKernels.reconnect); null when it is gone. */
+  reconnect(kernelId: string, workspace: string): Promise<KernelHandle | null> {
+    return this.jupyter.reconnect(kernelId, workspace);
+  }
+
+  stillRunning(kernelId: string): Promise<boolean> {
+    return this.jupyter.stillRunning(kernelId);
+  }
+
+  activityOf(kernelId: string): Promise<{ lastActivityMs: number | null; busy: boolean } | null> {
+    return this.jupyter.activityOf(kernelId);
+  }
+
+  interruptById(kernelId: string): Promise<void> {
+    return this.jupyter.interruptById(kernelId);
   }
 
   /** Every kernel that exists or is being started. */
@@ -99,96 +86,6 @@ export class KernelPool {
 
   stats(): { pooled: number; starting: number } {
     return { pooled: this.pool.length, starting: this.starting };
-  }
-
-  /** Starts a kernel in a fresh directory under `dir` (relative to the sessions root). */
-  private async startKernel(dir: string): Promise<KernelHandle> {
-    const manager = this.manager;
-    if (!manager) throw new Error("the kernel registry is not started");
-    const remote = this.o.transport === "kernel";
-    const relative = path.join(dir, randomUUID());
-    const workspace = path.join(this.o.sessionsDir, relative);
-    let connection: Kernel.IKernelConnection;
-    if (!remote) await mkdir(workspace, { recursive: true, mode: 0o700 });
-    try {
-      // jupyter-server's POST /api/kernels takes `path` (the kernel's cwd), which services'
-      // typings omit; a remote kernel starts in the server's root and moves to its workspace.
-      connection = await manager.startNew((remote ? { name: this.o.kernelName } : { name: this.o.kernelName, path: relative }) as never);
-    } catch (error) {
-      throw explainJupyterError(error, this.settings?.baseUrl ?? "");
-    }
-    const handle = this.handleFor(connection, workspace);
-    try {
-      // Fails at once if the kernel dies while starting (see KernelHandle.ready).
-      await handle.ready();
-    } catch (error) {
-      await handle.shutdown();
-      throw error;
-    }
-    return handle;
-  }
-
-  private handleFor(connection: Kernel.IKernelConnection, workspace: string): KernelHandle {
-    return new KernelHandle(connection, workspace, {
-      bridge: this.o.bridge,
-      interruptGraceMs: this.o.interruptGraceMs,
-      onCellRunning: (running) => this.cellRunning(running),
-      remote: this.o.transport === "kernel",
-    });
-  }
-
-  /**
-   * Connects to a kernel that is already running on the server (a session's notebook started by
-   * this instance before a restart, or by another instance). Null when the server no longer has
-   * it, or it does not answer: the caller starts a new one. Never shuts a kernel down.
-   */
-  async reconnect(kernelId: string, workspace: string): Promise<KernelHandle | null> {
-    const manager = this.manager;
-    if (!manager || !this.settings) throw new Error("the kernel registry is not started");
-    const model = await KernelAPI.getKernelModel(kernelId, this.settings).catch((error: unknown) => {
-      throw explainJupyterError(error, this.settings?.baseUrl ?? "");
-    });
-    if (!model || model.execution_state === "dead") return null;
-    const handle = this.handleFor(manager.connectTo({ model }), workspace);
-    try {
-      await handle.ready();
-    } catch {
-      if (!handle.connection.isDisposed) handle.connection.dispose();
-      return null;
-    }
-    return handle;
-  }
-
-  /** Whether the server still runs this kernel (false: it was shut down or culled there). */
-  async stillRunning(kernelId: string): Promise<boolean> {
-    if (!this.settings) return false;
-    const model = await KernelAPI.getKernelModel(kernelId, this.settings).catch((error: unknown) => {
-      throw explainJupyterError(error, this.settings?.baseUrl ?? "");
-    });
-    return model !== undefined && model.execution_state !== "dead";
-  }
-
-  /**
-   * When the server last saw the kernel do anything (any client's cells: with a shared Jupyter,
-   * another Argus instance may be using it), and whether it is busy now; null when unknown.
-   */
-  async activityOf(kernelId: string): Promise<{ lastActivityMs: number | null; busy: boolean } | null> {
-    if (!this.settings) return null;
-    const model = await KernelAPI.getKernelModel(kernelId, this.settings).catch(() => undefined);
-    if (!model) return null;
-    const at = model.last_activity ? Date.parse(model.last_activity) : Number.NaN;
-    return { lastActivityMs: Number.isFinite(at) ? at : null, busy: model.execution_state === "busy" };
-  }
-
-  /**
-   * Interrupts a kernel through the server's REST API, without a websocket: a kernel busy with a
-   * cell does not answer the kernel_info a new connection waits for until that cell ends.
-   */
-  async interruptById(kernelId: string): Promise<void> {
-    if (!this.settings) return;
-    await KernelAPI.interruptKernel(kernelId, this.settings).catch((error: unknown) => {
-      throw explainJupyterError(error, this.settings?.baseUrl ?? "");
-    });
   }
 
   /** Kernels the machine's free memory allows the pool to start now (pool-memory.ts). */
@@ -254,7 +151,7 @@ export class KernelPool {
     } else if (room > 0) this.memoryShortSaid = false;
     while (room-- > 0 && this.pool.length + this.starting < this.o.poolSize && this.liveCount() < this.o.maxKernels) {
       this.starting++;
-      void this.startKernel(POOL_DIR)
+      void this.jupyter.startKernel(POOL_DIR)
         .then((handle) => {
           if (this.closed || generation !== this.generation) return void handle.shutdown();
           this.pool.push(handle);
@@ -302,7 +199,7 @@ export class KernelPool {
       if (this.liveCount() < this.o.maxKernels) {
         this.startingDirect++;
         try {
-          return await this.startKernel(POOL_DIR);
+          return await this.jupyter.startKernel(POOL_DIR);
         } finally {
           this.startingDirect--;
         }
@@ -349,6 +246,6 @@ export class KernelPool {
 
   /** After every kernel is shut down: disposing the manager earlier would cut their connections. */
   dispose(): void {
-    this.manager?.dispose();
+    this.jupyter.dispose();
   }
 }

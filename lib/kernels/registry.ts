@@ -1,62 +1,18 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { workspaceUsage } from "@/lib/files/workspace-tree";
 import type { Execution } from "@/lib/protocol/contexts";
-import type { KeyedMutex } from "@/lib/common/keyed-mutex";
 import { workspaceLock } from "@/lib/common/workspace";
+import { CellWorkspace } from "./cell-workspace";
 import type { ExecuteOptions, KernelHandle } from "./kernel-handle";
-import { KernelPool, type KernelPoolOptions } from "./kernel-pool";
+import { KernelPool } from "./kernel-pool";
+import type { RegistryOptions } from "./registry-options";
 import { adoptWorkspace, copyWorkspaceFiles, removeDir } from "./workspace";
 import { untilAborted } from "./until-aborted";
-import { overQuota, withQuotaError } from "./workspace-quota";
 
-interface RecordedCell {
-  kernelId: string;
-  code: string;
-  execution: Execution;
-  executionCount: number | null;
-}
-
-/** Where the id of each session's kernel is kept, so another instance (or this one restarted) finds it. */
-export interface SessionKernelIds {
-  get(sessionId: string): Promise<string | null>;
-  set(sessionId: string, kernelId: string): Promise<void>;
-  clear(sessionId: string, kernelId: string): Promise<void>;
-}
-
-/** A file the person uploaded, to be copied into the kernel's workspace (transport `kernel`). */
-export interface SessionUpload {
-  name: string;
-  sha256: string;
-  bytes(): Promise<Uint8Array>;
-}
-
-export interface RegistryOptions extends Omit<KernelPoolOptions, "sessionKernels"> {
-  idleMs: number;
-  cellTimeoutMs: number;
-  /** Disk a session's workspace may hold, checked after each cell (see workspace-quota.ts). */
-  workspaceMaxBytes?: number;
-  locks: KeyedMutex;
-  /** Tells the chat something about the session's notebook (reset, restart). */
-  onNotice?: (sessionId: string, text: string) => void;
-  /** Every cell run in a session's kernel, for the notebook export. */
-  onCell?: (sessionId: string, cell: RecordedCell) => void | Promise<void>;
-  /** The database's record of session kernels; without it a kernel is found only in this process. */
-  kernelIds?: SessionKernelIds;
-  /**
-   * On close, leave session kernels running on the server (only disconnect): with a shared
-   * Jupyter another instance, or this one restarted, picks them up from `kernelIds`.
-   */
-  keepSessionKernelsOnClose?: boolean;
-  /** The session's uploads (transport `kernel`: they reach the kernel host through the kernel). */
-  uploads?: (sessionId: string) => Promise<SessionUpload[]>;
-}
+export type { RecordedCell, RegistryOptions, SessionKernelIds, SessionUpload } from "./registry-options";
 
 /** A held kernel idle longer than this is checked on the server before use (servers cull idle kernels). */
 const RECHECK_IDLE_MS = 60_000;
-
-/** Entries the quota walk on the kernel host counts at most (workspace-tree.ts bounds its walk likewise). */
-const QUOTA_MAX_ENTRIES = 100_000;
 
 function lowerFirst(text: string): string {
   return text.charAt(0).toLowerCase() + text.slice(1);
@@ -84,11 +40,11 @@ export class KernelRegistry {
   private closed = false;
   /** Isolated kernels being shut down after their job; `close` waits for them. */
   private readonly retiring = new Set<Promise<void>>();
-  /** Uploads already in each remote kernel's workspace (transport `kernel`), by name and sha256. */
-  private readonly delivered = new WeakMap<KernelHandle, Set<string>>();
+  private readonly workspaces: CellWorkspace;
 
   constructor(private readonly o: RegistryOptions) {
     this.kernels = new KernelPool({ ...o, sessionKernels: () => this.sessions.size });
+    this.workspaces = new CellWorkspace(o);
   }
 
   async start(): Promise<void> {
@@ -189,7 +145,7 @@ export class KernelRegistry {
       return { results: [], stdout: "", stderr: "", error: { name: "Cancelled", value: "The run was cancelled before this cell started.", traceback: "Cancelled" } };
     }
     const { kernel } = acquired;
-    const transferFailed = await this.deliverUploads(sessionId, kernel).then(
+    const transferFailed = await this.workspaces.deliverUploads(sessionId, kernel).then(
       () => null,
       (error: unknown) => error,
     );
@@ -197,7 +153,7 @@ export class KernelRegistry {
       return { results: [], stdout: "", stderr: "", error: { name: "WorkspaceTransferError", value: `The uploads could not be copied into the kernel's workspace: ${errorText(transferFailed)}`, traceback: "WorkspaceTransferError" } };
     }
     const outcome = await kernel.execute(code, { timeoutMs: this.o.cellTimeoutMs, ...options });
-    outcome.execution = await this.checkQuota(kernel, outcome.execution);
+    outcome.execution = await this.workspaces.checkQuota(kernel, outcome.execution);
     // Awaited, so a session's cells are recorded in the order they ran.
     await this.o.onCell?.(sessionId, { kernelId: kernel.id, code, execution: outcome.execution, executionCount: outcome.executionCount });
     if (outcome.kernelLost && this.sessions.get(sessionId) === kernel) {
@@ -214,36 +170,6 @@ export class KernelRegistry {
   }
 
   /**
-   * Transport `kernel`: copies the session's uploads the kernel's workspace lacks into it, through
-   * the kernel. Each is sent once per kernel; the kernel side's manifest says what an existing
-   * (reconnected) workspace already holds.
-   */
-  private async deliverUploads(sessionId: string, kernel: KernelHandle): Promise<void> {
-    if (!kernel.files || !this.o.uploads) return;
-    const sent = this.delivered.get(kernel) ?? new Set<string>();
-    this.delivered.set(kernel, sent);
-    const pending = (await this.o.uploads(sessionId)).filter((u) => !sent.has(`${u.name}\u0000${u.sha256}`));
-    if (!pending.length) return;
-    const missing = new Set(await kernel.files.missing(Object.fromEntries(pending.map((u) => [u.name, u.sha256]))));
-    for (const upload of pending) {
-      if (missing.has(upload.name)) await kernel.files.push(upload.name, await upload.bytes());
-      sent.add(`${upload.name}\u0000${upload.sha256}`);
-    }
-  }
-
-  private async checkQuota(kernel: KernelHandle, execution: Execution): Promise<Execution> {
-    const max = this.o.workspaceMaxBytes;
-    if (max === undefined || kernel.lost) return execution;
-    try {
-      const usage = kernel.files ? await kernel.files.usage(QUOTA_MAX_ENTRIES) : await workspaceUsage(kernel.workspace);
-      return overQuota(usage, max) ? withQuotaError(execution, usage, max) : execution;
-    } catch (error) {
-      this.o.log?.(`[kernels] could not measure a workspace: ${String(error)}`);
-      return execution;
-    }
-  }
-
-  /**
    * A fresh kernel that sees copies of the session's files, for the coder's
    * tests: never the planner's notebook, and disposed of afterwards.
    */
@@ -254,7 +180,7 @@ export class KernelRegistry {
         // Its own workspace on the kernel host, with the session's uploads (the planner's own
         // files stay in the planner's workspace: they cannot be copied without reading it here).
         await kernel.files.enter(`isolated-${randomUUID()}`);
-        if (sessionId) await this.deliverUploads(sessionId, kernel);
+        if (sessionId) await this.workspaces.deliverUploads(sessionId, kernel);
       } else if (sessionId) await copyWorkspaceFiles(this.sessionDir(sessionId), kernel.workspace);
       return await fn(kernel);
     } finally {

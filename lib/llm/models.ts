@@ -11,34 +11,32 @@
  * when its model is OpenAI's computer-use model (same endpoint, key, retries and errors).
  */
 import { createOpenAICompatible, type OpenAICompatibleProvider } from "@ai-sdk/openai-compatible";
-import { streamText, type ModelMessage } from "ai";
+import { streamText } from "ai";
 import type { ModelRole } from "@/lib/config";
 import { effectiveBaseUrl, notConfiguredMessage, type ModelSettings } from "./endpoint";
 import { classifyModelError, type ModelCallContext } from "./classify-error";
 import { ModelError } from "./errors";
 import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from "./retry";
 import { collectReply, type ChatReply } from "./stream-reply";
-import { EMPTY_DRAFT, type ReplyDraft } from "./draft";
+import { callToolWithRepairs, type ToolCallHost } from "./call-tool";
+import { EMPTY_DRAFT } from "./draft";
+import type { ChatRequest, ResponsesRequest, RestartInfo, TextRequest, TextResult, ToolCallRequest, ToolCallResult } from "./model-requests";
 import { normalizingFetch } from "./normalizing-fetch";
 import { ToolProtocolChoice } from "./protocol-choice";
 import type { CallOutcome } from "./role-health";
-import { readReplyCalls, type ToolProtocol } from "./reply-calls";
+import type { ToolProtocol } from "./reply-calls";
 import { classifyResponsesError, postResponses, type ResponsesReply } from "./responses";
-import { textProtocolInstructions } from "./tagged-calls";
-import { checkToolReply, ignoredCallsNotice, repairMessages } from "./tool-call";
-import type { ModelHabit } from "./tool-call-habits";
 import { splitThinking } from "./think-in-text";
-import { draftTags, toSdkTools, type ToolCallOf, type ToolSpecs } from "./tool-schema";
-import { sumUsage, type Usage } from "./usage";
+import { toSdkTools, type ToolSpecs } from "./tool-schema";
 
 export type { ChatReply } from "./stream-reply";
 export type { ToolCallOf, ToolSpecs } from "./tool-schema";
 export type { ModelSettings } from "./endpoint";
 export type { ResponseItem, ResponsesReply } from "./responses";
+export type { ChatRequest, ResponsesRequest, RestartInfo, TextRequest, TextResult, ToolCallRequest, ToolCallResult } from "./model-requests";
 
 /** A reply this long is runaway output, not an answer (e.g. a model repeating itself). */
 const DEFAULT_MAX_RESPONSE_CHARS = 100_000;
-const DEFAULT_MAX_REPAIRS = 2;
 
 export interface ModelClientOptions extends Partial<RetryPolicy> {
   maxResponseChars?: number;
@@ -48,76 +46,6 @@ export interface ModelClientOptions extends Partial<RetryPolicy> {
   onCallEnd?: (role: ModelRole, outcome: CallOutcome) => void;
   /** Jitter source; tests pass a constant. */
   random?: () => number;
-}
-
-/** Why a call is starting over; text streamed through `onText` so far belongs to the dropped reply. */
-export interface RestartInfo {
-  reason: "retry" | "repair";
-  /** The attempt that was dropped (1-based, counted per reason). */
-  attempt: number;
-  /** What went wrong, for a log line or a "retrying…" hint. */
-  message: string;
-}
-
-export interface ChatRequest {
-  system?: string;
-  messages: ModelMessage[];
-  tools?: ToolSpecs;
-  signal: AbortSignal;
-  /** Receives text deltas live, as the model writes them. */
-  onText?: (delta: string) => void;
-  /**
-   * Receives the whole reply so far after every delta (see draft.ts for what to show of it).
-   * When the call starts over (retry or repair) it first receives an empty draft.
-   */
-  onDraft?: (draft: ReplyDraft) => void;
-  onRestart?: (info: RestartInfo) => void;
-  maxResponseChars?: number;
-}
-
-export interface ToolCallRequest<T extends ToolSpecs = ToolSpecs> extends ChatRequest {
-  tools: T;
-  /** Corrections sent back to the model before giving up (so maxRepairs + 1 replies at most). */
-  maxRepairs?: number;
-}
-
-/** A validated call (`name`, and `args` typed as that tool's schema outputs them) and how it was made. */
-export type ToolCallResult<T extends ToolSpecs = ToolSpecs> = ToolCallOf<T> & ToolCallDetails;
-
-export interface ToolCallDetails {
-  /** Text the model wrote alongside the call (often its reasoning), possibly empty. */
-  text: string;
-  /** Its reasoning: a reasoning field, text beside the call, or `<thinking>`; possibly empty. */
-  thinking: string;
-  /** Set when the reply made several calls and only the first was used; tell the model next turn. */
-  notice?: string;
-  /** How the call was made. */
-  protocol: ToolProtocol;
-  /** Summed over every reply, including the unusable ones. */
-  usage: Usage;
-  /** Replies it took: 1 when the first was good. */
-  attempts: number;
-  /** Model habits undone to read the replies (a fence around code, `<think>` in the text…). */
-  habits: ModelHabit[];
-}
-
-export type TextRequest = Omit<ChatRequest, "tools">;
-
-export interface ResponsesRequest {
-  /** The Responses API body (input, tools, truncation…) without `model`: the role's model is set here. */
-  body: Record<string, unknown>;
-  signal: AbortSignal;
-  onRestart?: (info: RestartInfo) => void;
-}
-
-export interface TextResult {
-  text: string;
-  usage: Usage;
-  finishReason: string;
-  /** The reply passed maxResponseChars and was cut there. */
-  truncated: boolean;
-  /** `thinking_in_text` when `<think>…</think>` was cut out of the answer. */
-  habits: ModelHabit[];
 }
 
 export class ModelClient {
@@ -221,7 +149,12 @@ export class ModelClient {
    * model with a correction, at most `maxRepairs` times; then `bad_output`.
    */
   async callTool<T extends ToolSpecs>(role: ModelRole, request: ToolCallRequest<T>): Promise<ToolCallResult<T>> {
-    return this.tracked(role, request, (tracked) => this.callToolUntracked<T>(role, tracked), (r) => ({ textProtocol: r.protocol === "text", habits: r.habits }));
+    return this.tracked(role, request, (tracked) => callToolWithRepairs<T>(this.toolCallHost(role), role, tracked), (r) => ({ textProtocol: r.protocol === "text", habits: r.habits }));
+  }
+
+  /** What callTool's loop (call-tool.ts) uses of this client for `role`; throws not_configured without a model. */
+  private toolCallHost(role: ModelRole): ToolCallHost {
+    return { chat: (request) => this.chat(role, request), protocols: this.protocols, model: this.context(role).model, maxResponseChars: this.maxResponseChars };
   }
 
   /** Runs one call with its restarts watched, and reports how it ended to `onCallEnd`. */
@@ -248,74 +181,6 @@ export class ModelClient {
     } catch (error) {
       this.onCallEnd?.(role, { ok: false, ...seen, textProtocol: false, ...(error instanceof ModelError ? { error } : {}) });
       throw error;
-    }
-  }
-
-  private async callToolUntracked<T extends ToolSpecs>(role: ModelRole, request: ToolCallRequest<T>): Promise<ToolCallResult<T>> {
-    const maxRepairs = request.maxRepairs ?? DEFAULT_MAX_REPAIRS;
-    const maxResponseChars = request.maxResponseChars ?? this.maxResponseChars;
-    const model = this.context(role).model;
-    const messages = [...request.messages];
-    const usages: Usage[] = [];
-    let protocol = this.protocols.current(role, model);
-    const habits: ModelHabit[] = [];
-    // Drafts of a tagged reply are read by the offered tools' tags (tool-schema.ts's `draft`).
-    const tags = draftTags(request.tools);
-    const onDraft = request.onDraft && ((draft: ReplyDraft) => request.onDraft!({ ...draft, tags }));
-    // Plain text where a call was due is corrected once: a model that answers in text twice will go on doing so.
-    let textOnlyCorrected = false;
-    for (let attempt = 1; ; ) {
-      let reply: ChatReply;
-      try {
-        reply = await this.chat(role, { ...request, ...protocolRequest(request, protocol), onDraft, messages, maxResponseChars });
-      } catch (error) {
-        // A server without tool calling says so up front; under auto that is a switch, not a failure.
-        if (protocol === "native" && error instanceof ModelError && error.kind === "tools_unsupported" && this.protocols.switchToText(role, model, "tools_rejected")) {
-          protocol = "text";
-          continue;
-        }
-        throw withUsage(error, usages);
-      }
-      usages.push(reply.usage);
-      const read = readReplyCalls(reply, request.tools);
-      for (const habit of read.habits) if (!habits.includes(habit)) habits.push(habit);
-      if (protocol === "native" && read.writtenAsText && this.protocols.switchToText(role, model, "answered_in_text")) protocol = "text";
-      const verdict = checkToolReply(reply, read, request.tools, maxResponseChars, protocol);
-      if (verdict.ok) {
-        const notice = ignoredCallsNotice(verdict.name, verdict.ignored);
-        // checkToolReply validated args with the schema of the tool `name`: the pair is a ToolCallOf<T>.
-        const call = { name: verdict.name, args: verdict.args } as ToolCallOf<T>;
-        return {
-          ...call,
-          text: reply.text,
-          thinking: read.thinking,
-          ...(notice === undefined ? {} : { notice }),
-          protocol,
-          usage: sumUsage(...usages),
-          attempts: attempt,
-          habits,
-        };
-      }
-      if (verdict.kind === "no_call" && textOnlyCorrected) {
-        const said = clipLine(splitThinking(reply.text).rest.trim() || reply.text.trim());
-        throw new ModelError(
-          "bad_output",
-          `The ${role} model (${model}) answered in plain text instead of calling one of its tools (${Object.keys(request.tools).join(", ")}), twice in a row, even after being told to call one. It said: "${said}"`,
-          { role, model, attempts: attempt, usage: sumUsage(...usages) },
-        );
-      }
-      if (verdict.kind === "no_call") textOnlyCorrected = true;
-      if (attempt > maxRepairs) {
-        throw new ModelError(
-          "bad_output",
-          `The ${role} model (${model}) gave an unusable reply ${attempt} ${attempt === 1 ? "time" : "times in a row"}; the last time, ${verdict.problem}.`,
-          { role, model, attempts: attempt, usage: sumUsage(...usages) },
-        );
-      }
-      request.onDraft?.(EMPTY_DRAFT);
-      request.onRestart?.({ reason: "repair", attempt, message: verdict.problem });
-      messages.push(...repairMessages(reply, read, verdict));
-      attempt++;
     }
   }
 
@@ -375,34 +240,6 @@ export class ModelClient {
   }
 }
 
-/** Native: the tools go in the request. Text: they are described in the system prompt instead. */
-function protocolRequest(request: ToolCallRequest, protocol: ToolProtocol): Pick<ChatRequest, "system" | "tools"> {
-  if (protocol === "native") return { system: request.system, tools: request.tools };
-  const instructions = textProtocolInstructions(request.tools);
-  return { system: request.system ? `${request.system}\n\n${instructions}` : instructions, tools: undefined };
-}
-
-/** What a model said, on one line and short enough for an error card. */
-function clipLine(text: string, limit = 300): string {
-  const line = text.replace(/\s+/g, " ");
-  return line.length <= limit ? line : `${line.slice(0, limit)}…`;
-}
-
 function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-/** A transport failure mid-repair still spent the earlier replies' tokens; keep them on the error. */
-function withUsage(error: unknown, usages: Usage[]): unknown {
-  if (!(error instanceof ModelError) || usages.length === 0) return error;
-  return new ModelError(error.kind, error.message, {
-    role: error.role,
-    model: error.model,
-    httpStatus: error.httpStatus,
-    retryable: error.retryable,
-    retryAfterMs: error.retryAfterMs,
-    attempts: error.attempts,
-    usage: sumUsage(...usages),
-    cause: error.cause,
-  });
 }

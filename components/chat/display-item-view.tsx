@@ -1,7 +1,8 @@
 "use client";
 
 import { memo } from "react";
-import type { DisplayItem } from "@/lib/client/message-parts";
+import { isEntry, type DisplayItem } from "@/lib/client/message-parts";
+import { taskListText } from "@/lib/protocol/chat-text";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import { AgentNote } from "./agent-note";
 import { BrowserStepBlock } from "./browser-step-block";
@@ -40,34 +41,36 @@ function View({ item, pending, latest, defaultOpen, onAnswer, onRetry }: Display
       return <InteractionCard message={item.message} response={item.response} responseInline={item.responseInline} pending={pending} onAnswer={onAnswer} />;
     case "error":
       return <ErrorCard message={item.message} retryable={item.retryable} onRetry={onRetry} />;
-    case "message": {
-      const m = item.message;
-      switch (m.role) {
-        case "user":
-        case "interaction_response":
-          return <UserMessage message={m} />;
-        case "conversation":
-        case "assistant":
-          return <ConversationMessage message={m} />;
-        case "planner":
-        case "coder":
-          return <AgentNote message={m} />;
-        case "observation":
-        case "final_observation":
-          return <ObservationMessage message={m} />;
-        default:
-          // Roles routed elsewhere by groupMessages; render as a note rather than drop it.
-          return <AgentNote message={m} />;
-      }
-    }
+    case "message":
+      return <MessageView message={item.message} />;
   }
 }
 
-/** A message never changes under its seq, so seq + content + media identify it even if the store re-creates objects. */
+/** A message listed on its own, by what its item is. */
+function MessageView({ message }: { message: StreamedMessage }) {
+  if (isEntry(message, "user", "answer")) return <UserMessage message={message} />;
+  if (isEntry(message, "output", "result")) return <ObservationMessage message={message} />;
+  const item = message.item;
+  switch (item.type) {
+    case "agent_message":
+    case "notice": {
+      const media = item.type === "agent_message" ? item.media : [];
+      if (item.speaker === "conversation" || item.speaker === "assistant") return <ConversationMessage message={message} text={item.text} media={media} />;
+      return <AgentNote message={message} text={item.text} />;
+    }
+    case "task_list":
+      return <AgentNote message={message} text={taskListText(item)} />;
+    default:
+      // Types groupMessages lists elsewhere; shown as a note rather than dropped.
+      return <AgentNote message={message} text={message.content} />;
+  }
+}
+
+/** A message never changes under its seq (merging by seq keeps the first copy), so seq and type identify it. */
 function sameMessage(a: StreamedMessage | null, b: StreamedMessage | null): boolean {
   if (a === b) return true;
   if (!a || !b) return false;
-  return a.seq === b.seq && a.role === b.role && a.content === b.content && (a.media ?? []).join("\n") === (b.media ?? []).join("\n");
+  return a.seq === b.seq && a.role === b.role && a.item.type === b.item.type;
 }
 
 function sameItem(a: DisplayItem, b: DisplayItem): boolean {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import { items, streamed } from "@/tests/helpers/chat-items";
 import { lastSeq, mergeMessages } from "./merge-messages";
 
-const m = (seq: number): StreamedMessage => ({ seq, runId: "r", ts: "t", role: "user", content: `m${seq}` });
+const m = (seq: number) => streamed(items.user(`m${seq}`), seq);
 
 describe("mergeMessages", () => {
   it("keeps order and drops duplicates from live and sync deliveries", () => {

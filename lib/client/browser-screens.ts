@@ -24,7 +24,7 @@ export interface BrowserScreen {
 
 /** Whether the session has anything of the browsing agent (the Browser tab shows only then). */
 export function hasBrowserActivity(messages: readonly StreamedMessage[]): boolean {
-  return messages.some((m) => m.role === "browser" || m.item.type === "browser_step" || m.item.type === "browser_screen");
+  return messages.some((m) => m.item.type === "browser_step" || m.item.type === "browser_screen");
 }
 
 /**

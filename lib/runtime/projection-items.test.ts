@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ChatItemSchema, type ChatItem } from "@/lib/protocol/chat-item";
 import { chatItemMessage } from "@/lib/protocol/chat-text";
@@ -92,5 +94,18 @@ describe("the chat item schema", () => {
     expect(ChatItemSchema.safeParse({ type: "cell", agent: "browser", thinking: "", code: "" }).success).toBe(false);
     expect(ChatItemSchema.safeParse({ type: "mystery", text: "" }).success).toBe(false);
     expect(ChatItemSchema.safeParse({ type: "user", text: "hi", media: [], extra: 1 }).success).toBe(false);
+  });
+});
+
+describe("stored events of every shape", () => {
+  // OpenHands' own event cases (the repo's copy): whatever a stored log holds, its chat item is valid.
+  const vectors = JSON.parse(readFileSync(path.resolve(__dirname, "../../tests/fixtures/openhands-event-vectors.json"), "utf8")) as {
+    serialization_roundtrip: { name: string; input: Record<string, unknown> }[];
+  };
+
+  it.each(vectors.serialization_roundtrip.map((c) => [c.name, c.input] as const))("%s projects to a valid item or to none", (_name, input) => {
+    const e = fromDict(input);
+    const i = valid(toChatItem(e));
+    expect(toAgentMessage(e)).toEqual(i === null ? null : chatItemMessage(i));
   });
 });

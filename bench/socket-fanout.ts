@@ -83,7 +83,7 @@ async function main() {
         } else {
           // Baseline: the same message shape, emitted without touching the log.
           seq = seqCounter.get(s.id)! + 1_000_000 + i;
-          spine.io.to(sessionRoom(s.id)).emit("message", { seq, role: "user", content, runId: null, ts: new Date().toISOString() });
+          spine.io.to(sessionRoom(s.id)).emit("message", { seq, role: "user", content, item: { type: "user", text: content, media: [] }, runId: null, ts: new Date().toISOString() });
         }
         sentAt.set(`${s.id}:${seq}`, t0);
       }

@@ -9,6 +9,7 @@ import { PreviewSection } from "@/components/preview/preview-section";
 import { usePreviewPane } from "@/components/preview/use-preview-pane";
 import { Alert } from "@/components/ui/alert";
 import { api, ApiError, type SessionSummary } from "@/lib/client/api";
+import { isEntry } from "@/lib/client/message-parts";
 import { regionsMessage, type Polygon } from "@/lib/client/polygons";
 import { isRefusedSession } from "@/lib/client/session-refusal";
 import { useSessionStream } from "@/lib/client/use-session-stream";
@@ -128,7 +129,7 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
   }, [agentState, refreshSessions]);
 
   // New cells may have run: the notebook tab refetches when this changes.
-  const observations = stream.messages.filter((m) => m.role === "observation").length;
+  const observations = stream.messages.filter((m) => m.item.type === "output" || m.item.type === "browser_screen").length;
   useEffect(() => setNotebookVersion((v) => v + 1), [observations]);
 
   const changeBrowserPolicy = useCallback(async (browserPolicyChecks: "ask" | "never") => {
@@ -141,7 +142,7 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
 
   const pendingSeq = useMemo(() => {
     if (!waiting) return undefined;
-    return [...stream.messages].reverse().find((m) => m.role === "interaction")?.seq;
+    return [...stream.messages].reverse().find((m) => isEntry(m, "question", "tool_review", "safety_check"))?.seq;
   }, [waiting, stream.messages]);
 
   const send = async (text: string) => {
@@ -155,8 +156,8 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
   };
 
   const retry = async () => {
-    const last = [...stream.messages].reverse().find((m) => m.role === "user");
-    return last ? actions.send(last.content) : false;
+    const last = [...stream.messages].reverse().find((m) => isEntry(m, "user"));
+    return last ? actions.send(last.item.text) : false;
   };
 
   // The sample picture goes up like any attachment; the question waits in the composer to be sent.

@@ -2,8 +2,10 @@ import { agentCard } from "@/lib/protocol/agent-cards";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 
 export interface AgentNoteProps {
-  /** A planner or coder message that is not a code step, plan or final code (task lists, tool notices). */
+  /** Where the note sits in the transcript (its seq and role). */
   message: StreamedMessage;
+  /** The note in words (a remark, a task list, a tool notice). */
+  text: string;
 }
 
 /** Agents whose steps are cells sign their notes with their label; anything else with its role. */
@@ -13,11 +15,11 @@ const speaker = (role: StreamedMessage["role"]): string => {
 };
 
 /** A short progress note from an agent, as plain text (task lists keep their line layout). */
-export function AgentNote({ message }: AgentNoteProps) {
+export function AgentNote({ message, text }: AgentNoteProps) {
   return (
     <article data-testid={`message-${message.role}`} data-seq={message.seq} className="max-w-full text-sm text-muted-foreground">
       <span className="font-semibold text-foreground">{speaker(message.role)}: </span>
-      <span className="whitespace-pre-wrap break-words">{message.content}</span>
+      <span className="whitespace-pre-wrap break-words">{text}</span>
     </article>
   );
 }

@@ -9,29 +9,29 @@ import { describe, expect, it } from "vitest";
 import { BrowserTab } from "@/components/preview/browser-tab";
 import { PreviewSection } from "@/components/preview/preview-section";
 import { browserScreens } from "@/lib/client/browser-screens";
-import type { AgentMessageRole, StreamedMessage } from "@/lib/protocol/agent-message";
+import type { Entry, InteractionEntry } from "@/lib/client/message-parts";
+import type { BrowserObservationWire, SafetyPayload } from "@/lib/protocol/browser-wire";
+import type { ChatItem } from "@/lib/protocol/chat-item";
+import { items as i, transcript } from "@/tests/helpers/chat-items";
 import { BrowserStepBlock } from "./browser-step-block";
 import { InteractionCard } from "./interaction-card";
 import { MessageList } from "./message-list";
 
 const html = (el: Parameters<typeof renderToStaticMarkup>[0]) => renderToStaticMarkup(el);
-let seq = 0;
-const msg = (role: AgentMessageRole, content: string, extra: Partial<StreamedMessage> = {}): StreamedMessage => ({ seq: ++seq, runId: "r", ts: "", role, content, ...extra });
+const t = transcript();
+const msg = (item: ChatItem) => t.msg(item, { runId: "r", ts: "" });
 const noop = () => {};
 /** The opening tag of the button with this test id. */
 const button = (out: string, id: string) => /<button[^>]*>/.exec(out.slice(out.lastIndexOf("<button", out.indexOf(`data-testid="${id}"`))))![0];
 
-const step = (summary: string, pointer: { x: number; y: number } | null, thinking = "I look for the field.", tool = "computer") =>
-  msg("browser", `<thinking>${thinking}</thinking>\n<browser_action>${JSON.stringify({ tool, summary, pointer })}</browser_action>`);
-const seen = (over: Record<string, unknown> = {}, media = ["/api/files/shot1"]) =>
+const step = (summary: string, pointer: { x: number; y: number } | null, thinking = "I look for the field.", tool: "computer" | "goto" | "done" = "computer") =>
+  msg(i.step(summary, tool, pointer, thinking)) as Entry<"browser_step">;
+const seen = (over: Partial<BrowserObservationWire> = {}, media = ["/api/files/shot1"]) =>
   msg(
-    "observation",
-    `<browser_observation>${JSON.stringify({ url: "http://127.0.0.1:8000/form.html", title: "Sign in", action: "click(400, 300)", error: "", pointer: { x: 400, y: 300 }, viewport: [800, 600], tabs: 1, ...over })}</browser_observation>\nThe page shows a form.`,
-    { media },
-  );
-const safetyCard = (payload: Record<string, unknown>) =>
-  msg("interaction", `<interaction>${JSON.stringify({ kind: "safety", prompt: "Let the browser type into a password field?", options: ["Confirm", "Refuse"], payload })}</interaction>`);
-const payload = {
+    i.screen("click(400, 300)", { url: "http://127.0.0.1:8000/form.html", title: "Sign in", pointer: { x: 400, y: 300 }, ...over }, media, "The page shows a form."),
+  ) as Entry<"browser_screen">;
+const safetyCard = (payload: SafetyPayload | null) => msg(i.safety("Let the browser type into a password field?", payload)) as InteractionEntry;
+const payload: SafetyPayload = {
   action: "type(hunter2)",
   url: "http://127.0.0.1:8000/form.html",
   checks: [
@@ -45,7 +45,7 @@ const payload = {
 
 describe("BrowserStepBlock", () => {
   it("shows the action, the page and a thumbnail with the pointer; the thinking stays folded", () => {
-    seq = 0;
+    t.reset();
     const out = html(createElement(BrowserStepBlock, { index: 2, step: step("click(400, 300)", { x: 400, y: 300 }), observation: seen() }));
     expect(out).toContain("Browser · step 2");
     expect(out).toContain("click(400, 300)");
@@ -60,7 +60,7 @@ describe("BrowserStepBlock", () => {
   });
 
   it("says in words why a step did not work", () => {
-    seq = 0;
+    t.reset();
     const out = html(createElement(BrowserStepBlock, { index: 1, step: step("goto(http://blocked.invalid/)", null), observation: seen({ error: "That site is blocked for the browser.", pointer: null }) }));
     expect(out).toContain('data-status="Error"');
     expect(out).toContain("Didn&#x27;t work: That site is blocked for the browser.");
@@ -68,7 +68,7 @@ describe("BrowserStepBlock", () => {
   });
 
   it("says it is waiting when a safety card came after the action, and shows the browser's answer when done", () => {
-    seq = 0;
+    t.reset();
     const asked = html(createElement(BrowserStepBlock, { index: 3, step: step("type(hunter2)", null), observation: null, asked: true }));
     expect(asked).toContain("Asked you");
     const done = html(createElement(BrowserStepBlock, { index: 4, step: step("The mug costs 9 €.", null, "", "done"), observation: null, latest: true }));
@@ -80,7 +80,7 @@ describe("BrowserStepBlock", () => {
 
 describe("safety card", () => {
   it("says what, where and why (and who raised each check), with the pointer on the screenshot", () => {
-    seq = 0;
+    t.reset();
     const out = html(createElement(InteractionCard, { message: safetyCard(payload), response: null, pending: true, onAnswer: noop }));
     expect(out).toContain('data-kind="safety"');
     expect(out).toContain("Safety check");
@@ -93,7 +93,7 @@ describe("safety card", () => {
   });
 
   it("puts Refuse first and filled, Confirm outlined, both enabled while the run waits", () => {
-    seq = 0;
+    t.reset();
     const out = html(createElement(InteractionCard, { message: safetyCard(payload), response: null, pending: true, onAnswer: noop }));
     const refuse = out.indexOf('data-testid="safety-refuse"');
     const confirm = out.indexOf('data-testid="safety-confirm"');
@@ -107,9 +107,9 @@ describe("safety card", () => {
   });
 
   it("shows the answer and is no longer actionable once answered", () => {
-    seq = 0;
+    t.reset();
     const card = safetyCard(payload);
-    const out = html(createElement(InteractionCard, { message: card, response: msg("interaction_response", "Refuse"), pending: false, onAnswer: noop }));
+    const out = html(createElement(InteractionCard, { message: card, response: msg(i.answer("Refuse")) as Entry<"answer">, pending: false, onAnswer: noop }));
     expect(out).toContain('data-state="answered"');
     expect(out).toContain("You answered: Refuse");
     expect(button(out, "safety-refuse")).toContain('disabled=""');
@@ -119,8 +119,8 @@ describe("safety card", () => {
   });
 
   it("still offers both answers when the payload is unreadable", () => {
-    seq = 0;
-    const out = html(createElement(InteractionCard, { message: safetyCard({ action: "x" }), response: null, pending: true, onAnswer: noop }));
+    t.reset();
+    const out = html(createElement(InteractionCard, { message: safetyCard(null), response: null, pending: true, onAnswer: noop }));
     expect(out).toContain("Let the browser type into a password field?");
     expect(out).toContain('data-testid="safety-refuse"');
     expect(out).toContain('data-testid="safety-confirm"');
@@ -129,18 +129,18 @@ describe("safety card", () => {
 
 describe("browsing in the transcript", () => {
   it("renders every message once, in seq order, with a safety card between a step and its outcome", () => {
-    seq = 0;
+    t.reset();
     const messages = [
-      msg("user", "sign in to the lab"),
-      msg("conversation", "I'll use the browser."),
+      msg(i.user("sign in to the lab")),
+      msg(i.reply("I'll use the browser.")),
       step("goto(http://127.0.0.1:8000/form.html)", null, "Opening.", "goto"),
       seen({ action: "", pointer: null }),
       step("type(hunter2)", null),
       safetyCard(payload),
-      msg("interaction_response", "Refuse"),
+      msg(i.answer("Refuse")),
       seen({ action: "type(hunter2)", error: "The person refused this step (typing a password). Nothing was done.", pointer: null }, ["/api/files/shot3"]),
       step("I could not sign in.", null, "", "done"),
-      msg("conversation", "The browser could not sign in."),
+      msg(i.reply("The browser could not sign in.")),
     ];
     const out = html(createElement(MessageList, { messages, onAnswer: noop, onRetry: noop }));
     expect([...out.matchAll(/data-seq="(\d+)"/g)].map((m) => Number(m[1]))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
@@ -152,7 +152,7 @@ describe("browsing in the transcript", () => {
 
 describe("Browser tab", () => {
   it("shows the latest screenshot, its page, the pointer and where it is in the stream", () => {
-    seq = 0;
+    t.reset();
     const screens = browserScreens([
       step("goto(x)", null),
       seen({ action: "", pointer: null, title: "Shop", url: "http://127.0.0.1:8000/" }, ["/api/files/a"]),
@@ -180,13 +180,13 @@ describe("Browser tab", () => {
   });
 
   it("appears in the preview only once the browser has worked in the session", () => {
-    seq = 0;
+    t.reset();
     const pane = { tab: "media" as const, picked: false, chosenFunction: null, select: noop, showBrowser: noop, chooseFunction: noop, reset: noop };
     const base = { sessionId: "s", uploads: [], polygons: [], onPolygonsChange: noop, notebookVersion: 0, pane };
-    const without = html(createElement(PreviewSection, { ...base, messages: [msg("user", "hi"), msg("conversation", "hello")] }));
+    const without = html(createElement(PreviewSection, { ...base, messages: [msg(i.user("hi")), msg(i.reply("hello"))] }));
     expect(without).not.toContain('data-testid="tab-browser"');
     expect(without).toContain('data-testid="tab-media"');
-    const withBrowser = html(createElement(PreviewSection, { ...base, messages: [msg("user", "browse"), step("goto(x)", null), seen()] }));
+    const withBrowser = html(createElement(PreviewSection, { ...base, messages: [msg(i.user("browse")), step("goto(x)", null), seen()] }));
     expect(withBrowser).toContain('data-testid="tab-browser"');
     expect(withBrowser).toContain('data-testid="browser-tab"');
   });

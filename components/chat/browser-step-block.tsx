@@ -1,23 +1,22 @@
 "use client";
 
 import { ChevronRight, Globe, Loader2 } from "lucide-react";
-import { useId, useMemo, useState } from "react";
+import { useId, useState } from "react";
 import { Badge, type BadgeProps } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
-import { parseBrowserObservation, parseBrowserStep } from "@/lib/client/browser-wire";
 import { browserErrorWords, shortUrl } from "@/lib/client/browser-screens";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import type { Entry } from "@/lib/client/message-parts";
 import { PointedScreenshot } from "./pointed-screenshot";
 
 export interface BrowserStepBlockProps {
   /** 1-based count of the browser's actions in the run (0 for a screenshot listed on its own). */
   index: number;
-  /** The `browser` message; null for a screenshot listed on its own (after a safety card). */
-  step: StreamedMessage | null;
-  /** The `observation` with the screenshot the step led to; null while it runs. */
-  observation: StreamedMessage | null;
+  /** The browser step; null for a screen listed on its own (after a safety card). */
+  step: Entry<"browser_step"> | null;
+  /** The screen (with its screenshot) the step led to; null while it runs. */
+  observation: Entry<"browser_screen"> | null;
   /** A safety card came after the action: its outcome is listed after the card. */
   asked?: boolean;
   /** The newest item of the chat: a missing screenshot then means "still running". */
@@ -42,18 +41,19 @@ const BADGE: Record<Status, BadgeProps["variant"]> = {
 export function BrowserStepBlock({ index, step, observation, asked = false, latest = false }: BrowserStepBlockProps) {
   const [open, setOpen] = useState(false);
   const bodyId = useId();
-  const parsed = useMemo(() => (step ? parseBrowserStep(step.content) : null), [step]);
-  const seen = useMemo(() => (observation ? parseBrowserObservation(observation.content) : null), [observation]);
-  const action = parsed?.action ?? null;
+  const thinking = step?.item.thinking.trim() ?? "";
+  const action = step?.item.action ?? null;
+  const screen = observation?.item.screen ?? null;
+  const told = observation?.item.text.trim() ?? "";
   const done = action?.tool === "done";
-  const error = seen?.wire.error ?? "";
-  const screenshot = observation?.media?.[0] ?? null;
+  const error = screen?.error ?? "";
+  const screenshot = observation?.item.media[0] ?? null;
 
   const status: Status = done ? "Finished" : observation ? (error ? "Error" : "Done") : asked ? "Asked you" : latest ? "Running…" : "No screenshot";
   const title = done ? "Browser · done" : step ? `Browser · step ${index}` : "Browser · after your answer";
   // What the step did, in its own words; a screenshot on its own names the action it follows.
-  const summary = done ? "" : (action?.summary ?? seen?.wire.action ?? (step ? "an unreadable step" : ""));
-  const details = Boolean(parsed?.thinking || seen?.text || screenshot);
+  const summary = done ? "" : (action?.summary ?? screen?.action ?? "");
+  const details = Boolean(thinking || told || screenshot);
   const first = step ?? observation!;
 
   return (
@@ -84,27 +84,21 @@ export function BrowserStepBlock({ index, step, observation, asked = false, late
             </Button>
           </h3>
           {done && action && <p className="border-t px-3 py-2 text-sm whitespace-pre-wrap break-words">{action.summary}</p>}
-          {observation && (
+          {observation && screen && (
             // On its own (no step), the article already stands for the observation in the transcript.
             <div {...(step ? { "data-testid": `message-${observation.role}`, "data-seq": observation.seq } : {})} className="flex gap-3 border-t px-3 py-2">
-              {screenshot && seen && (
-                <PointedScreenshot image={screenshot} pointer={seen.wire.pointer} viewport={seen.wire.viewport} alt={`Screenshot of ${seen.wire.title || shortUrl(seen.wire.url)}`} imageClassName="w-40" linked lazy small />
+              {screenshot && screen && (
+                <PointedScreenshot image={screenshot} pointer={screen.pointer} viewport={screen.viewport} alt={`Screenshot of ${screen.title || shortUrl(screen.url)}`} imageClassName="w-40" linked lazy small />
               )}
               <div className="min-w-0 flex-1 text-sm">
-                {seen ? (
-                  <>
-                    {seen.wire.title && <p className="truncate font-medium">{seen.wire.title}</p>}
-                    <p data-testid="browser-url" className="truncate font-mono text-xs text-muted-foreground" title={seen.wire.url}>
-                      {shortUrl(seen.wire.url)}
-                    </p>
-                    {error && (
-                      <p data-testid="browser-error" className="mt-1 text-danger-soft-foreground">
-                        {browserErrorWords(error)}
-                      </p>
-                    )}
-                  </>
-                ) : (
-                  <p className="whitespace-pre-wrap break-words text-muted-foreground">{observation.content}</p>
+                {screen.title && <p className="truncate font-medium">{screen.title}</p>}
+                <p data-testid="browser-url" className="truncate font-mono text-xs text-muted-foreground" title={screen.url}>
+                  {shortUrl(screen.url)}
+                </p>
+                {error && (
+                  <p data-testid="browser-error" className="mt-1 text-danger-soft-foreground">
+                    {browserErrorWords(error)}
+                  </p>
                 )}
               </div>
             </div>
@@ -115,11 +109,11 @@ export function BrowserStepBlock({ index, step, observation, asked = false, late
             </p>
           )}
           <div id={bodyId} hidden={!open} className="border-t px-3 pb-3">
-            {open && parsed?.thinking && <p className="mt-2 text-sm whitespace-pre-wrap break-words text-muted-foreground">{parsed.thinking}</p>}
-            {open && seen?.text && <p className="mt-2 text-sm whitespace-pre-wrap break-words">{seen.text}</p>}
-            {open && screenshot && seen && (
+            {open && thinking && <p className="mt-2 text-sm whitespace-pre-wrap break-words text-muted-foreground">{thinking}</p>}
+            {open && told && <p className="mt-2 text-sm whitespace-pre-wrap break-words">{told}</p>}
+            {open && screenshot && screen && (
               <div className="mt-2">
-                <PointedScreenshot image={screenshot} pointer={seen.wire.pointer} viewport={seen.wire.viewport} alt={`Full screenshot of ${seen.wire.title || shortUrl(seen.wire.url)}`} linked />
+                <PointedScreenshot image={screenshot} pointer={screen.pointer} viewport={screen.viewport} alt={`Full screenshot of ${screen.title || shortUrl(screen.url)}`} linked />
               </div>
             )}
           </div>

@@ -4,13 +4,15 @@ import { MarkdownText } from "./markdown-text";
 import { MediaThumbnail } from "./media-thumbnail";
 
 export interface ConversationMessageProps {
-  /** A `conversation` or `assistant` message (Markdown). */
+  /** Where the reply sits in the transcript (its seq and role). */
   message: StreamedMessage;
+  /** The reply (Markdown). */
+  text: string;
+  media?: readonly string[];
 }
 
 /** The conversation agent's reply, rendered as Markdown, left-aligned under a speaker label. */
-export function ConversationMessage({ message }: ConversationMessageProps) {
-  const media = message.media ?? [];
+export function ConversationMessage({ message, text, media = [] }: ConversationMessageProps) {
   return (
     <article data-testid={`message-${message.role}`} data-seq={message.seq} aria-label="Argus" className="max-w-full">
       <p className="mb-1.5 flex items-center gap-1.5 text-xs font-semibold text-muted-foreground">
@@ -19,7 +21,7 @@ export function ConversationMessage({ message }: ConversationMessageProps) {
         </span>
         Argus
       </p>
-      <MarkdownText text={message.content} />
+      <MarkdownText text={text} />
       {media.length > 0 && (
         <ul className="mt-2 flex flex-wrap gap-2" aria-label="Files">
           {media.map((url, i) => (

@@ -1,8 +1,9 @@
 "use client";
 
 import { memo } from "react";
-import type { DisplayItem } from "@/lib/client/message-parts";
+import { isEntry, type DisplayItem } from "@/lib/client/message-parts";
 import { agentCard } from "@/lib/protocol/agent-cards";
+import { taskListText } from "@/lib/protocol/chat-text";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import { AgentNote } from "./agent-note";
 import { BrowserStepBlock } from "./browser-step-block";
@@ -41,31 +42,37 @@ function View({ item, pending, latest, defaultOpen, onAnswer, onRetry }: Display
       return <InteractionCard message={item.message} response={item.response} responseInline={item.responseInline} pending={pending} onAnswer={onAnswer} />;
     case "error":
       return <ErrorCard message={item.message} retryable={item.retryable} onRetry={onRetry} />;
-    case "message": {
-      const m = item.message;
-      switch (m.role) {
-        case "user":
-        case "interaction_response":
-          return <UserMessage message={m} />;
-        case "assistant":
-          return <ConversationMessage message={m} />;
-        case "observation":
-        case "final_observation":
-          return <ObservationMessage message={m} />;
-        default:
-          // An agent that replies speaks like Argus; other agents' notes, and roles routed
-          // elsewhere by groupMessages, render as a note rather than drop it.
-          return agentCard(m.role)?.shows === "reply" ? <ConversationMessage message={m} /> : <AgentNote message={m} />;
-      }
-    }
+    case "message":
+      return <MessageView message={item.message} />;
   }
 }
 
-/** A message never changes under its seq, so seq + content + media identify it even if the store re-creates objects. */
+/** A message listed on its own, by what its item is. */
+function MessageView({ message }: { message: StreamedMessage }) {
+  if (isEntry(message, "user", "answer")) return <UserMessage message={message} />;
+  if (isEntry(message, "output", "result")) return <ObservationMessage message={message} />;
+  const item = message.item;
+  switch (item.type) {
+    case "agent_message":
+    case "notice": {
+      const media = item.type === "agent_message" ? item.media : [];
+      // An agent that replies speaks like Argus; other agents' words are notes.
+      if (item.speaker === "assistant" || agentCard(item.speaker)?.shows === "reply") return <ConversationMessage message={message} text={item.text} media={media} />;
+      return <AgentNote message={message} text={item.text} />;
+    }
+    case "task_list":
+      return <AgentNote message={message} text={taskListText(item)} />;
+    default:
+      // Types groupMessages lists elsewhere; shown as a note rather than dropped.
+      return <AgentNote message={message} text={message.content} />;
+  }
+}
+
+/** A message never changes under its seq (merging by seq keeps the first copy), so seq and type identify it. */
 function sameMessage(a: StreamedMessage | null, b: StreamedMessage | null): boolean {
   if (a === b) return true;
   if (!a || !b) return false;
-  return a.seq === b.seq && a.role === b.role && a.content === b.content && (a.media ?? []).join("\n") === (b.media ?? []).join("\n");
+  return a.seq === b.seq && a.role === b.role && a.item.type === b.item.type;
 }
 
 function sameItem(a: DisplayItem, b: DisplayItem): boolean {

@@ -4,11 +4,11 @@ import { CircleAlert, RotateCcw } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardTitle } from "@/components/ui/card";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import type { Entry } from "@/lib/client/message-parts";
 
 export interface ErrorCardProps {
-  /** An `error_observation`: already a readable sentence from the server. */
-  message: StreamedMessage;
+  /** An error: already a readable sentence from the server. */
+  message: Entry<"error">;
   /** Offer Retry (only the latest failure the person has not moved past). */
   retryable: boolean;
   /** May return a promise: the button stays disabled until it settles, so a double click retries once. */
@@ -38,7 +38,7 @@ export function ErrorCard({ message, retryable, onRetry }: ErrorCardProps) {
           <CircleAlert aria-hidden="true" className="size-4" />
           Error
         </CardTitle>
-        <p className="mt-1 text-sm whitespace-pre-wrap break-words">{message.content || "Something went wrong."}</p>
+        <p className="mt-1 text-sm whitespace-pre-wrap break-words">{message.item.text || "Something went wrong."}</p>
         {retryable && (
           <Button variant="destructive" size="sm" onClick={retry} disabled={busy} className="mt-2">
             <RotateCcw aria-hidden="true" />

@@ -1,20 +1,21 @@
 "use client";
 
 import { FileCode2 } from "lucide-react";
-import { useMemo } from "react";
 import { Card, CardTitle } from "@/components/ui/card";
-import { parseFinalCode } from "@/lib/client/message-parts";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import type { Entry } from "@/lib/client/message-parts";
 import { CodeBlock } from "./code-block";
 
 export interface FinalCodeBlockProps {
-  /** A coder message of the form `<final_code>…</final_code>\n<final_test>…</final_test>`. */
-  message: StreamedMessage;
+  /** The coder's final code item with its place in the transcript. */
+  message: Entry<"final_code">;
 }
+
+/** Models often open and close their code with a newline; the code block shows the code itself. */
+const edgeNewlines = (s: string) => s.replace(/^\r?\n/, "").replace(/\r?\n$/, "");
 
 /** The run's deliverable: the function and its test, each with its own Copy button. */
 export function FinalCodeBlock({ message }: FinalCodeBlockProps) {
-  const final = useMemo(() => parseFinalCode(message.content), [message.content]);
+  const final = { code: edgeNewlines(message.item.code), test: edgeNewlines(message.item.test) };
   return (
     <article data-testid={`message-${message.role}`} data-seq={message.seq} className="max-w-full">
       <Card asChild tone="success">
@@ -23,14 +24,8 @@ export function FinalCodeBlock({ message }: FinalCodeBlockProps) {
             <FileCode2 aria-hidden="true" className="size-4 text-success" />
             Coder · final code
           </CardTitle>
-          {final ? (
-            <>
-              <CodeBlock code={final.code} title="Function" copyWhat="function" />
-              {final.test && <CodeBlock code={final.test} title="Test" copyWhat="test" />}
-            </>
-          ) : (
-            <pre className="mt-2 text-xs whitespace-pre-wrap break-words">{message.content}</pre>
-          )}
+          <CodeBlock code={final.code} title="Function" copyWhat="function" />
+          {final.test && <CodeBlock code={final.test} title="Test" copyWhat="test" />}
         </section>
       </Card>
     </article>

@@ -3,18 +3,16 @@
 import { MessageCircleQuestion, ShieldAlert } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Card, CardEyebrow } from "@/components/ui/card";
-import { readSafetyPayload } from "@/lib/client/browser-wire";
-import { describeAnswer, parseInteraction, parseToolReview } from "@/lib/client/message-parts";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import { describeAnswer, parseToolReview, type Entry, type InteractionEntry } from "@/lib/client/message-parts";
 import { QuestionForm } from "./question-form";
 import { SafetyCard } from "./safety-card";
 import { ToolReviewCard } from "./tool-review-card";
 
 export interface InteractionCardProps {
-  /** An `interaction` message (`<interaction>{kind, prompt, options, payload}</interaction>`). */
-  message: StreamedMessage;
-  /** The interaction_response that answered it, if any. */
-  response: StreamedMessage | null;
+  /** A question, tool review or safety check. */
+  message: InteractionEntry;
+  /** The person's answer to it, if any. */
+  response: Entry<"answer"> | null;
   /**
    * The card stands for the response message in the transcript (data-seq,
    * message-interaction_response). False when the response is also listed on
@@ -27,16 +25,20 @@ export interface InteractionCardProps {
   onAnswer(text: string, seq: number): void;
 }
 
+/** The interaction's kind as the card names it (`data-kind`, the wire's `kind`). */
+const KIND = { question: "question", tool_review: "tool_review", safety_check: "safety" } as const;
+
 /**
  * A question from the planner (or a tool review). Answering disables it at
  * once, before the server echoes the answer back, so a double click cannot
  * send two answers; once the answer arrives it reads "You answered: …".
  */
 export function InteractionCard({ message, response, responseInline = true, pending, onAnswer }: InteractionCardProps) {
-  const parsed = useMemo(() => parseInteraction(message.content), [message.content]);
-  const review = useMemo(() => (parsed?.kind === "tool_review" ? parseToolReview(parsed.payload) : null), [parsed]);
-  const safety = parsed?.kind === "safety";
-  const safetyPayload = useMemo(() => (parsed?.kind === "safety" ? readSafetyPayload(parsed.payload) : null), [parsed]);
+  const asked = message.item;
+  // The tool-review payload is model-influenced: the card reads it field by field.
+  const review = useMemo(() => (asked.type === "tool_review" ? parseToolReview(asked.payload) : null), [asked]);
+  const safety = asked.type === "safety_check";
+  const safetyPayload = asked.type === "safety_check" ? asked.payload : null;
   const [sent, setSent] = useState<string | null>(null);
 
   const answer = (text: string) => {
@@ -46,10 +48,10 @@ export function InteractionCard({ message, response, responseInline = true, pend
     if (result instanceof Promise) result.then((ok: unknown) => ok === false && setSent(null), () => setSent(null));
   };
 
-  const answered = response?.content ?? null;
+  const answered = response?.item.text ?? null;
   const disabled = !pending || answered !== null || sent !== null;
   // A readable safety card says what, where and why itself; the server's sentence would repeat it.
-  const prompt = safetyPayload ? "The browser stopped to ask you before this step." : parsed ? parsed.prompt : "";
+  const prompt = safetyPayload ? "The browser stopped to ask you before this step." : asked.prompt;
   const waiting = pending && answered === null;
 
   return (
@@ -57,7 +59,7 @@ export function InteractionCard({ message, response, responseInline = true, pend
       <Card asChild tone={waiting ? "info" : "default"}>
         <section
           data-testid="interaction-card"
-          data-kind={parsed?.kind ?? "unknown"}
+          data-kind={KIND[asked.type]}
           data-state={answered !== null ? "answered" : pending ? "pending" : "inactive"}
           aria-label={safety ? "Safety check from the browser" : review ? "Tool review" : "Question from the planner"}
         >
@@ -66,18 +68,13 @@ export function InteractionCard({ message, response, responseInline = true, pend
             {safety ? "Safety check" : review ? "Tool review" : "Question"}
             {waiting && <span className="normal-case">· waiting for your answer</span>}
           </CardEyebrow>
-          {parsed ? (
-            prompt && <p className="mt-1 whitespace-pre-wrap break-words">{prompt}</p>
-          ) : (
-            // Unreadable question: show what arrived; a typed answer still works.
-            <p className="mt-1 text-sm whitespace-pre-wrap break-words">{message.content}</p>
-          )}
+          {prompt && <p className="mt-1 whitespace-pre-wrap break-words">{prompt}</p>}
           {safety ? (
             <SafetyCard payload={safetyPayload} disabled={disabled} chosen={answered ?? sent} onChoose={answer} />
           ) : review ? (
             <ToolReviewCard review={review} disabled={disabled} answer={answered ?? sent} onChoose={answer} />
           ) : (
-            <QuestionForm options={parsed?.options ?? []} disabled={disabled} chosen={answered ?? sent} onSubmit={answer} />
+            <QuestionForm options={asked.options} disabled={disabled} chosen={answered ?? sent} onSubmit={answer} />
           )}
           {answered !== null ? (
             <p

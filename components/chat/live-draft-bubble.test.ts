@@ -1,6 +1,7 @@
 /** Server-renders the live draft bubble: what it shows, its test ids, and model text kept as text. */
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
+import { items, streamed } from "@/tests/helpers/chat-items";
 import { describe, expect, it } from "vitest";
 import { createDraftStore } from "@/lib/client/live-draft";
 import type { DraftWire } from "@/lib/protocol/socket";
@@ -51,7 +52,7 @@ describe("LiveDraftBubble", () => {
   it("sits at the end of the message list", () => {
     const drafts = createDraftStore();
     drafts.set(draft({ afterSeq: 1, view: { thinking: "Looking." } }));
-    const messages = [{ seq: 1, runId: "r1", ts: "", role: "user" as const, content: "How many coins?" }];
+    const messages = [streamed(items.user("How many coins?"), 1)];
     const out = renderToStaticMarkup(createElement(MessageList, { messages, onAnswer: () => {}, onRetry: () => {}, live: { drafts, state: running } }));
     expect(out.indexOf("How many coins?")).toBeLessThan(out.indexOf('data-testid="live-draft"'));
   });

@@ -1,20 +1,21 @@
 import { Card, CardEyebrow } from "@/components/ui/card";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import type { Entry } from "@/lib/client/message-parts";
 import { ObservationView } from "./observation-view";
 
 export interface ObservationMessageProps {
-  /** An `observation` no step claimed, or a `final_observation` (a run's closing output). */
-  message: StreamedMessage;
+  /** An output no step claimed, or a result (a run's closing output). */
+  message: Entry<"output" | "result">;
 }
 
 /** Kernel or tool output shown on its own, labelled in words. */
 export function ObservationMessage({ message }: ObservationMessageProps) {
-  const label = message.role === "final_observation" ? "Result" : "Output";
+  const { item } = message;
+  const label = item.type === "result" ? "Result" : "Output";
   return (
     <Card asChild className="max-w-full">
       <article data-testid={`message-${message.role}`} data-seq={message.seq}>
         <CardEyebrow>{label}</CardEyebrow>
-        <ObservationView text={message.content} media={message.media} />
+        <ObservationView text={item.text} media={item.type === "output" ? item.media : []} />
       </article>
     </Card>
   );

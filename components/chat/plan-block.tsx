@@ -1,21 +1,20 @@
 "use client";
 
 import { ListChecks } from "lucide-react";
-import { useId, useMemo, useState } from "react";
+import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardTitle } from "@/components/ui/card";
-import { parsePlan } from "@/lib/client/message-parts";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import type { Entry } from "@/lib/client/message-parts";
 import { CodeBlock } from "./code-block";
 
 export interface PlanBlockProps {
-  /** A planner message of the form `<plan>{plan, instructions, code}</plan>`. */
-  message: StreamedMessage;
+  /** The planner's plan item with its place in the transcript. */
+  message: Entry<"plan">;
 }
 
 /** The planner's final plan: the summary, numbered instructions, and its draft code behind a toggle. */
 export function PlanBlock({ message }: PlanBlockProps) {
-  const plan = useMemo(() => parsePlan(message.content), [message.content]);
+  const plan = message.item;
   const [showCode, setShowCode] = useState(false);
   const codeId = useId();
   return (
@@ -26,7 +25,7 @@ export function PlanBlock({ message }: PlanBlockProps) {
             <ListChecks aria-hidden="true" className="size-4 text-muted-foreground" />
             Planner · plan
           </CardTitle>
-          {plan ? (
+          {
             <>
               {plan.plan && <p className="mt-2 text-sm whitespace-pre-wrap break-words">{plan.plan}</p>}
               {plan.instructions.length > 0 && (
@@ -49,10 +48,7 @@ export function PlanBlock({ message }: PlanBlockProps) {
                 </div>
               )}
             </>
-          ) : (
-            // Unreadable plan JSON: show what arrived rather than nothing.
-            <pre className="mt-2 text-xs whitespace-pre-wrap break-words">{message.content}</pre>
-          )}
+          }
         </section>
       </Card>
     </article>

@@ -6,15 +6,16 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import type { AgentMessageRole, StreamedMessage } from "@/lib/protocol/agent-message";
+import type { InteractionEntry } from "@/lib/client/message-parts";
+import { items as i, transcript } from "@/tests/helpers/chat-items";
 import { InteractionCard } from "./interaction-card";
 import { MarkdownText } from "./markdown-text";
 import { MessageList } from "./message-list";
 import { StatusLine } from "./status-line";
 
 const html = (el: Parameters<typeof renderToStaticMarkup>[0]) => renderToStaticMarkup(el);
-let seq = 0;
-const msg = (role: AgentMessageRole, content: string, extra: Partial<StreamedMessage> = {}): StreamedMessage => ({ seq: ++seq, runId: "r", ts: "", role, content, ...extra });
+const t = transcript();
+const msg = (item: Parameters<typeof t.msg>[0]) => t.msg(item, { runId: "r", ts: "" });
 const noop = () => {};
 
 describe("Markdown safety", () => {
@@ -47,21 +48,21 @@ describe("Markdown safety", () => {
 
 describe("MessageList", () => {
   it("renders every message once, in seq order, with the test ids", () => {
-    seq = 0;
-    const q = `<interaction>${JSON.stringify({ kind: "question", prompt: "Which method?", options: ["Hough", "Watershed"] })}</interaction>`;
+    t.reset();
     const messages = [
-      msg("user", "count <b>coins</b>", { media: ["/api/files/u1"] }),
-      msg("planner", "<thinking>look</thinking>\n<execute_python>\nprint(1)\n</execute_python>"),
-      msg("observation", "----- stdout -----\n1", { media: ["/api/files/o1"] }),
-      msg("interaction", q),
-      msg("interaction_response", "Watershed"),
-      msg("coder", "<final_code>def f(): pass</final_code>\n<final_test>f()</final_test>"),
-      msg("error_observation", "Incorrect API key provided"),
-      msg("conversation", "**24** coins"),
+      msg(i.user("count <b>coins</b>", ["/api/files/u1"])),
+      msg(i.cell("planner", "look", "print(1)")),
+      msg(i.output("----- stdout -----\n1", ["/api/files/o1"])),
+      msg(i.question("Which method?", ["Hough", "Watershed"])),
+      msg(i.answer("Watershed")),
+      msg(i.finalCode("def f(): pass", "f()")),
+      msg(i.error("Incorrect API key provided")),
+      msg(i.reply("**24** coins")),
+      msg(i.taskList(["Find <coins>"])),
     ];
     const out = html(createElement(MessageList, { messages, onAnswer: noop, onRetry: noop }));
     const seqs = [...out.matchAll(/data-seq="(\d+)"/g)].map((m) => Number(m[1]));
-    expect(seqs).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(seqs).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     for (const id of ["message-user", "message-planner", "step-block", "message-observation", "interaction-card", "message-interaction_response", "error-card", "message-conversation"]) {
       expect(out).toContain(`data-testid="${id}"`);
     }
@@ -69,14 +70,14 @@ describe("MessageList", () => {
     expect(out).toContain('src="/api/files/u1?variant=thumb"');
     expect(out).toContain("Planner · turn 1");
     expect(out).toContain("You answered: Watershed");
+    expect(out).toContain("Task list:\n- [ ] Find &lt;coins&gt;");
     expect(out).toMatch(/>Retry</);
     expect(out).not.toContain("jump-to-latest");
   });
 
   it("enables only the pending interaction", () => {
-    seq = 0;
-    const q = `<interaction>${JSON.stringify({ kind: "question", prompt: "?", options: ["Yes"] })}</interaction>`;
-    const m = msg("interaction", q);
+    t.reset();
+    const m = msg(i.question("?", ["Yes"])) as InteractionEntry;
     const pending = html(createElement(InteractionCard, { message: m, response: null, pending: true, onAnswer: noop }));
     const idle = html(createElement(InteractionCard, { message: m, response: null, pending: false, onAnswer: noop }));
     expect(pending).toMatch(/<button type="button" class="[^"]*">Yes<\/button>/);
@@ -84,7 +85,7 @@ describe("MessageList", () => {
   });
 
   it("draws a tool review with boxes, tabs and a slider", () => {
-    seq = 0;
+    t.reset();
     const payload = {
       image: "/api/files/img",
       width: 200,
@@ -94,7 +95,7 @@ describe("MessageList", () => {
         { function_name: "countgd", args: {}, detections: [] },
       ],
     };
-    const m = msg("interaction", `<interaction>${JSON.stringify({ kind: "tool_review", prompt: "Pick a tool", options: [], payload })}</interaction>`);
+    const m = msg(i.toolReview("Pick a tool", payload)) as InteractionEntry;
     const out = html(createElement(InteractionCard, { message: m, response: null, pending: true, onAnswer: noop }));
     expect(out).toContain('data-testid="tool-review-card"');
     expect(out).toContain('role="tab"');

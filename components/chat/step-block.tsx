@@ -6,9 +6,8 @@ import { Badge, type BadgeProps } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
-import { parseObservation, parseStep, type StepAgent } from "@/lib/client/message-parts";
+import { parseObservation, type Entry, type StepAgent } from "@/lib/client/message-parts";
 import { agentCard } from "@/lib/protocol/agent-cards";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import { agentIcon } from "./agent-icon";
 import { CodeBlock } from "./code-block";
 import { ObservationView } from "./observation-view";
@@ -17,9 +16,9 @@ export interface StepBlockProps {
   agent: StepAgent;
   /** 1-based count of this agent's code steps in the run. */
   index: number;
-  step: StreamedMessage;
+  step: Entry<"cell">;
   /** The cell's result; null while it runs (or if none was recorded). */
-  observation: StreamedMessage | null;
+  observation: Entry<"output"> | null;
   /** Open on first render. Later changes are ignored: the person's toggle wins. */
   defaultOpen?: boolean;
   /** The newest item of the chat: a missing observation then means "still running". */
@@ -42,11 +41,12 @@ export function StepBlock({ agent, index, step, observation, defaultOpen = true,
   // stay mounted, so reopening is instant).
   const [opened, setOpened] = useState(defaultOpen);
   const bodyId = useId();
-  const parsed = useMemo(() => parseStep(step.content), [step.content]);
-  const failed = useMemo(() => (observation ? parseObservation(observation.content).error !== "" : false), [observation]);
+  const thinking = step.item.thinking.trim();
+  const code = step.item.code;
+  const failed = useMemo(() => (observation ? parseObservation(observation.item.text).error !== "" : false), [observation]);
   const status: StepStatus = observation ? (failed ? "Error" : "Done") : latest ? "Running…" : "No output";
   const Icon = agentIcon(agent);
-  const summary = parsed.thinking.split("\n")[0] ?? "";
+  const summary = thinking.split("\n")[0] ?? "";
 
   return (
     <article data-testid={`message-${step.role}`} data-seq={step.seq} className="max-w-full">
@@ -78,11 +78,11 @@ export function StepBlock({ agent, index, step, observation, defaultOpen = true,
             <div hidden data-testid={`message-${observation.role}`} data-seq={observation.seq} />
           )}
           <div id={bodyId} hidden={!open} className="border-t px-3 pb-3">
-            {opened && parsed.thinking && <p className="mt-2 text-sm whitespace-pre-wrap break-words text-muted-foreground">{parsed.thinking}</p>}
-            {opened && parsed.code && <CodeBlock code={parsed.code} title="Python" copyWhat="code" />}
+            {opened && thinking && <p className="mt-2 text-sm whitespace-pre-wrap break-words text-muted-foreground">{thinking}</p>}
+            {opened && code && <CodeBlock code={code} title="Python" copyWhat="code" />}
             {!opened ? null : observation ? (
               <div data-testid={`message-${observation.role}`} data-seq={observation.seq}>
-                <ObservationView text={observation.content} media={observation.media} />
+                <ObservationView text={observation.item.text} media={observation.item.media} />
               </div>
             ) : (
               <p className="mt-2 text-xs text-muted-foreground" role={latest ? "status" : undefined}>

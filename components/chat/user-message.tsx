@@ -1,14 +1,14 @@
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import type { Entry } from "@/lib/client/message-parts";
 import { MediaThumbnail } from "./media-thumbnail";
 
 export interface UserMessageProps {
-  /** A `user` message, or an `interaction_response` that no question claimed. */
-  message: StreamedMessage;
+  /** The person's message, or an answer that no question claimed. */
+  message: Entry<"user" | "answer">;
 }
 
 /** The person's own message: a right-aligned bubble with line breaks kept and attachment thumbnails. */
 export function UserMessage({ message }: UserMessageProps) {
-  const media = message.media ?? [];
+  const { text, media } = message.item;
   return (
     <article data-testid={`message-${message.role}`} data-seq={message.seq} aria-label="You" className="flex flex-col items-end gap-1">
       {media.length > 0 && (
@@ -20,9 +20,9 @@ export function UserMessage({ message }: UserMessageProps) {
           ))}
         </ul>
       )}
-      {message.content && (
+      {text && (
         <div className="max-w-[85%] rounded-2xl rounded-br-md bg-primary px-4 py-2 whitespace-pre-wrap break-words text-primary-foreground">
-          {message.content}
+          {text}
         </div>
       )}
     </article>

@@ -1,24 +1,19 @@
 import { describe, expect, it } from "vitest";
-import type { AgentMessageRole, StreamedMessage } from "@/lib/protocol/agent-message";
+import type { BrowserObservationWire } from "@/lib/protocol/browser-wire";
+import { items as i, transcript } from "@/tests/helpers/chat-items";
 import { browserErrorWords, browserScreens, hasBrowserActivity, pointerPercent, shortUrl, shownScreenIndex } from "./browser-screens";
 
-let seq = 0;
-const msg = (role: AgentMessageRole, content = "", extra: Partial<StreamedMessage> = {}): StreamedMessage => ({ seq: ++seq, runId: "r1", ts: "", role, content, ...extra });
-const step = (summary: string, pointer: { x: number; y: number } | null) =>
-  msg("browser", `<thinking>t</thinking>\n<browser_action>${JSON.stringify({ tool: "computer", summary, pointer })}</browser_action>`);
-const seen = (over: Record<string, unknown>, media: string[] = ["/api/files/shot"]) =>
-  msg(
-    "observation",
-    `<browser_observation>${JSON.stringify({ url: "http://lab/", title: "Lab", action: "", error: "", pointer: null, viewport: [1000, 500], tabs: 1, ...over })}</browser_observation>\ntext`,
-    { media },
-  );
+const t = transcript();
+const msg = t.msg;
+const step = (summary: string, pointer: { x: number; y: number } | null) => msg(i.step(summary, "computer", pointer, "t"));
+const seen = (over: Partial<BrowserObservationWire>, media: string[] = ["/api/files/shot"]) => msg(i.screen("", { viewport: [1000, 500], ...over }, media, "text"));
 
 describe("browserScreens", () => {
   it("lists each browser screenshot in order with its page and the pointer that led to it", () => {
-    seq = 0;
+    t.reset();
     const messages = [
-      msg("user", "look at the lab"),
-      msg("observation", "----- stdout -----\n1", { media: ["/api/files/cell"] }),
+      msg(i.user("look at the lab")),
+      msg(i.output("----- stdout -----\n1", ["/api/files/cell"])),
       step("goto(http://lab/)", null),
       seen({}, ["/api/files/a"]),
       step("click(10, 20)", { x: 10, y: 20 }),
@@ -39,7 +34,7 @@ describe("browserScreens", () => {
   });
 
   it("skips unsafe image URLs and orders by seq", () => {
-    seq = 0;
+    t.reset();
     const a = seen({}, ["javascript:alert(1)"]);
     const b = seen({ title: "B" }, ["/api/files/b"]);
     const c = seen({ title: "C" }, ["/api/files/c"]);
@@ -49,15 +44,15 @@ describe("browserScreens", () => {
 
 describe("hasBrowserActivity", () => {
   it("is true once a browser step or observation is there", () => {
-    seq = 0;
-    expect(hasBrowserActivity([msg("user", "hi"), msg("observation", "----- stdout -----\n1")])).toBe(false);
+    t.reset();
+    expect(hasBrowserActivity([msg(i.user("hi")), msg(i.output("----- stdout -----\n1"))])).toBe(false);
     expect(hasBrowserActivity([step("click(1, 1)", { x: 1, y: 1 })])).toBe(true);
     expect(hasBrowserActivity([seen({})])).toBe(true);
   });
 });
 
 describe("shownScreenIndex", () => {
-  seq = 0;
+  t.reset();
   const screens = browserScreens([seen({}), seen({}), seen({})]);
   it("follows the latest until a screen is picked, and falls back when the pick is gone", () => {
     expect(shownScreenIndex([], null)).toBe(-1);

@@ -2,10 +2,8 @@
  * The Browser tab's data: the session's browser screenshots in order, where
  * the pointer was, and stepping through them. Pure.
  */
-import { agentCard } from "@/lib/protocol/agent-cards";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import { isSafeImageUrl } from "./links";
-import { parseBrowserObservation, parseBrowserStep } from "./browser-wire";
 
 export interface BrowserScreen {
   /** The observation's seq: a stable id for the screen. */
@@ -26,7 +24,7 @@ export interface BrowserScreen {
 
 /** Whether the session has anything of the browsing agent (the Browser tab shows only then). */
 export function hasBrowserActivity(messages: readonly StreamedMessage[]): boolean {
-  return messages.some((m) => agentCard(m.role)?.shows === "pages" || (m.role === "observation" && parseBrowserObservation(m.content) !== null));
+  return messages.some((m) => m.item.type === "browser_step" || m.item.type === "browser_screen");
 }
 
 /**
@@ -39,18 +37,17 @@ export function browserScreens(messages: readonly StreamedMessage[]): BrowserScr
   const lastPointer = new Map<string | null, { x: number; y: number } | null>();
   const sorted = [...messages].sort((a, b) => a.seq - b.seq);
   for (const m of sorted) {
-    if (agentCard(m.role)?.shows === "pages") {
-      lastPointer.set(m.runId, parseBrowserStep(m.content).action?.pointer ?? null);
+    const item = m.item;
+    if (item.type === "browser_step") {
+      lastPointer.set(m.runId, item.action.pointer);
       continue;
     }
-    if (m.role !== "observation") continue;
-    const parsed = parseBrowserObservation(m.content);
-    if (!parsed) continue;
+    if (item.type !== "browser_screen") continue;
     const actionPointer = lastPointer.get(m.runId) ?? null;
     lastPointer.delete(m.runId);
-    const image = (m.media ?? []).find(isSafeImageUrl);
+    const image = item.media.find(isSafeImageUrl);
     if (!image) continue;
-    const { wire } = parsed;
+    const wire = item.screen;
     out.push({ seq: m.seq, image, url: wire.url, title: wire.title, action: wire.action, error: wire.error, pointer: wire.pointer ?? actionPointer, viewport: wire.viewport });
   }
   return out;

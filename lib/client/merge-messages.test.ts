@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
-import { lastSeq, mergeMessages } from "./merge-messages";
+import { items, streamed } from "@/tests/helpers/chat-items";
+import { hasChatItem, lastSeq, mergeMessages } from "./merge-messages";
 
-const m = (seq: number): StreamedMessage => ({ seq, runId: "r", ts: "t", role: "user", content: `m${seq}` });
+const m = (seq: number) => streamed(items.user(`m${seq}`), seq);
 
 describe("mergeMessages", () => {
   it("keeps order and drops duplicates from live and sync deliveries", () => {
@@ -17,5 +17,14 @@ describe("mergeMessages", () => {
     const list = mergeMessages([], [m(1)]);
     expect(mergeMessages(list, [m(1)])).toBe(list);
     expect(mergeMessages(list, [])).toBe(list);
+  });
+});
+
+describe("hasChatItem", () => {
+  it("accepts a message with its typed item and leaves out one without", () => {
+    expect(hasChatItem(m(1))).toBe(true);
+    expect(hasChatItem({ seq: 2, runId: null, ts: "", role: "user", content: "old instance" })).toBe(false);
+    expect(hasChatItem({ seq: 3, item: null })).toBe(false);
+    expect(hasChatItem(null)).toBe(false);
   });
 });

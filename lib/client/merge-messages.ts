@@ -24,3 +24,14 @@ export function mergeMessages(current: readonly StreamedMessage[], incoming: rea
 
 /** The seq to ask `sync` for: the highest one held. */
 export const lastSeq = (messages: readonly StreamedMessage[]): number => messages.at(-1)?.seq ?? 0;
+
+/**
+ * Whether a wire message carries its typed chat item, which the page renders. The server always
+ * sends one; a message without (an instance of an older version, mid-upgrade, relaying through
+ * Redis) is left out rather than breaking the page, and comes back whole on the next sync.
+ */
+export function hasChatItem(m: unknown): m is StreamedMessage {
+  if (typeof m !== "object" || m === null) return false;
+  const { seq, item } = m as { seq?: unknown; item?: unknown };
+  return Number.isInteger(seq) && typeof item === "object" && item !== null && typeof (item as { type?: unknown }).type === "string";
+}

@@ -1,13 +1,11 @@
 /**
- * The chat components import the message parsers from here. Each parser lives
- * in a file named for its job (message-content, tool-review, observation-text,
- * links, group-messages); once the components import those directly, this
- * file goes.
+ * The chat components import the message helpers from here. Each lives in a
+ * file named for its job (tool-review, observation-text, links,
+ * group-messages); once the components import those directly, this file goes.
  */
-export { parseFinalCode, parseInteraction, parsePlan, parseStep } from "./message-content";
 export { boxPercent, describeAnswer, parseToolReview, parseToolReviewAnswer, visibleDetections } from "./tool-review";
 export type { Detection, ToolCandidate, ToolReview } from "./tool-review";
 export { parseObservation } from "./observation-text";
 export { classifyLink, isSafeImageUrl } from "./links";
-export { groupMessages } from "./group-messages";
-export type { DisplayItem, StepAgent } from "./group-messages";
+export { groupMessages, isEntry } from "./group-messages";
+export type { DisplayItem, Entry, InteractionEntry, StepAgent } from "./group-messages";

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { UploadView } from "@/lib/protocol/files";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import type { ChatItem } from "@/lib/protocol/chat-item";
+import { items as i, streamed } from "@/tests/helpers/chat-items";
 import {
   finalCode,
-  parseFinalCode,
+  readFinalCode,
   parseNotebook,
   pyFileName,
   resultImage,
@@ -12,11 +13,9 @@ import {
 } from "./preview-data";
 
 let seq = 0;
-function msg(role: StreamedMessage["role"], content: string, media?: string[], runId = "r1"): StreamedMessage {
-  seq += 1;
-  return { seq, runId, ts: "2025-01-01T00:00:00Z", role, content, ...(media ? { media } : {}) };
-}
-const cell = (role: "planner" | "coder", code = "print(1)") => msg(role, `<execute_python>\n${code}\n</execute_python>`);
+const msg = (item: ChatItem, runId = "r1") => streamed(item, ++seq, { runId });
+const out = (text: string, media: string[] = [], runId = "r1") => msg(i.output(text, media), runId);
+const cell = (agent: "planner" | "coder", code = "print(1)", runId = "r1") => msg(i.cell(agent, "", code), runId);
 const displayed = (n: number) => `----- images -----\n${n} image(s) displayed`;
 const viewed = (n: number, v: number) => `----- images -----\n${n} image(s) displayed, ${v} passed to view_image`;
 
@@ -38,10 +37,10 @@ function upload(id: string, name: string, kind: "image" | "video" = "image"): Up
 describe("finalCode", () => {
   it("takes the coder's last final message", () => {
     const messages = [
-      msg("coder", "<final_code>def a():\n    pass</final_code>\n<final_test>a()</final_test>"),
-      msg("planner", "<final_code>not the coder</final_code>"),
-      msg("coder", "<final_code>\ndef count_coins(path):\n    return 3\n</final_code>\n<final_test>\nprint(count_coins('coins.png'))\n</final_test>"),
-      msg("assistant", "There are 3 coins."),
+      msg(i.finalCode("def a():\n    pass", "a()")),
+      msg(i.reply("<final_code>not the coder</final_code>", "planner")),
+      msg(i.finalCode("\ndef count_coins(path):\n    return 3\n", "\nprint(count_coins('coins.png'))\n")),
+      msg(i.reply("There are 3 coins.", "assistant")),
     ];
     expect(finalCode(messages)).toEqual({
       code: "def count_coins(path):\n    return 3",
@@ -50,15 +49,13 @@ describe("finalCode", () => {
   });
 
   it("is null before the coder has finished, or when its code is empty", () => {
-    expect(finalCode([msg("user", "how many coins?"), cell("coder")])).toBeNull();
-    expect(finalCode([msg("coder", "<final_code></final_code>\n<final_test></final_test>")])).toBeNull();
+    expect(finalCode([msg(i.user("how many coins?")), cell("coder")])).toBeNull();
+    expect(finalCode([msg(i.finalCode("", ""))])).toBeNull();
   });
 
   it("keeps tag-like text inside the code and strips a markdown fence", () => {
-    const p = parseFinalCode('<final_code>```python\ns = "</final_code>"\n```</final_code>\n<final_test>print(s)</final_test>');
-    expect(p).toEqual({ code: 's = "</final_code>"', test: "print(s)" });
-    expect(parseFinalCode("<final_code>x = 1</final_code>")).toEqual({ code: "x = 1", test: "" });
-    expect(parseFinalCode("no tags")).toBeNull();
+    expect(readFinalCode({ type: "final_code", code: '```python\ns = "</final_code>"\n```', test: "print(s)" })).toEqual({ code: 's = "</final_code>"', test: "print(s)" });
+    expect(readFinalCode({ type: "final_code", code: "x = 1", test: "" })).toEqual({ code: "x = 1", test: "" });
   });
 });
 
@@ -74,9 +71,9 @@ describe("resultImage", () => {
   it("prefers the last picture passed to view_image", () => {
     const messages = [
       cell("planner"),
-      msg("observation", viewed(2, 1), ["/api/files/a", "/api/files/b"]),
+      out(viewed(2, 1), ["/api/files/a", "/api/files/b"]),
       cell("planner"),
-      msg("observation", displayed(1), ["/api/files/c"]),
+      out(displayed(1), ["/api/files/c"]),
     ];
     const r = resultImage(messages);
     expect(r?.url).toBe("/api/files/b");
@@ -84,7 +81,7 @@ describe("resultImage", () => {
   });
 
   it("falls back to the last picture the planner displayed", () => {
-    const messages = [cell("planner"), msg("observation", displayed(1), ["/api/files/a"]), cell("planner"), msg("observation", displayed(2), ["/api/files/b", "/api/files/c"])];
+    const messages = [cell("planner"), out(displayed(1), ["/api/files/a"]), cell("planner"), out(displayed(2), ["/api/files/b", "/api/files/c"])];
     expect(resultImage(messages)?.url).toBe("/api/files/c");
     expect(resultImage(messages)?.caption).toMatch(/displayed/);
   });
@@ -92,29 +89,29 @@ describe("resultImage", () => {
   it("ignores the coder's test pictures and text-only observations", () => {
     const messages = [
       cell("planner"),
-      msg("observation", displayed(1), ["/api/files/plan"]),
+      out(displayed(1), ["/api/files/plan"]),
       cell("coder"),
-      msg("observation", viewed(1, 1), ["/api/files/test"]),
+      out(viewed(1, 1), ["/api/files/test"]),
       cell("planner"),
-      msg("observation", "----- stdout -----\n3"),
+      out("----- stdout -----\n3"),
     ];
     expect(resultImage(messages)?.url).toBe("/api/files/plan");
   });
 
   it("answers for the latest run, not an older run's viewed picture", () => {
     const messages = [
-      msg("planner", "<execute_python>a</execute_python>", undefined, "r1"),
-      msg("observation", viewed(1, 1), ["/api/files/old"], "r1"),
-      msg("planner", "<execute_python>b</execute_python>", undefined, "r2"),
-      msg("observation", displayed(1), ["/api/files/new"], "r2"),
+      cell("planner", "a", "r1"),
+      out(viewed(1, 1), ["/api/files/old"], "r1"),
+      cell("planner", "b", "r2"),
+      out(displayed(1), ["/api/files/new"], "r2"),
     ];
     expect(resultImage(messages)?.url).toBe("/api/files/new");
   });
 
   it("leaves browser screenshots to the Browser tab (neither result nor media)", () => {
     const screenshot = (url: string) =>
-      msg("observation", `<browser_observation>${JSON.stringify({ url: "http://lab/", title: "", action: "", error: "", pointer: null, viewport: [800, 600], tabs: 1 })}</browser_observation>\nok`, [url]);
-    const messages = [cell("planner"), msg("observation", displayed(1), ["/api/files/plan"]), msg("browser", "<browser_action>{}</browser_action>"), screenshot("/api/files/shot")];
+      msg(i.screen("", { title: "" }, [url]));
+    const messages = [cell("planner"), out(displayed(1), ["/api/files/plan"]), msg(i.step("click(1, 1)")), screenshot("/api/files/shot")];
     expect(resultImage(messages)?.url).toBe("/api/files/plan");
     expect(resultImage([screenshot("/api/files/only")])).toBeNull();
     expect(sessionImages([], messages).map((i) => i.url)).toEqual(["/api/files/plan"]);
@@ -122,7 +119,7 @@ describe("resultImage", () => {
 
   it("is null without pictures", () => {
     expect(resultImage([])).toBeNull();
-    expect(resultImage([msg("user", "hi", ["/api/files/up"])])).toBeNull();
+    expect(resultImage([msg(i.user("hi", ["/api/files/up"]))])).toBeNull();
   });
 });
 
@@ -132,12 +129,12 @@ describe("sessionImages", () => {
     const plan = cell("planner");
     const test = cell("coder");
     const messages = [
-      msg("user", "count", ["/api/files/u1"]),
+      msg(i.user("count", ["/api/files/u1"])),
       plan,
-      msg("observation", displayed(2), ["/api/files/g1", "/api/files/u1"]),
-      msg("observation", displayed(1), ["/api/files/g1?x=1"]),
+      out(displayed(2), ["/api/files/g1", "/api/files/u1"]),
+      out(displayed(1), ["/api/files/g1?x=1"]),
       test,
-      msg("observation", displayed(1), ["/api/files/g2"]),
+      out(displayed(1), ["/api/files/g2"]),
     ];
     const items = sessionImages(uploads, messages);
     expect(items.map((i) => [i.url, i.origin, i.kind])).toEqual([

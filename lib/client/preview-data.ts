@@ -2,10 +2,10 @@
  * What the preview pane shows, derived from the session's messages, uploads
  * and notebook. Pure: the components fetch and render, these decide.
  */
-import { agentCard, type AgentKind } from "@/lib/protocol/agent-cards";
 import type { UploadView } from "@/lib/protocol/files";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
-import { isBrowserObservation } from "./browser-wire";
+import { agentCard } from "@/lib/protocol/agent-cards";
+import type { CellAgent, ChatItemOf } from "@/lib/protocol/chat-item";
 
 /* ---- the coder's deliverable ---- */
 
@@ -14,39 +14,24 @@ export interface FinalCode {
   test: string;
 }
 
-const OPEN_CODE = "<final_code>";
-const CLOSE_CODE = "</final_code>";
-const OPEN_TEST = "<final_test>";
-const CLOSE_TEST = "</final_test>";
-
 /** Removes one surrounding ```python fence, in case a model wrapped its code in one. */
 function unfence(text: string): string {
   const m = /^\s*```[\w-]*\n([\s\S]*?)\n?```\s*$/.exec(text);
   return (m ? m[1]! : text).replace(/^\n+|\s+$/g, "");
 }
 
-/** `<final_code>…</final_code>\n<final_test>…</final_test>` → its parts; null when it isn't one. */
-export function parseFinalCode(content: string): FinalCode | null {
-  const start = content.indexOf(OPEN_CODE);
-  if (start < 0) return null;
-  const testStart = content.lastIndexOf(OPEN_TEST);
-  const codeEnd = content.lastIndexOf(CLOSE_CODE, testStart >= 0 ? testStart : content.length);
-  if (codeEnd < start) return null;
-  const code = unfence(content.slice(start + OPEN_CODE.length, codeEnd));
-  let test = "";
-  if (testStart > codeEnd) {
-    const testEnd = content.lastIndexOf(CLOSE_TEST);
-    test = unfence(content.slice(testStart + OPEN_TEST.length, testEnd > testStart ? testEnd : content.length));
-  }
-  return code ? { code, test } : null;
+/** A final_code item as the Code tab shows it; null when it holds no code. */
+export function readFinalCode(item: ChatItemOf<"final_code">): FinalCode | null {
+  const code = unfence(item.code);
+  return code ? { code, test: unfence(item.test) } : null;
 }
 
-/** The coder's last final message (code and test), or null before there is one. */
+/** The coder's last final code (function and test), or null before there is one. */
 export function finalCode(messages: readonly StreamedMessage[]): FinalCode | null {
   for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i]!;
-    if (agentCard(m.role)?.finishShows !== "final_code" || !m.content.includes(OPEN_CODE)) continue;
-    const parsed = parseFinalCode(m.content);
+    const item = messages[i]!.item;
+    if (item.type !== "final_code") continue;
+    const parsed = readFinalCode(item);
     if (parsed) return parsed;
   }
   return null;
@@ -58,16 +43,21 @@ export function pyFileName(code: string): string {
   return m ? `${m[1]}.py` : "argus_code.py";
 }
 
+/** The downloadable script: the function, then its test, exactly as they ran together. */
+export function pyFileContent({ code, test }: FinalCode): string {
+  return test.trim() ? `${code}\n\n# --- test ---\n${test}\n` : `${code}\n`;
+}
 
 /* ---- pictures ---- */
 
 const VIEWED = /passed to view_image/;
-const EXECUTES = "<execute_python>";
 
 interface CellImages {
   message: StreamedMessage;
+  /** The pictures the cell showed (file URLs). */
+  media: readonly string[];
   /** Who ran the cell this observation belongs to. */
-  actor: AgentKind | null;
+  actor: CellAgent | null;
   /** The seq of the cell's action: the planner's images are labelled "turn <seq>". */
   turn: number | null;
 }
@@ -78,20 +68,19 @@ function cellImages(messages: readonly StreamedMessage[]): CellImages[] {
   let actor: CellImages["actor"] = null;
   let turn: number | null = null;
   for (const m of messages) {
-    const card = agentCard(m.role);
-    if (card?.shows === "cells" && m.content.includes(EXECUTES)) {
-      actor = card.name;
+    if (m.item.type === "cell") {
+      actor = m.item.agent;
       turn = m.seq;
-    } else if (m.role === "observation" && m.media && m.media.length > 0 && !isBrowserObservation(m.content)) {
-      // A browser screenshot is the Browser tab's, not a picture a cell made.
-      out.push({ message: m, actor, turn });
+    } else if (m.item.type === "output" && m.item.media.length > 0) {
+      // Only a cell's pictures: a browser screenshot is a browser_screen, the Browser tab's.
+      out.push({ message: m, media: m.item.media, actor, turn });
     }
   }
   return out;
 }
 
-/** The cell was the coder's test (agent-cards.ts: it runs in an isolated kernel), not notebook exploring. */
-const testedInIsolation = (actor: AgentKind | null): boolean => agentCard(actor)?.cells === "isolated";
+/** The cell was a test run in an isolated kernel (agent-cards.ts: the coder's), not notebook exploring. */
+const testedInIsolation = (actor: CellAgent | null): boolean => agentCard(actor)?.cells === "isolated";
 
 export interface ResultImage {
   url: string;
@@ -108,9 +97,10 @@ export function resultImage(messages: readonly StreamedMessage[]): ResultImage |
   const last = planner[planner.length - 1];
   if (!last) return null;
   const run = planner.filter((c) => c.message.runId === last.message.runId);
-  const viewed = [...run].reverse().find((c) => VIEWED.test(c.message.content));
+  // The kernel's own words in the output say which pictures view_image was given.
+  const viewed = [...run].reverse().find((c) => c.message.item.type === "output" && VIEWED.test(c.message.item.text));
   const chosen = viewed ?? last;
-  const url = chosen.message.media![chosen.message.media!.length - 1]!;
+  const url = chosen.media[chosen.media.length - 1]!;
   const where = chosen.turn !== null ? ` (turn ${chosen.turn})` : "";
   const caption = viewed
     ? `The last picture the planner looked at with view_image${where}.`
@@ -153,8 +143,7 @@ export function sessionImages(uploads: readonly UploadView[], messages: readonly
     });
   }
   for (const cell of cellImages(messages)) {
-    const media = cell.message.media!;
-    media.forEach((url, i) => {
+    cell.media.forEach((url, i) => {
       if (seen.has(urlKey(url))) return;
       seen.add(urlKey(url));
       const turn = cell.turn ?? cell.message.seq;
@@ -243,8 +232,6 @@ export function parseNotebook(doc: unknown): NotebookCellView[] | null {
   const cells: NotebookCellView[] = [];
   doc.cells.forEach((c, i) => {
     if (!isRecord(c)) return;
-    // The download's own setup (lib/kernels/notebook-helpers.ts) is not something the session ran.
-    if (isRecord(c.metadata) && isRecord(c.metadata.argus) && c.metadata.argus.helpers === true) return;
     const id = typeof c.id === "string" && c.id ? c.id : `cell-${i}`;
     const source = multiline(c.source);
     if (c.cell_type === "code") {

@@ -5,7 +5,18 @@
  * field by field.
  */
 import { isSafeImageUrl } from "./links";
-import { asString, isRecord, parseJson } from "./tag-reader";
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const asString = (v: unknown): string => (typeof v === "string" ? v : "");
+
+/** The person's answer is their own text: JSON only when the tool-review card wrote it. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
 
 export type BBox = [number, number, number, number];
 

@@ -6,7 +6,7 @@ import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { SyncAck } from "@/lib/protocol/socket";
 import type { RunStateWire } from "@/lib/protocol/state-wire";
 import { createDraftStore, isDraftWire, type DraftStore } from "./live-draft";
-import { lastSeq, mergeMessages } from "./merge-messages";
+import { hasChatItem, lastSeq, mergeMessages } from "./merge-messages";
 import { isSocketRefusal } from "./session-refusal";
 import type { BatchEvent } from "@/lib/protocol/batches";
 import { publishBatchEvent, publishReconnect } from "./session-batch-events";
@@ -42,7 +42,7 @@ export function useSessionStream(sessionId: string | null): SessionStream {
 
   const absorb = (incoming: StreamedMessage[]) => {
     setMessages((current) => {
-      const next = mergeMessages(current, incoming);
+      const next = mergeMessages(current, incoming.filter(hasChatItem));
       held.current = next;
       return next;
     });

@@ -13,7 +13,7 @@ const confirmationState = z
   .enum(["confirmed", "rejected", "awaiting_confirmation"])
   .default("confirmed");
 
-const TaskItemSchema = z.strictObject({
+export const TaskItemSchema = z.strictObject({
   id: z.string(),
   title: z.string(),
   status: z.enum(["todo", "in_progress", "done"]),

@@ -119,6 +119,10 @@ export const ROOT_AGENT: AgentKind = only((c) => c.root, "the root");
 export const NOTEBOOK_AGENT: AgentKind = only((c) => c.cells === "notebook", "the notebook's");
 /** The agent that works on web pages (its moves' observations are its). */
 export const BROWSING_AGENT: AgentKind = only((c) => c.shows === "pages", "the browsing one");
+/** The agent whose finish shows as `finish` (a plan card, the final code). */
+export function agentShowing(finish: Exclude<AgentFinishShows, "nothing">): AgentKind {
+  return only((c) => c.finishShows === finish, `the one whose finish shows ${finish}`);
+}
 /** The agent whose steps are the run's turns. */
 export const TURNS_AGENT: AgentKind = only((c) => c.countsTurns, "the one counting turns");
 

@@ -31,13 +31,15 @@ describe("AgentMessage", () => {
 });
 
 describe("StreamedMessage", () => {
-  it("adds seq, runId and ts", () => {
-    const m = StreamedMessageSchema.parse({ role: "planner", content: "x", seq: 3, runId: null, ts: "2025-01-01T00:00:00Z" });
-    expect(m).toEqual({ role: "planner", content: "x", seq: 3, runId: null, ts: "2025-01-01T00:00:00Z" });
+  it("adds seq, runId, ts and the typed chat item", () => {
+    const item = { type: "notice", speaker: "planner", text: "x" };
+    const m = StreamedMessageSchema.parse({ role: "planner", content: "x", item, seq: 3, runId: null, ts: "2025-01-01T00:00:00Z" });
+    expect(m).toEqual({ role: "planner", content: "x", item, seq: 3, runId: null, ts: "2025-01-01T00:00:00Z" });
+    expect(StreamedMessageSchema.safeParse({ role: "planner", content: "x", seq: 3, runId: null, ts: "t" }).success).toBe(false);
   });
 
   it("requires a non-negative integer seq", () => {
-    expect(StreamedMessageSchema.safeParse({ role: "user", content: "", seq: -1, runId: "r", ts: "t" }).success).toBe(false);
+    expect(StreamedMessageSchema.safeParse({ role: "user", content: "", item: { type: "user", text: "", media: [] }, seq: -1, runId: "r", ts: "t" }).success).toBe(false);
     expect(StreamedMessageSchema.safeParse({ role: "user", content: "", runId: "r", ts: "t" }).success).toBe(false);
   });
 });

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { AGENT_KINDS } from "./agent-cards";
+import { ChatItemSchema } from "./chat-item";
 
 /** Each agent speaks with its own name as its role (agent-cards.ts). */
 export const AGENT_MESSAGE_ROLES = [
@@ -28,8 +29,13 @@ export const AgentMessageSchema = z.object({
 });
 export type AgentMessage = z.infer<typeof AgentMessageSchema>;
 
-/** The socket / HTTP wire form: an AgentMessage placed in the session's order. */
+/**
+ * The socket / HTTP wire form: an AgentMessage placed in the session's order, with the typed
+ * chat item it was written from (`role`/`content`/`media` stay for API clients that read them).
+ */
 export const StreamedMessageSchema = AgentMessageSchema.extend({
+  /** What the entry is, typed: the chat renders this (lib/protocol/chat-item.ts). */
+  item: ChatItemSchema,
   /** The session-wide sequence number; clients sync with `afterSeq`. */
   seq: z.number().int().nonnegative(),
   runId: z.string().nullable(),

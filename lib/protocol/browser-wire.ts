@@ -1,7 +1,7 @@
 /**
- * What the chat shows of the browsing agent, inside AgentMessage content (the
- * same tag style as `<execute_python>` and `<interaction>`): the server's
- * projection writes these, the client reads them with the same schemas.
+ * What the chat shows of the browsing agent: the fields of the `browser_step`, `browser_screen`
+ * and `safety_check` chat items (lib/protocol/chat-item.ts), which the chat renders. The
+ * compatible text form writes the same objects as JSON in tags (lib/protocol/chat-text.ts):
  *
  * - role `browser`: `<thinking>…</thinking>` (optional) then `<browser_action>{BrowserActionWire}</browser_action>`
  * - role `observation`: `<browser_observation>{BrowserObservationWire}</browser_observation>` then

@@ -4,7 +4,8 @@ import { upsertRun } from "@/lib/db/runs";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { ArgusEvent, ArgusEventInput } from "@/lib/protocol/events";
 import { TERMINAL_AGENT_STATES, type RunLimits, type RunState } from "@/lib/protocol/state";
-import { toAgentMessage } from "./projection";
+import { toChatItem } from "./projection";
+import { chatItemMessage } from "@/lib/protocol/chat-text";
 import { fromDict, toDict } from "./serialization";
 import { initialRunState, reduceRunState } from "./state-reducer";
 import { toStateWire, type RunStateWire } from "@/lib/protocol/state-wire";
@@ -25,7 +26,7 @@ export interface LoggedEvent {
   sessionId: string;
   /** Null when only a state is announced (a run that ended while the disk refused writes). */
   event: ArgusEvent | null;
-  /** The event's AgentMessage projection, or null for events the chat does not show. */
+  /** The event's chat item with its AgentMessage text form, or null for events the chat does not show. */
   message: StreamedMessage | null;
   /** The run's state after this event, when the event belongs to a run. */
   state: RunStateWire | null;
@@ -46,9 +47,9 @@ export const DEFAULT_RUN_LIMITS: RunLimits = {
 };
 
 function streamedMessage(event: ArgusEvent): StreamedMessage | null {
-  const message = toAgentMessage(event);
-  if (message === null || event.id === undefined || event.timestamp === undefined) return null;
-  return { ...message, seq: event.id, runId: event.runId ?? null, ts: event.timestamp };
+  const item = toChatItem(event);
+  if (item === null || event.id === undefined || event.timestamp === undefined) return null;
+  return { ...chatItemMessage(item), item, seq: event.id, runId: event.runId ?? null, ts: event.timestamp };
 }
 
 /**

@@ -6,7 +6,6 @@
  */
 import type { Socket } from "socket.io-client";
 import { expect } from "vitest";
-import { parseStep } from "@/lib/client/message-content";
 import { openDatabase } from "@/lib/db/database";
 import { eventsAfter } from "@/lib/db/events";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
@@ -83,7 +82,9 @@ export async function expectDraftsMatchLog(world: AgentWorld, session: { id: str
       expect(sizes[0]).toBeLessThan(sizes.at(-1)!);
     }
     const plannerStep = watch.messages.find((m) => m.seq === actions[3]!.id)!;
-    expect(cell.at(-1)!.view).toEqual({ tool: "execute_python", ...parseStep(plannerStep.content) });
+    const stepItem = plannerStep.item;
+    if (stepItem.type !== "cell") throw new Error(`the planner's step is a ${stepItem.type}, not a cell`);
+    expect(cell.at(-1)!.view).toEqual({ tool: "execute_python", thinking: stepItem.thinking.trim(), code: stepItem.code });
     const cellAction = actions[3]!;
     expect(cell.at(-1)!.view.code).toBe(cellAction.action === "run_ipython" ? cellAction.args.code : null);
 

@@ -2,7 +2,7 @@ import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/lib/config";
 import { eventsAfter } from "@/lib/db/events";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import { StreamedMessageSchema, type StreamedMessage } from "@/lib/protocol/agent-message";
 import type { SyncAck } from "@/lib/protocol/socket";
 import type { RunStateWire } from "@/lib/protocol/state-wire";
 import { createSession } from "@/lib/sessions/service";
@@ -126,6 +126,12 @@ describe("Socket.io protocol", () => {
       [3, "conversation", "Let me look."],
     ]);
     expect(gotA[0]).toMatchObject({ runId: "run-1", ts: expect.any(String) });
+    // Each carries its typed chat item beside the compatible text, and the wire schema holds.
+    expect(gotA.map((m) => m.item)).toEqual([
+      { type: "user", text: "how many coins?", media: [] },
+      { type: "agent_message", speaker: "conversation", text: "Let me look.", media: [] },
+    ]);
+    for (const m of gotA) expect(StreamedMessageSchema.parse(m)).toEqual(m);
     expect(await Promise.all(persistedOnReceipt)).toEqual([true, true]);
     expect(states.at(-1)).toMatchObject({ runId: "run-1", agentState: "running" });
     await new Promise((r) => setTimeout(r, 50));
@@ -172,6 +178,8 @@ describe("Socket.io protocol", () => {
     expect(seqs).toEqual(Array.from({ length: 41 }, (_, i) => i + 1));
     expect([...seen.values()].map((m) => m.content)).toEqual(Array.from({ length: 41 }, (_, i) => `m${i + 1}`));
     expect(ack.messages.map((m) => m.seq)).toEqual(Array.from({ length: 35 }, (_, i) => i + 6));
+    // The replay carries the same typed items as the live messages.
+    expect(ack.messages.map((m) => m.item)).toEqual(Array.from({ length: 35 }, (_, i) => ({ type: "user", text: `m${i + 6}`, media: [] })));
   });
 
   it("answers bad socket events with an error acknowledgement and keeps serving", async () => {

@@ -43,10 +43,6 @@ export function pyFileName(code: string): string {
   return m ? `${m[1]}.py` : "argus_code.py";
 }
 
-/** The downloadable script: the function, then its test, exactly as they ran together. */
-export function pyFileContent({ code, test }: FinalCode): string {
-  return test.trim() ? `${code}\n\n# --- test ---\n${test}\n` : `${code}\n`;
-}
 
 /* ---- pictures ---- */
 
@@ -232,6 +228,8 @@ export function parseNotebook(doc: unknown): NotebookCellView[] | null {
   const cells: NotebookCellView[] = [];
   doc.cells.forEach((c, i) => {
     if (!isRecord(c)) return;
+    // The download's own setup (lib/kernels/notebook-helpers.ts) is not something the session ran.
+    if (isRecord(c.metadata) && isRecord(c.metadata.argus) && c.metadata.argus.helpers === true) return;
     const id = typeof c.id === "string" && c.id ? c.id : `cell-${i}`;
     const source = multiline(c.source);
     if (c.cell_type === "code") {

@@ -32,7 +32,9 @@ test("hostile model and kernel output renders as text and never runs", async ({ 
 
   const log = page.getByRole("log", { name: "Conversation" });
   const conversation = page.getByTestId("message-conversation");
-  await expect(conversation.last()).toContainText("Done: the function returns markup", { timeout: 25_000 });
+  // The run includes the coder's test in a fresh kernel, whose start takes what it takes on a busy
+  // machine: wait on the answer itself, bounded only by the test's own budget (timeout 0).
+  await expect(conversation.last()).toContainText("Done: the function returns markup", { timeout: 0 });
 
   // The person's own message, as typed.
   await expect(page.getByTestId("message-user").first()).toContainText(QUESTION);

@@ -16,6 +16,7 @@ async function echoOn(socketPath: string): Promise<void> {
   cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
 }
 
+/** Sends `text` and resolves to the first reply; a connection that ends without one is a failed exchange. */
 function exchange(port: number, text: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, "127.0.0.1", () => socket.write(text));
@@ -24,6 +25,8 @@ function exchange(port: number, text: string): Promise<string> {
       resolve(chunk.toString());
     });
     socket.once("error", reject);
+    // A close after an error has already rejected; a close with no reply and no error is a refusal too.
+    socket.once("close", () => reject(Object.assign(new Error("closed without a reply"), { code: "ECLOSED" })));
   });
 }
 

@@ -41,7 +41,8 @@ const listen = (port, socketPath) => new Promise((resolve, reject) => {
   const server = net.createServer((client) => {
     const upstream = net.connect(socketPath);
     client.on("error", () => upstream.destroy());
-    upstream.on("error", () => client.destroy());
+    // A reset, not a quiet close: Chromium then reports a failed connection, never an empty reply.
+    upstream.on("error", () => client.resetAndDestroy());
     client.on("close", () => upstream.destroy());
     upstream.on("close", () => client.destroy());
     client.pipe(upstream);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RedoRequestSchema } from "./redo";
 
 /** Request bodies of the HTTP interface (DESIGN §6), validated by every route. */
 
@@ -44,9 +45,16 @@ export const PostMessageBody = z
      * very question waits, so a late or repeated click never answers the next card.
      */
     answers: z.number().int().positive().optional(),
+    /**
+     * Do a turn again instead of posting a new message (redo.ts): continue a run that failed or
+     * was stopped, answer the latest message again, or replace a message with `content`.
+     * `content` is ignored (and may be empty) for continue and regenerate.
+     */
+    redo: RedoRequestSchema.optional(),
   })
   .strict()
-  .refine((b) => b.content.trim().length > 0 || (b.media?.length ?? 0) > 0, {
+  .refine((b) => b.redo === undefined || b.role === "user", { message: "a redo is sent with role user", path: ["redo"] })
+  .refine((b) => b.redo?.kind === "continue" || b.redo?.kind === "regenerate" || b.content.trim().length > 0 || (b.media?.length ?? 0) > 0, {
     message: "a message needs some text or at least one upload",
     path: ["content"],
   });

@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { TaskItemSchema } from "./action-args";
 import { agentCard, AGENT_KINDS } from "./agent-cards";
+import { RedoMarkSchema } from "./redo";
 import { BrowserActionWireSchema, BrowserObservationWireSchema, SafetyPayloadSchema } from "./browser-wire";
 
 const media = z.array(z.string());
@@ -52,6 +53,11 @@ export const ChatItemSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("safety_check"), prompt: z.string(), options: z.array(z.string()), payload: SafetyPayloadSchema.nullable() }),
   /** A failure the person should see (a refused step, a run that gave up, an error). */
   z.strictObject({ type: z.literal("error"), text: z.string() }),
+  /**
+   * A run continued, a message answered again or edited, or the notebook rebuilt before a continue
+   * (redo.ts): `from` is the person's message a Regenerate or Edit starts from.
+   */
+  z.strictObject({ type: z.literal("redo"), kind: RedoMarkSchema.shape.kind, from: z.number().nullable(), text: z.string() }),
   /** A run's closing output. */
   z.strictObject({ type: z.literal("result"), text: z.string() }),
 ]);

@@ -82,5 +82,7 @@ export function chatItemMessage(item: ChatItem): AgentMessage {
       return message("error_observation", item.text);
     case "result":
       return message("final_observation", item.text);
+    case "redo":
+      return message("assistant", item.text);
   }
 }

@@ -6,6 +6,7 @@
 import { BROWSING_AGENT } from "./agent-cards";
 import type { SafetyCheck } from "./browser-wire";
 import type { AgentName, AgentState, ArgusEventInput } from "./events";
+import type { RedoMark } from "./redo";
 
 export type ObservationInput<K extends string> = Extract<ArgusEventInput, { observation: K }>;
 export type ActionInput<K extends string> = Extract<ArgusEventInput, { action: K }>;
@@ -25,6 +26,11 @@ export function stateChanged(agentState: AgentState, reason = "", place: EventPl
 /** Something went wrong that the person should read about; `errorId` says what kind of thing. */
 export function errorNote(content: string, errorId: string, place: EventPlace = {}): ObservationInput<"error"> {
   return { source: "environment", agent: "system", ...place, observation: "error", content, extras: { error_id: errorId } };
+}
+
+/** A redo mark (redo.ts): the chat shows `text` where a run continued, a message was answered again or edited. */
+export function redoMark(mark: RedoMark, text: string, place: EventPlace = {}): ObservationInput<"null"> {
+  return { source: "user", agent: "user", ...place, observation: "null", content: text, extras: { redo: mark } };
 }
 
 /** The person's message (or answer), with the URLs of the files it carries. */

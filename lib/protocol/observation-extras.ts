@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { AgentStateSchema, jsonObject } from "./event-base";
+import { RedoMarkSchema } from "./redo";
 
 export const CmdMetadataSchema = z.strictObject({
   exit_code: z.number().int().default(-1),
@@ -18,7 +19,10 @@ export const CmdMetadataSchema = z.strictObject({
 });
 
 export const OBSERVATION_EXTRAS = {
-  null: z.strictObject({}),
+  null: z.strictObject({
+    /** Argus's own: a run continued, a message answered again or edited, a notebook rebuilt (redo.ts). */
+    redo: RedoMarkSchema.optional(),
+  }),
   run_ipython: z.strictObject({
     code: z.string(),
     image_urls: z.array(z.string()).nullable().default(null),

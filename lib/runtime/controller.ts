@@ -15,7 +15,7 @@ import type { DraftChannel } from "./draft-channel";
 import type { EventLog } from "./event-log";
 import { endingOfError, RunEnded, writeRunEnding, type RunEnding } from "./run-ending";
 import { stepDrafts } from "./step-drafts";
-import { detectStuck } from "./stuck-detector";
+import { checkRunBudgets } from "./run-budgets";
 
 /** A picture a cell made, stored as a session file. */
 export interface CellImage extends ImageRef {
@@ -74,16 +74,28 @@ interface Frame {
  */
 export class Controller {
   private readonly stack: Frame[] = [];
-  private readonly startedAt = Date.now();
+  private startedAt = Date.now();
   private firstSeq = 0;
   /** Steps taken in this run, so each step's drafts share a key. */
   private steps = 0;
+  /** The action logged but not yet carried out (a cell the run was stopped in): a continue carries it out again. */
+  private unfinished: { frame: Frame; action: ArgusEvent; result: StepResult } | null = null;
+  /** How the run last ended; a failure or a stop can be continued (resume). */
+  private ending: RunEnding | null = null;
 
   constructor(
     private readonly services: RunServices,
     private readonly model: ModelClient,
-    private readonly o: ControllerOptions,
+    private o: ControllerOptions,
   ) {}
+
+  /**
+   * Whether the run can go on from where it ended (Retry after a failure, Continue after a
+   * stop): its agents, their delegation stack and the step it stopped at are all still here.
+   */
+  get resumable(): boolean {
+    return this.stack.length > 0 && (this.ending?.kind === "failed" || this.ending?.kind === "stopped_by_person");
+  }
 
   private async append(event: ArgusEventInput): Promise<ArgusEvent> {
     if (this.o.closing()) throw new ServerClosing();
@@ -97,10 +109,31 @@ export class Controller {
   async run(root: Agent, firstSeq: number): Promise<void> {
     this.firstSeq = firstSeq;
     this.stack.push({ agent: root });
+    await this.drive();
+  }
+
+  /**
+   * Goes on with a run that failed or was stopped (see `resumable`), under the new attempt's
+   * signal and callbacks: the action it stopped in is carried out again, then the agent on top
+   * of the stack takes the step that failed. The time limit counts from now.
+   */
+  async resume(options: ControllerOptions): Promise<void> {
+    if (!this.resumable) throw new Error("this run cannot be continued");
+    this.o = options;
+    this.startedAt = Date.now();
+    this.ending = null;
+    await this.drive();
+  }
+
+  private async drive(): Promise<void> {
     await this.setState("running");
     try {
+      const unfinished = this.unfinished;
+      if (unfinished) await this.carryOutOnce(unfinished.frame, unfinished.action, unfinished.result);
       while (this.stack.length > 0) {
-        await this.checkBudgets();
+        const { sessionId, runId, limits } = this.o;
+        const events = () => this.services.events.eventsAfter(sessionId, this.firstSeq - 1);
+        await checkRunBudgets({ state: await this.services.events.runState(sessionId, runId), limits, startedAt: this.startedAt, events, runId });
         const frame = this.stack.at(-1)!;
         const result = await this.step(frame);
         // Before the finish is logged: whoever sees it (the Code tab) finds the kept function already there.
@@ -113,7 +146,7 @@ export class Controller {
           ...result.action,
           llm_metrics: toLlmMetrics(result.usage),
         });
-        await this.carryOut(frame, action, result);
+        await this.carryOutOnce(frame, action, result);
       }
       await writeRunEnding((event) => this.append(event), this.o.runId, { kind: "finished" });
     } catch (error) {
@@ -147,6 +180,13 @@ export class Controller {
     } finally {
       drafts.close();
     }
+  }
+
+  /** Carries out a logged action, remembered until it is done so a continue can do it again. */
+  private async carryOutOnce(frame: Frame, action: ArgusEvent, result: StepResult): Promise<void> {
+    this.unfinished = { frame, action, result };
+    await this.carryOut(frame, action, result);
+    this.unfinished = null;
   }
 
   private async carryOut(frame: Frame, action: ArgusEvent, result: StepResult): Promise<void> {
@@ -248,27 +288,6 @@ export class Controller {
     await frame.agent.observe(observation, { images: result.images, viewed: [] });
   }
 
-  private async checkBudgets(): Promise<void> {
-    const state = await this.services.events.runState(this.o.sessionId, this.o.runId);
-    const { maxIterations, maxTokens, maxWallClockMs } = this.o.limits;
-    if (state.iteration.global >= maxIterations) {
-      throw new RunEnded({ kind: "budget", reason: `The run stopped after ${maxIterations} steps, its limit. Ask again to continue.` });
-    }
-    const tokens = state.metrics.totals.inputTokens + state.metrics.totals.outputTokens;
-    if (tokens >= maxTokens) {
-      throw new RunEnded({ kind: "budget", reason: `The run stopped after using ${tokens} tokens (limit ${maxTokens}).` });
-    }
-    const elapsed = Date.now() - this.startedAt;
-    if (elapsed >= maxWallClockMs) {
-      throw new RunEnded({ kind: "budget", reason: `The run stopped after ${Math.round(elapsed / 1000)} s, its time limit.` });
-    }
-    const events = (await this.services.events.eventsAfter(this.o.sessionId, this.firstSeq - 1)).filter((e) => e.runId === this.o.runId);
-    const stuck = detectStuck(events, { headless: false });
-    if (stuck) {
-      throw new RunEnded({ kind: "stuck", reason: `The agents were repeating themselves (${stuck.loopType.replace(/_/g, " ")}, ${stuck.repeatTimes} times), so the run was stopped. Try rephrasing the request.` });
-    }
-  }
-
   /**
    * Ends the run: a readable error in the chat (when the ending has one), and the run's final
    * state (see run-ending.ts). A full disk may still let these writes through (a blob failed, the
@@ -276,6 +295,7 @@ export class Controller {
    */
   private async end(error: unknown): Promise<void> {
     if (this.o.closing()) return;
-    await writeRunEnding((event) => this.append(event), this.o.runId, endingOfError(error, this.o.signal.aborted));
+    this.ending = endingOfError(error, this.o.signal.aborted);
+    await writeRunEnding((event) => this.append(event), this.o.runId, this.ending);
   }
 }

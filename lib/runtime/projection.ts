@@ -171,9 +171,12 @@ function projectObservation(e: ObservationEvent): ChatItem | null {
       return { type: "error", text: e.content || "The person declined this step." };
     case "success":
       return { type: "result", text: e.content };
+    case "null": {
+      const mark = e.extras.redo;
+      return mark ? { type: "redo", kind: mark.kind, from: mark.from, text: e.content } : null;
+    }
     case "delegate":
     case "agent_state_changed":
-    case "null":
       return null;
   }
 }

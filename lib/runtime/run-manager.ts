@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { RunAgents } from "@/agents/types";
-import type { Db } from "@/lib/db/database";
-import { diskFullError, isDiskFull, type DiskSpace } from "@/lib/db/disk-space";
+import type { AgentFactory } from "@/agents/types";
+import { diskFullError, isDiskFull } from "@/lib/db/disk-space";
 import { runsInState } from "@/lib/db/runs";
 import { getSession, setTitleIfEmpty, type SessionRow } from "@/lib/db/sessions";
 import { ArgusError, isArgusError } from "@/lib/errors";
@@ -10,41 +9,17 @@ import type { ModelClient } from "@/lib/llm/models";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { PostMessage } from "@/lib/protocol/api";
 import { personMessage, question as questionEvent, stateChanged } from "@/lib/protocol/event-builders";
-import type { AgentName, AgentState, ArgusEvent } from "@/lib/protocol/events";
 import { fileUrl } from "@/lib/protocol/files";
-import type { RunLimits } from "@/lib/protocol/state";
+import type { AgentName, AgentState, ArgusEvent } from "@/lib/protocol/events";
 import { pendingInteraction } from "./pending-interaction";
-import { Controller, type RunServices } from "./controller";
+import { attemptOptions, type ActiveRun, type RunManagerDeps, type RunSettings } from "./active-run";
+import { Controller, type ControllerOptions } from "./controller";
+import { rebuildNotebookIfLost } from "./notebook-rebuild";
+import { eventsAgentsSee } from "./redo-log";
+import { openRun, type RunOpening } from "./run-opening";
 import { runEndingEvents, runEndingReason, writeRunEnding, type RunEnding } from "./run-ending";
 
-interface ActiveRun {
-  runId: string;
-  abort: AbortController;
-  /** Set while the run waits for the person's answer to interaction `seq`. */
-  waiting: { seq: number; resolve: (answer: ArgusEvent) => void; reject: (e: Error) => void } | null;
-  /** Another instance took the run over: it stops here without writing another event. */
-  abandoned?: boolean;
-}
-
-export interface RunSettings {
-  limits: RunLimits;
-}
-
-/** The run being started, as the agents need to know it. */
-export interface RunStart {
-  sessionId: string;
-  events: readonly ArgusEvent[];
-  text: string;
-  media: string[];
-}
-
-/** What the run manager is built from, in the composition root's order. */
-export interface RunManagerDeps extends RunServices {
-  db: Db;
-  disk: Pick<DiskSpace, "assertRoom">;
-  /** The agents of a run being started (see agents/registry.ts). */
-  agents: (run: RunStart) => Promise<RunAgents>;
-}
+export type { RunManagerDeps, RunSettings, RunStart } from "./active-run";
 
 /** The seed's update_callback: every AgentMessage of every session, in order. */
 export type UpdateCallback = (sessionId: string, message: StreamedMessage) => void;
@@ -56,6 +31,8 @@ export type UpdateCallback = (sessionId: string, message: StreamedMessage) => vo
  */
 export class RunManager {
   private readonly active = new Map<string, ActiveRun>();
+  /** The newest run of each session that failed or was stopped, with its agents: what Retry and Continue go on with. */
+  private readonly kept = new Map<string, { runId: string; controller: Controller; agents: AgentFactory }>();
   private closing = false;
   private subscriberCount = 0;
   /** Retries writing the endings of runs the full disk cut off (see endUnwritten). */
@@ -170,6 +147,7 @@ export class RunManager {
     const run = this.active.get(session.id);
     const media = (body.media ?? []).map(fileUrl);
 
+    if (body.redo && run) throw new ArgusError("conflict:message", "A run is already in progress in this session; wait for it or stop it.");
     if (body.answers !== undefined && run?.waiting?.seq !== body.answers) {
       throw new ArgusError("conflict:message", "That question was already answered or is no longer waiting, so this answer was not used.");
     }
@@ -193,22 +171,35 @@ export class RunManager {
     }
     // New work needs room, and the chat must first record how earlier runs ended.
     this.core.disk.assertRoom("message");
-    const runId = options.runId ?? randomUUID();
+    // A continue goes on under the run's own id (the router leased it under that id).
+    const runId = body.redo?.kind === "continue" ? body.redo.runId : (options.runId ?? randomUUID());
     const active: ActiveRun = { runId, abort: new AbortController(), waiting: null };
     // Claimed before the first await, so a second message arriving meanwhile
     // hears "a run is already in progress" instead of starting another run.
     this.active.set(session.id, active);
-    let first: ArgusEvent;
+    const kept = this.kept.get(session.id) ?? null;
+    let opening: RunOpening;
     try {
       const unwritten = await this.writeUnwritten();
       if (unwritten) throw diskFullError("message", unwritten);
-      first = (await this.core.events.append(session.id, personMessage(body.content, media, { runId }))).event;
-      await setTitleIfEmpty(this.core.db, session.id, titleFrom(body.content));
+      opening = await openRun(this.core.events, session.id, runId, body, kept?.runId ?? null);
+      if (!body.redo || body.redo.kind === "edit") await setTitleIfEmpty(this.core.db, session.id, titleFrom(body.content));
     } catch (error) {
       if (this.active.get(session.id) === active) this.active.delete(session.id);
       throw error;
     }
-    void this.execute(session.id, active, first, body.media ?? [])
+    // Whatever happens next, the run the process kept is either going on now or left behind.
+    this.kept.delete(session.id);
+    const work = async () => {
+      if (body.redo?.kind === "continue") await rebuildNotebookIfLost(this.core, { sessionId: session.id, runId, signal: active.abort.signal });
+      if (opening.continues && kept) {
+        await kept.controller.resume({ ...this.controllerOptions(session.id, active), agents: kept.agents });
+        this.keepIfResumable(session.id, active, kept.controller, kept.agents);
+      } else {
+        await this.execute(session.id, active, opening);
+      }
+    };
+    void work()
       .catch(async (error: unknown) => {
         if (!this.closing && isDiskFull(error)) return this.endUnwritten(session.id, runId);
         // The database went away under the run: its end is recorded when it is back (run router).
@@ -253,6 +244,7 @@ export class RunManager {
 
   /** Stops the session's run if there is one (the session is being deleted). */
   cancelIfActive(sessionId: string): void {
+    this.kept.delete(sessionId);
     if (this.active.has(sessionId)) this.cancel(sessionId);
   }
 
@@ -279,25 +271,26 @@ export class RunManager {
     return { runId: run.runId };
   }
 
-  private async execute(sessionId: string, run: ActiveRun, first: ArgusEvent, media: string[]): Promise<void> {
-    const events = await this.core.events.eventsAfter(sessionId, 0);
-    const text = "action" in first && first.action === "message" ? first.args.content : "";
-    const agents = await this.core.agents({ sessionId, events, text, media });
-    const controller = new Controller(this.core, this.model!, {
-      sessionId,
-      runId: run.runId,
-      signal: run.abort.signal,
+  private controllerOptions(sessionId: string, run: ActiveRun): Omit<ControllerOptions, "agents"> {
+    return attemptOptions(sessionId, run, {
       limits: this.settings.limits,
-      agents: agents.create,
       ask: (question, agent) => this.ask(sessionId, question, agent),
       closing: () => this.closing || run.abandoned === true,
-      waitForAnswer: (seq) =>
-        new Promise<ArgusEvent>((resolve, reject) => {
-          if (run.abort.signal.aborted) return reject(new Error("cancelled"));
-          run.waiting = { seq, resolve, reject };
-        }),
     });
-    await controller.run(agents.root, first.id!);
+  }
+
+  private async execute(sessionId: string, run: ActiveRun, opening: RunOpening): Promise<void> {
+    // Agents remember what is still current: turns a Regenerate or Edit superseded are left out.
+    const events = eventsAgentsSee(await this.core.events.eventsAfter(sessionId, 0));
+    const agents = await this.core.agents({ sessionId, events, text: opening.text, media: opening.media });
+    const controller = new Controller(this.core, this.model!, { ...this.controllerOptions(sessionId, run), agents: agents.create });
+    await controller.run(agents.root, opening.firstSeq);
+    this.keepIfResumable(sessionId, run, controller, agents.create);
+  }
+
+  /** A run that failed or was stopped keeps its agents here, so Retry or Continue picks it up where it stopped. */
+  private keepIfResumable(sessionId: string, run: ActiveRun, controller: Controller, agents: AgentFactory): void {
+    if (controller.resumable && !this.closing && !run.abandoned) this.kept.set(sessionId, { runId: run.runId, controller, agents });
   }
 
   /** The question the session still owes an answer to (for the transcript view). */

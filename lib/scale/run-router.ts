@@ -199,7 +199,8 @@ export class RunRouter {
       // met again below by the step that refuses it in its own words (507).
       if (failure !== null && (isConnectionFailure(failure) || (isArgusError(failure) && failure.type === "unavailable"))) throw new ArgusError("unavailable:db", DATABASE_UNAVAILABLE_MESSAGE, { retryAfterSeconds: 5 });
     }
-    const runId = randomUUID();
+    // A continue (Retry after a failure) goes on under the run's own id, so its lease names that run.
+    const runId = body.redo?.kind === "continue" ? body.redo.runId : randomUUID();
     const lease = await acquireLease(db, { sessionId: session.id, runId, owner: instanceId, expiresAt: Date.now() + leaseMs });
     if (lease.owner !== instanceId) {
       // Another instance started a run in this chat a moment ago: it answers.

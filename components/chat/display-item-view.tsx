@@ -14,7 +14,8 @@ import { InteractionCard } from "./interaction-card";
 import { ObservationMessage } from "./observation-message";
 import { PlanBlock } from "./plan-block";
 import { StepBlock } from "./step-block";
-import { UserMessage } from "./user-message";
+import { EditableUserMessage } from "./editable-user-message";
+import { RedoNote } from "./redo-note";
 
 export interface DisplayItemViewProps {
   item: DisplayItem;
@@ -49,7 +50,8 @@ function View({ item, pending, latest, defaultOpen, onAnswer, onRetry }: Display
 
 /** A message listed on its own, by what its item is. */
 function MessageView({ message }: { message: StreamedMessage }) {
-  if (isEntry(message, "user", "answer")) return <UserMessage message={message} />;
+  if (isEntry(message, "user", "answer")) return <EditableUserMessage message={message} />;
+  if (isEntry(message, "redo")) return <RedoNote message={message} render={renderEarlier} />;
   if (isEntry(message, "output", "result")) return <ObservationMessage message={message} />;
   const item = message.item;
   switch (item.type) {
@@ -66,6 +68,13 @@ function MessageView({ message }: { message: StreamedMessage }) {
       // Types groupMessages lists elsewhere; shown as a note rather than dropped.
       return <AgentNote message={message} text={message.content} />;
   }
+}
+
+const ignore = () => {};
+
+/** An earlier version's items: read-only (nothing in them waits or retries any more). */
+function renderEarlier(items: readonly DisplayItem[]) {
+  return items.map((item) => <DisplayItemView key={item.key} item={item} pending={false} latest={false} defaultOpen={false} onAnswer={ignore} onRetry={ignore} />);
 }
 
 /** A message never changes under its seq (merging by seq keeps the first copy), so seq and type identify it. */

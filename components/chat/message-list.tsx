@@ -8,7 +8,10 @@ import { lastSeq } from "@/lib/client/merge-messages";
 import { groupMessages, type DisplayItem } from "@/lib/client/message-parts";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { RunStateWire } from "@/lib/protocol/state-wire";
+import { foldSuperseded, redoOffers } from "@/lib/client/redo-view";
 import { DisplayItemView } from "./display-item-view";
+import { RedoContext, type RedoControls } from "./redo-context";
+import { RunActions } from "./run-actions";
 import { LiveDraftBubble } from "./live-draft-bubble";
 import { useStickToBottom } from "./use-stick-to-bottom";
 
@@ -21,9 +24,18 @@ export interface MessageListProps {
   onAnswer(text: string, seq: number): void;
   /** Retry after the latest error. May return a promise (the button stays disabled until it settles). */
   onRetry(): void;
+  /** Edit, Regenerate and Continue (lib/client/redo-view.ts); without it the transcript offers none. */
+  redo?: MessageListRedo;
   /** The step being written now, shown after the transcript until its message arrives. */
   live?: { drafts: DraftStore; state: RunStateWire | null };
   className?: string;
+}
+
+/** What the person can do a turn again with; each resolves true when the server took it. */
+export interface MessageListRedo {
+  onEdit(seq: number, text: string): Promise<boolean>;
+  onRegenerate(seq: number): Promise<boolean>;
+  onContinue(runId: string): Promise<boolean>;
 }
 
 /**
@@ -31,8 +43,17 @@ export interface MessageListProps {
  * view pinned to the newest one while the person is at the bottom. It is its
  * own scroll container, so give it a bounded height (e.g. flex-1 min-h-0).
  */
-export function MessageList({ messages, pendingSeq, onAnswer, onRetry, live, className = "" }: MessageListProps) {
-  const grouped = useMemo(() => groupMessages(messages), [messages]);
+export function MessageList({ messages, pendingSeq, onAnswer, onRetry, redo, live, className = "" }: MessageListProps) {
+  // What a Regenerate or Edit replaced is folded under its mark (redo-note.tsx).
+  const folded = useMemo(() => foldSuperseded(messages), [messages]);
+  const grouped = useMemo(() => groupMessages(folded.current), [folded]);
+  const offers = useMemo(() => redoOffers(folded.current, live?.state ?? null), [folded, live?.state]);
+  const redoRef = useRef(redo);
+  const onEdit = useCallback((seq: number, text: string) => redoRef.current?.onEdit(seq, text) ?? Promise.resolve(false), []);
+  const redoControls = useMemo<RedoControls>(
+    () => ({ editable: redo ? offers.editable : new Set(), earlier: folded.earlier, onEdit }),
+    [redo, offers.editable, folded.earlier, onEdit],
+  );
   // Updates render as a transition, which React time-slices: a 300-message
   // history (which arrives as an update, the list mounts empty) paints in small
   // chunks instead of one long main-thread task, and typing stays responsive.
@@ -48,6 +69,7 @@ export function MessageList({ messages, pendingSeq, onAnswer, onRetry, live, cla
   useLayoutEffect(() => {
     answerRef.current = onAnswer;
     retryRef.current = onRetry;
+    redoRef.current = redo;
   });
   const answer = useCallback((text: string, seq: number) => answerRef.current(text, seq), []);
   const retry = useCallback(() => retryRef.current(), []);
@@ -75,6 +97,7 @@ export function MessageList({ messages, pendingSeq, onAnswer, onRetry, live, cla
         className="focus-ring-inset min-h-0 flex-1 overflow-y-auto overscroll-contain"
       >
         <div ref={contentRef} className="mx-auto flex w-full max-w-3xl flex-col gap-5 px-4 py-5">
+          <RedoContext.Provider value={redoControls}>
           {items.map((item, i) => (
             <DisplayItemView
               key={item.key}
@@ -86,6 +109,15 @@ export function MessageList({ messages, pendingSeq, onAnswer, onRetry, live, cla
               onRetry={retry}
             />
           ))}
+          </RedoContext.Provider>
+          {redo && (
+            <RunActions
+              canRegenerate={offers.regenerate !== null}
+              canContinue={offers.continueRun !== null}
+              onRegenerate={() => (offers.regenerate !== null ? redo.onRegenerate(offers.regenerate) : undefined)}
+              onContinue={() => (offers.continueRun !== null ? redo.onContinue(offers.continueRun) : undefined)}
+            />
+          )}
           {live && <LiveDraftBubble drafts={live.drafts} heldLastSeq={shownLastSeq} state={shownState} />}
         </div>
       </div>

@@ -1,3 +1,4 @@
+import type { RedoRequest } from "@/lib/protocol/redo";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { UploadView } from "@/lib/protocol/files";
 import type { FunctionTokenCreated } from "@/lib/protocol/functions";
@@ -69,7 +70,7 @@ export const api = {
     form.set("file", file, file.name);
     return request<UploadView>("POST", `/api/sessions/${id}/uploads`, undefined, form);
   },
-  send: (id: string, body: { role: "user" | "interaction_response"; content: string; media?: string[]; answers?: number }) =>
+  send: (id: string, body: { role: "user" | "interaction_response"; content: string; media?: string[]; answers?: number; redo?: RedoRequest }) =>
     request<{ runId: string; resumed: boolean }>("POST", `/api/sessions/${id}/messages`, body),
   cancel: (id: string) => request<{ runId: string }>("POST", `/api/sessions/${id}/cancel`),
   createFunctionToken: (id: string) => request<FunctionTokenCreated>("POST", `/api/sessions/${id}/function-tokens`),

@@ -144,10 +144,10 @@ export function groupMessages(messages: readonly StreamedMessage[]): DisplayItem
   }
 
   // Retry belongs to the latest failure only, and only until the person has
-  // moved on (sent a message or answered a question after it).
+  // moved on (sent a message, answered a question, or retried, regenerated or edited after it).
   let lastSpoke = -1;
   for (const m of messages) {
-    if ((m.item.type === "user" || m.item.type === "answer") && m.seq > lastSpoke) lastSpoke = m.seq;
+    if ((m.item.type === "user" || m.item.type === "answer" || m.item.type === "redo") && m.seq > lastSpoke) lastSpoke = m.seq;
   }
   for (let i = items.length - 1; i >= 0; i--) {
     const item = items[i]!;

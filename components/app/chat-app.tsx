@@ -155,10 +155,19 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
     return ok;
   };
 
+  // Retry continues the failed run from its failed step (the message is not posted again).
   const retry = async () => {
-    const last = [...stream.messages].reverse().find((m) => isEntry(m, "user"));
-    return last ? actions.send(last.item.text) : false;
+    const failed = [...stream.messages].reverse().find((m) => isEntry(m, "error") && m.runId !== null);
+    return failed?.runId ? actions.redo({ kind: "continue", runId: failed.runId }) : false;
   };
+  const redo = useMemo(
+    () => ({
+      onEdit: (seq: number, text: string) => actions.redo({ kind: "edit", seq }, text),
+      onRegenerate: (seq: number) => actions.redo({ kind: "regenerate", seq }),
+      onContinue: (runId: string) => actions.redo({ kind: "continue", runId }),
+    }),
+    [actions],
+  );
 
   // The sample picture goes up like any attachment; the question waits in the composer to be sent.
   const tryExample = async () => {
@@ -220,6 +229,7 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
                 pendingSeq={pendingSeq}
                 onAnswer={(text, seq) => actions.send(text, "interaction_response", seq)}
                 onRetry={retry}
+                redo={redo}
                 live={{ drafts: stream.drafts, state: stream.state }}
               />
             )}

@@ -3,6 +3,7 @@
 import { useCallback, useState } from "react";
 import { api, ApiError } from "@/lib/client/api";
 import type { UploadView } from "@/lib/protocol/files";
+import type { RedoRequest } from "@/lib/protocol/redo";
 
 export interface Attachment {
   key: string;
@@ -89,6 +90,21 @@ export function useChatActions(ensureSession: () => Promise<string>, onUploaded:
     [attachments, ensureSession],
   );
 
+  /** Does a turn again (Retry, Continue, Regenerate, Edit: lib/protocol/redo.ts); resolves true when the server took it. */
+  const redo = useCallback(
+    async (request: RedoRequest, content = ""): Promise<boolean> => {
+      setError(null);
+      try {
+        await api.send(await ensureSession(), { role: "user", content, redo: request });
+        return true;
+      } catch (e) {
+        setError(e instanceof ApiError ? e.message : "That could not be done.");
+        return false;
+      }
+    },
+    [ensureSession],
+  );
+
   const stop = useCallback(async () => {
     try {
       await api.cancel(await ensureSession());
@@ -97,5 +113,5 @@ export function useChatActions(ensureSession: () => Promise<string>, onUploaded:
     }
   }, [ensureSession]);
 
-  return { attachments, attach, refuse, remove, send, stop, error, setError };
+  return { attachments, attach, refuse, remove, send, redo, stop, error, setError };
 }

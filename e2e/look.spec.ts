@@ -47,6 +47,24 @@ test.describe("desktop", () => {
     await save(page, "preview-code");
   });
 
+  test("Edit and Regenerate, and an earlier version", async ({ page }) => {
+    await useScenario("two-answers.json");
+    await page.goto("/");
+    await page.getByTestId("composer-text").fill("Describe this chat in one line.");
+    await page.getByTestId("composer-text").press("Enter");
+    await expect(page.getByTestId("message-conversation")).toContainText("First answer.");
+    await expect(page.getByRole("button", { name: "Regenerate" })).toBeVisible();
+    await save(page, "chat-redo");
+
+    await page.getByTestId("edit-message-button").click();
+    await page.getByRole("textbox", { name: "Edit your message" }).fill("Describe this chat in two lines.");
+    await page.getByTestId("edit-message").getByRole("button", { name: "Send" }).click();
+    await expect(page.getByTestId("message-conversation")).toHaveText(/Second answer\./);
+    await page.getByTestId("show-earlier-version").click();
+    await expect(page.getByTestId("earlier-version")).toContainText("First answer.");
+    await save(page, "chat-earlier-version");
+  });
+
   test("a chat link opened in another browser", async ({ page, browser }) => {
     await page.goto("/");
     const { id } = await page.evaluate(async () => (await (await fetch("/api/sessions", { method: "POST" })).json()) as { id: string });

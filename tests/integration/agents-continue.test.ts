@@ -78,3 +78,26 @@ describe("Retry after the kernel died", () => {
     expect(ofKind(watch.messages, "user")).toHaveLength(1);
   });
 });
+
+describe("Stop, then Continue", () => {
+  it("goes on with the stopped run: the cell it was stopped in runs again, nothing before it is redone", { timeout: 240_000 }, async () => {
+    const { watch, post, w, session } = await world();
+    const runId = (await post({ content: "slow please" })).json.runId as string;
+    const cellShown = () => watch.messages.some((m) => m.runId === runId && m.item.type === "cell");
+    for (let i = 0; i < 2400 && !cellShown(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(cellShown()).toBe(true);
+    expect((await w.call("POST", `/api/sessions/${session.id}/cancel`, { token: session.token })).status).toBe(202);
+    expect((await watch.until(["stopped", "finished", "error"], 120_000, runId)).agentState).toBe("stopped");
+    const plannerCalls = w.model.requests.filter((r) => r.model === "planner").length;
+
+    expect((await post({ content: "", redo: { kind: "continue", runId } })).status).toBe(202);
+    expect((await watch.until(["finished"], 120_000, runId)).agentState).toBe("finished");
+    const ofRun = watch.messages.filter((m) => m.runId === runId);
+    // The stopped cell was carried out again (its output is there), not asked of the model again.
+    expect(texts(ofKind(ofRun, "output")).join("\n")).toMatch(/slow cell done/);
+    expect(texts(ofKind(ofRun, "cell")).filter((c) => c.includes("time.sleep(20)"))).toHaveLength(1);
+    expect(w.model.requests.filter((r) => r.model === "planner").length - plannerCalls).toBe(2); // finalize, the summary
+    expect(texts(ofKind(ofRun, "agent_message"))).toEqual(["Taking my time.", "Done after the stop."]);
+    expect(ofKind(ofRun, "user")).toHaveLength(1);
+  });
+});

@@ -113,9 +113,8 @@ export class Controller {
   }
 
   /**
-   * Goes on with a run that failed or was stopped (see `resumable`), under the new attempt's
-   * signal and callbacks: the action it stopped in is carried out again, then the agent on top
-   * of the stack takes the step that failed. The time limit counts from now.
+   * Goes on with a run that failed or was stopped (see `resumable`), under the new attempt's signal and
+   * callbacks: the action it stopped in is carried out again, then the top agent takes the failed step.
    */
   async resume(options: ControllerOptions): Promise<void> {
     if (!this.resumable) throw new Error("this run cannot be continued");

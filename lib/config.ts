@@ -74,6 +74,8 @@ export interface ArgusConfig {
   minFreeBytes: number;
   /** Sessions one client may create per minute (also the burst). */
   sessionRatePerMinute: number;
+  /** ARGUS_TRUSTED_PROXIES as given: whose X-Forwarded-For names the client (lib/common/trusted-proxies.ts). */
+  trustedProxies: string;
   agents: {
     /** The planner's exploring turns per run (DESIGN §4). */
     plannerMaxTurns: number;
@@ -235,6 +237,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secureCookies: e.ARGUS_SECURE_COOKIES === "1",
     minFreeBytes: e.ARGUS_MIN_FREE_MB * 1024 * 1024,
     sessionRatePerMinute: e.ARGUS_SESSION_RATE_PER_MINUTE,
+    trustedProxies: e.ARGUS_TRUSTED_PROXIES,
     agents: { plannerMaxTurns: e.ARGUS_PLANNER_MAX_TURNS, runMaxMs: e.ARGUS_RUN_MAX_MINUTES * 60_000, runMaxTokens: e.ARGUS_RUN_MAX_TOKENS },
     functions: {
       timeoutMs: e.ARGUS_FUNCTION_TIMEOUT_SECONDS * 1000,

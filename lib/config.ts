@@ -145,7 +145,11 @@ function resolvePython(explicit: string | undefined, root: string): string {
   return "/usr/bin/python3";
 }
 
-/** Argus's own jupyter-server starts only its sandboxed kernelspec; another name is for a server someone else runs. */
+/**
+ * Argus's own jupyter-server starts only its sandboxed kernelspec; another name is for a server
+ * someone else runs. With a URL it is argus-python too unless told otherwise: only its launcher
+ * loads the helpers (load_image, …) and the sandbox, so a plain `python3` failed every planner cell.
+ */
 function kernelName(configured: string | undefined, mode: ArgusConfig["jupyter"]["mode"]): string {
   if (mode !== "external") {
     if (configured !== undefined && configured !== "argus-python") {
@@ -153,7 +157,7 @@ function kernelName(configured: string | undefined, mode: ArgusConfig["jupyter"]
     }
     return "argus-python";
   }
-  return configured ?? "python3";
+  return configured ?? "argus-python";
 }
 
 /**

@@ -5,6 +5,8 @@
  * nobody is connected to. deploy/compose.yaml's `jupyter` service runs exactly this; so do the
  * shared-Jupyter tests (tests/helpers/jupyter-host.ts), with the compose file's settings.
  *   JUPYTER_TOKEN=… node --import tsx scripts/jupyter-host.ts
+ *   node --import tsx scripts/jupyter-host.ts --kernelspec-only   # only write the kernelspec, for
+ *     a Kernel or Enterprise Gateway you start yourself (its JUPYTER_DATA_DIR, or `jupyter kernelspec install`)
  * Settings: lib/kernels/jupyter-host.ts (docs/kernels.md "Kernels on a shared Jupyter").
  */
 import { spawn } from "node:child_process";
@@ -18,15 +20,22 @@ import { socketRuntimeDir } from "@/lib/kernels/socket-runtime-dir";
 const PYTHON_DIR = path.resolve(import.meta.dirname, "..", "python");
 
 function main(): void {
+  const kernelspecOnly = process.argv.includes("--kernelspec-only");
   let env;
   try {
-    env = parseJupyterHostEnv(process.env, os.homedir());
+    // Writing the kernelspec alone starts no server, so it needs no token.
+    env = parseJupyterHostEnv(kernelspecOnly ? { JUPYTER_TOKEN: "not-used-by-kernelspec-only", ...process.env } : process.env, os.homedir());
   } catch (error) {
     console.error(`[jupyter-host] ${error instanceof Error ? error.message : String(error)}`);
     process.exit(2);
   }
   mkdirSync(env.ARGUS_JUPYTER_ROOT, { recursive: true });
-  const name = writeKernelspec(hostKernelspec(env, PYTHON_DIR));
+  const spec = hostKernelspec(env, PYTHON_DIR);
+  const name = writeKernelspec(spec);
+  if (kernelspecOnly) {
+    console.log(path.join(spec.jupyterDataDir, "kernels", name));
+    return;
+  }
   const runtime = socketRuntimeDir(path.join(env.ARGUS_JUPYTER_STATE, "runtime"));
   mkdirSync(runtime.dir, { recursive: true, mode: 0o700 });
   const args = hostServerArgs(env);

@@ -49,7 +49,7 @@ export async function startDeployedJupyter(dir: string): Promise<DeployedJupyter
   // The image's working directory is the repository (/app); `node` is this one.
   const child = spawn(command === "node" ? process.execPath : command!, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...service.environment, ...overrides },
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...service.environment, ...overrides } as unknown as NodeJS.ProcessEnv,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });

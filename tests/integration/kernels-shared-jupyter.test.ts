@@ -15,16 +15,15 @@ import { checkJupyter } from "@/lib/doctor/jupyter-check";
 import { registerBridgeMethods } from "@/lib/kernels/bridge";
 import { freePort } from "@/lib/kernels/free-port";
 import { CHUNK_METADATA_KEY, KernelFiles, silentTransfer } from "@/lib/kernels/kernel-files";
-import type { ManagedJupyterServer } from "@/lib/kernels/jupyter-server";
 import type { ArgusEvent } from "@/lib/protocol/events";
 import { createArgusCore, type ArgusCore } from "@/lib/server/argus-core";
 import { createSession, removeSession } from "@/lib/sessions/service";
-import { startExternalJupyter } from "@/tests/helpers/external-jupyter";
+import { startDeployedJupyter, type DeployedJupyter } from "@/tests/helpers/jupyter-host";
 import { eventually } from "@/tests/helpers/kernel-core";
 import { tempDir } from "@/tests/helpers/temp-dir";
 
 const scratch = tempDir("argus-shared-jupyter-");
-let theirs: { server: ManagedJupyterServer; rootDir: string; url: string; token: string };
+let theirs: DeployedJupyter;
 const dataDir = path.join(scratch.dir, "argus-data");
 const open: ArgusCore[] = [];
 
@@ -58,7 +57,7 @@ const notes = async (core: ArgusCore, sessionId: string) =>
     .map((e) => ("content" in e ? e.content : ""));
 
 beforeAll(async () => {
-  theirs = await startExternalJupyter(scratch.dir);
+  theirs = await startDeployedJupyter(scratch.dir);
 });
 afterAll(async () => {
   for (const core of open.splice(0)) await core.close();

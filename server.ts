@@ -5,6 +5,7 @@ import { loadConfig, modelStatus } from "./lib/config";
 import { createArgusCore } from "./lib/server/argus-core";
 import { allowedHosts } from "./lib/server/allowed-hosts";
 import { refuseUndecodablePath } from "./lib/server/bad-path";
+import { trustedProxies } from "./lib/common/trusted-proxies";
 import { stampClientAddress } from "./lib/server/client-address";
 import { refuseForeignHost } from "./lib/server/foreign-host";
 import { setArgus } from "./lib/server/context";
@@ -35,10 +36,11 @@ async function main(): Promise<void> {
 
   const handle = app.getRequestHandler();
   const hosts = allowedHosts(config.allowedHosts, config.host);
+  const proxies = trustedProxies(config.trustedProxies);
   const server = createServer((req, res) => {
     if (refuseForeignHost(req, res, hosts)) return;
     if (refuseUndecodablePath(req, res)) return;
-    stampClientAddress(req);
+    stampClientAddress(req, proxies);
     void handle(req, res);
   });
   const io = attachSocketServer(server, core, { allowedHosts: hosts });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MODEL_ROLES, type ModelRole } from "@/lib/protocol/agent-cards";
+import { trustedProxiesProblem } from "./common/trusted-proxies";
 import { parseAllowList, parseBlockList } from "./computer/url-policy";
 
 /**
@@ -151,6 +152,17 @@ export const EnvSchema = z.object({
       message: "list host names or addresses, comma-separated (like argus.example.com,10.0.0.5), or * — no scheme, path or wildcard",
     })
     .optional(),
+  // Load balancers whose X-Forwarded-For names the client (addresses or CIDR ranges, comma-separated):
+  // the session-creation rate limit then counts each person behind them apart. Empty (the default):
+  // the header is never read, since any client can write it. See lib/common/trusted-proxies.ts.
+  ARGUS_TRUSTED_PROXIES: z
+    .string()
+    .max(4000)
+    .superRefine((v, ctx) => {
+      const problem = trustedProxiesProblem(v);
+      if (problem) ctx.addIssue({ code: "custom", message: `${problem}; list addresses or ranges like 10.0.0.5,172.28.0.0/16` });
+    })
+    .default(""),
   // The browsing agent's Chromium (never a downloaded browser) and where it may go: see lib/computer/.
   ARGUS_CHROMIUM: z.string().min(1).default("/usr/bin/chromium"),
   ARGUS_BROWSER_BLOCK: hostList(parseBlockList),

@@ -126,6 +126,8 @@ describe("loadConfig", () => {
     expect(loadConfig({}).kernels.kernelName).toBe("argus-python");
     expect(() => loadConfig({ ARGUS_KERNEL_NAME: "python3" })).toThrow(/ARGUS_KERNEL_NAME/);
     expect(loadConfig({ JUPYTER_URL: "http://gateway:8888", JUPYTER_TOKEN: "t", ARGUS_KERNEL_NAME: "python3" }).kernels.kernelName).toBe("python3");
+    // A shared Jupyter starts Argus's kernelspec too unless told otherwise (it loads the helpers).
+    expect(loadConfig({ JUPYTER_URL: "http://gateway:8888", JUPYTER_TOKEN: "t" }).kernels.kernelName).toBe("argus-python");
   });
 
   it("runs kernels at nice 10 unless told otherwise, within 0–19", () => {

@@ -74,6 +74,8 @@ export interface ArgusConfig {
   minFreeBytes: number;
   /** Sessions one client may create per minute (also the burst). */
   sessionRatePerMinute: number;
+  /** ARGUS_TRUSTED_PROXIES as given: whose X-Forwarded-For names the client (lib/common/trusted-proxies.ts). */
+  trustedProxies: string;
   agents: {
     /** The planner's exploring turns per run (DESIGN §4). */
     plannerMaxTurns: number;
@@ -143,7 +145,11 @@ function resolvePython(explicit: string | undefined, root: string): string {
   return "/usr/bin/python3";
 }
 
-/** Argus's own jupyter-server starts only its sandboxed kernelspec; another name is for a server someone else runs. */
+/**
+ * Argus's own jupyter-server starts only its sandboxed kernelspec; another name is for a server
+ * someone else runs. With a URL it is argus-python too unless told otherwise: only its launcher
+ * loads the helpers (load_image, …) and the sandbox, so a plain `python3` failed every planner cell.
+ */
 function kernelName(configured: string | undefined, mode: ArgusConfig["jupyter"]["mode"]): string {
   if (mode !== "external") {
     if (configured !== undefined && configured !== "argus-python") {
@@ -151,7 +157,7 @@ function kernelName(configured: string | undefined, mode: ArgusConfig["jupyter"]
     }
     return "argus-python";
   }
-  return configured ?? "python3";
+  return configured ?? "argus-python";
 }
 
 /**
@@ -235,6 +241,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secureCookies: e.ARGUS_SECURE_COOKIES === "1",
     minFreeBytes: e.ARGUS_MIN_FREE_MB * 1024 * 1024,
     sessionRatePerMinute: e.ARGUS_SESSION_RATE_PER_MINUTE,
+    trustedProxies: e.ARGUS_TRUSTED_PROXIES,
     agents: { plannerMaxTurns: e.ARGUS_PLANNER_MAX_TURNS, runMaxMs: e.ARGUS_RUN_MAX_MINUTES * 60_000, runMaxTokens: e.ARGUS_RUN_MAX_TOKENS },
     functions: {
       timeoutMs: e.ARGUS_FUNCTION_TIMEOUT_SECONDS * 1000,

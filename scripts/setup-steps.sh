@@ -15,6 +15,7 @@ setup_steps() {
   if (( $1 )); then
     echo postgres
     echo redis
+    echo nginx
   fi
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs whatever Argus is missing, and nothing that is already there.
 #   bash scripts/setup.sh          # what `npm start` needs
-#   bash scripts/setup.sh --test   # plus Chromium for the browser tests and redis-server for the scale-out tests
+#   bash scripts/setup.sh --test   # plus Chromium for the browser tests, redis-server and nginx for the scale-out tests
 # npm packages: `npm install` (pinned by package-lock.json) when node_modules is missing or stale.
 # Python for the kernels: Debian/Ubuntu packages through apt when running as root,
 # otherwise a virtualenv in .argus/venv installed with pip.
@@ -148,6 +148,18 @@ if (( want_test )); then
     apt_install redis-server
   else
     say "warning: redis-server is not installed (sudo apt-get install redis-server); the scale-out tests will be skipped"
+  fi
+fi
+# --- nginx for the scale-out tests that run through deploy/nginx.conf itself ---
+if (( want_test )); then
+  step "checking nginx (scale-out tests through deploy/nginx.conf)"
+  if command -v nginx >/dev/null 2>&1 || [[ -x /usr/sbin/nginx ]]; then
+    say "nginx: $(command -v nginx || echo /usr/sbin/nginx)"
+  elif is_root && have_apt; then
+    # The tests start nginx themselves, as this user, in a scratch directory; Debian's service is not used.
+    apt_install nginx-light
+  else
+    say "warning: nginx is not installed (sudo apt-get install nginx-light); the load-balancer tests will be skipped"
   fi
 fi
 say "ready"

@@ -8,6 +8,12 @@ export async function sessionKernelId(db: Db, sessionId: string): Promise<string
   return row?.kernel_id ?? null;
 }
 
+/** The session whose notebook this kernel is, or null (a pooled or stray kernel: kernel-ledger.ts). */
+export async function sessionHoldingKernel(db: Db, kernelId: string): Promise<string | null> {
+  const row = await db.one<{ session_id: string }>("SELECT session_id FROM session_kernels WHERE kernel_id = ?", [kernelId]);
+  return row?.session_id ?? null;
+}
+
 /** Records the session's kernel; a session deleted meanwhile records nothing. */
 export async function setSessionKernelId(db: Db, sessionId: string, kernelId: string): Promise<void> {
   await db.run(

@@ -17,6 +17,10 @@ describe("judgeJupyter", () => {
     expect(judgeJupyter(target, { status: 404, body: "" }).lines[0]).toMatch(/base path/);
     expect(judgeJupyter(target, { status: 200, body: "<html>" }).lines[0]).toMatch(/did not answer with Jupyter's JSON/);
     expect(judgeJupyter(target, { status: 200, body: specs(["ir", "julia"]) }).lines[0]).toMatch(/no kernelspec "python3" \(it offers: ir, julia\)/);
+    // Argus's own spec missing: how to install it, not "pick another" (python3 has no helpers).
+    const argus = judgeJupyter({ ...target, kernelName: "argus-python" }, { status: 200, body: specs(["python3"]) });
+    expect(argus.ok).toBe(false);
+    expect(argus.lines[0]).toMatch(/no kernelspec "argus-python" \(it offers: python3\)\. Install Argus's kernelspec on that host: `node --import tsx scripts\/jupyter-host.ts`/);
   });
 
   it("always states the sandbox caveat and the transport in use", () => {

@@ -4,6 +4,7 @@
  * each answer's wording is unit-tested; `checkJupyter` only does the two requests.
  */
 import type { ArgusConfig } from "@/lib/config";
+import { ARGUS_KERNEL_NAME } from "@/lib/kernels/kernelspec";
 import { networkReason } from "./network-reason";
 
 export interface JupyterCheck {
@@ -42,6 +43,10 @@ export function judgeJupyter(
     const names = kernelspecNames(specs.body);
     if (names === null) {
       lines.push(`Jupyter at ${target.url}: /api/kernelspecs did not answer with Jupyter's JSON; is JUPYTER_URL a Jupyter Server or Kernel Gateway?`);
+    } else if (!names.includes(target.kernelName) && target.kernelName === ARGUS_KERNEL_NAME) {
+      lines.push(
+        `Jupyter at ${target.url}: reachable and the token works, but it has no kernelspec "${ARGUS_KERNEL_NAME}" (it offers: ${names.join(", ") || "none"}). Install Argus's kernelspec on that host: \`node --import tsx scripts/jupyter-host.ts\` runs a server with it (as deploy/compose.yaml does), or writes it alone with --kernelspec-only (docs/kernels.md). Kernels of another spec start without Argus's helpers and sandbox.`,
+      );
     } else if (!names.includes(target.kernelName)) {
       lines.push(
         `Jupyter at ${target.url}: reachable and the token works, but it has no kernelspec "${target.kernelName}" (it offers: ${names.join(", ") || "none"}). Set ARGUS_KERNEL_NAME to one of those.`,

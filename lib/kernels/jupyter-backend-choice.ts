@@ -3,6 +3,7 @@ import type { ArgusConfig } from "@/lib/config";
 import type { IsolationKind, ServerHealth } from "@/lib/protocol/health";
 import { detectIsolation } from "./isolation";
 import { ExternalJupyter, ManagedJupyterServer, NoJupyter, type JupyterBackend } from "./jupyter-server";
+import { IPC_TRANSPORT_ARG } from "./jupyter-server-args";
 import { detectKernelLimits } from "./kernel-limits";
 import { writeKernelspec } from "./kernelspec";
 
@@ -69,7 +70,7 @@ export async function chooseJupyterBackend(settings: JupyterSettings, pythonDir:
     runtimeDir,
     log: (line) => log(`[jupyter] ${line}`),
     // Unix-socket ZeroMQ channels: the sandboxed kernel has no network at all.
-    extraArgs: ["--KernelManager.transport=ipc"],
+    extraArgs: [IPC_TRANSPORT_ARG],
   });
   const starting = jupyter.start();
   starting.catch(() => undefined);

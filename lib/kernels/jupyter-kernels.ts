@@ -20,6 +20,8 @@ export interface JupyterKernelsOptions {
    * each into its session's workspace there.
    */
   transport?: "shared" | "kernel";
+  /** Told each kernel's id as soon as the server has started it (kernel-ledger.ts records it). */
+  onStarted?: (kernelId: string) => void;
 }
 
 /**
@@ -71,6 +73,7 @@ export class JupyterKernels {
     } catch (error) {
       throw explainJupyterError(error, this.settings?.baseUrl ?? "");
     }
+    this.o.onStarted?.(connection.id);
     const handle = this.handleFor(connection, workspace);
     try {
       // Fails at once if the kernel dies while starting (see KernelHandle.ready).
@@ -141,6 +144,15 @@ export class JupyterKernels {
   async interruptById(kernelId: string): Promise<void> {
     if (!this.settings) return;
     await KernelAPI.interruptKernel(kernelId, this.settings).catch((error: unknown) => {
+      throw explainJupyterError(error, this.settings?.baseUrl ?? "");
+    });
+  }
+
+  /** Shuts a kernel down by its id, without connecting to it; one the server no longer has is done already. */
+  async shutdownById(kernelId: string): Promise<void> {
+    if (!this.settings) throw new Error("the kernel registry is not started");
+    if (!(await this.stillRunning(kernelId))) return;
+    await KernelAPI.shutdownKernel(kernelId, this.settings).catch((error: unknown) => {
       throw explainJupyterError(error, this.settings?.baseUrl ?? "");
     });
   }

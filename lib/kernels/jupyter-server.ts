@@ -5,7 +5,7 @@ import path from "node:path";
 import { freePort } from "./free-port";
 import { socketRuntimeDir } from "./socket-runtime-dir";
 import { ping } from "./jupyter-ping";
-import { ARGUS_KERNEL_NAME } from "./kernelspec";
+import { hardenedServerArgs } from "./jupyter-server-args";
 
 import type { JupyterStatus } from "@/lib/protocol/health";
 
@@ -121,26 +121,8 @@ export class ManagedJupyterServer implements JupyterBackend {
       "--ServerApp.ip=127.0.0.1",
       `--ServerApp.port=${port}`,
       "--ServerApp.port_retries=0",
-      "--ServerApp.password=",
       `--ServerApp.root_dir=${this.options.rootDir}`,
-      "--ServerApp.disable_check_xsrf=False",
-      // Whoever holds the token gets Argus's sandboxed kernels and nothing
-      // more: no terminals (a shell outside the sandbox), no native
-      // `python3` kernelspec (a kernel outside it).
-      "--ServerApp.terminals_enabled=False",
-      "--KernelSpecManager.ensure_native_kernel=False",
-      "--ServerApp.kernel_spec_manager_class=argus_jupyter.kernelspecs.AllowedKernelSpecManager",
-      `--KernelSpecManager.allowed_kernelspecs=${JSON.stringify([ARGUS_KERNEL_NAME])}`,
-      `--MappingKernelManager.default_kernel_name=${ARGUS_KERNEL_NAME}`,
-      // Argus's extension: kernel websockets without Nagle delay (python/argus_jupyter).
-      '--ServerApp.jpserver_extensions={"argus_jupyter": True}',
-      // Notice a dead kernel within a second, not three.
-      "--KernelRestarter.time_to_dead=1.0",
-      // The defaults (1 MB/s) drop a cell's 10 MB of stdout entirely. Argus keeps
-      // a head and a tail of big outputs itself; this limit only protects the
-      // server's event loop from a kernel printing in a tight loop.
-      "--ServerApp.iopub_data_rate_limit=20000000",
-      "--ServerApp.iopub_msg_rate_limit=10000",
+      ...hardenedServerArgs(),
       ...(this.options.extraArgs ?? []),
     ];
     if (process.getuid?.() === 0) args.push("--allow-root");

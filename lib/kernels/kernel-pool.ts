@@ -75,6 +75,10 @@ export class KernelPool {
     return this.jupyter.interruptById(kernelId);
   }
 
+  shutdownById(kernelId: string): Promise<void> {
+    return this.jupyter.shutdownById(kernelId);
+  }
+
   /** Every kernel that exists or is being started. */
   private liveCount(): number {
     return this.pool.length + this.starting + this.startingDirect + this.inHand + this.o.sessionKernels() + this.lentIsolated;

@@ -1,5 +1,6 @@
 import type { Execution } from "@/lib/protocol/contexts";
 import type { KeyedMutex } from "@/lib/common/keyed-mutex";
+import type { KernelLedger } from "./kernel-ledger";
 import type { KernelPoolOptions } from "./kernel-pool";
 
 /** What the kernel registry (registry.ts) is made with: its limits, stores and listeners. */
@@ -16,6 +17,8 @@ export interface SessionKernelIds {
   get(sessionId: string): Promise<string | null>;
   set(sessionId: string, kernelId: string): Promise<void>;
   clear(sessionId: string, kernelId: string): Promise<void>;
+  /** The session whose notebook this kernel is, if any. */
+  holder(kernelId: string): Promise<string | null>;
 }
 
 /** A file the person uploaded, to be copied into the kernel's workspace (transport `kernel`). */
@@ -42,6 +45,8 @@ export interface RegistryOptions extends Omit<KernelPoolOptions, "sessionKernels
    * Jupyter another instance, or this one restarted, picks them up from `kernelIds`.
    */
   keepSessionKernelsOnClose?: boolean;
+  /** With a shared Jupyter: the kernels this instance starts, reclaimed when it starts again. */
+  ledger?: KernelLedger;
   /** The session's uploads (transport `kernel`: they reach the kernel host through the kernel). */
   uploads?: (sessionId: string) => Promise<SessionUpload[]>;
 }

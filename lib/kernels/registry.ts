@@ -43,7 +43,7 @@ export class KernelRegistry {
   private readonly workspaces: CellWorkspace;
 
   constructor(private readonly o: RegistryOptions) {
-    this.kernels = new KernelPool({ ...o, sessionKernels: () => this.sessions.size });
+    this.kernels = new KernelPool({ ...o, sessionKernels: () => this.sessions.size, onStarted: (id) => o.ledger?.add(id) });
     this.workspaces = new CellWorkspace(o);
   }
 
@@ -53,6 +53,10 @@ export class KernelRegistry {
     this.reaper = setInterval(() => void this.reap(), Math.min(60_000, Math.max(1000, this.o.idleMs / 4)));
     this.reaper.unref();
     this.kernels.fill();
+    // What an earlier run of this instance left on a shared Jupyter (kernel-ledger.ts).
+    void this.o.ledger
+      ?.reclaim({ holder: (id) => this.o.kernelIds?.holder(id) ?? Promise.resolve(null), shutdown: (id) => this.kernels.shutdownById(id), log: this.o.log })
+      .catch((e: unknown) => this.o.log?.(`[kernels] could not reclaim the kernels this instance left behind (tried again at its next start): ${errorText(e)}`));
   }
 
   stats(): { pooled: number; live: number; starting: number } {

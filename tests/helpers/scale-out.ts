@@ -5,7 +5,7 @@ import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import { loadScenario, startScriptedModel, type ScriptedModel } from "@/scripted-model/server";
 import { ROLE_MODELS } from "./agent-run";
 import { api, startArgus, type RunningServer } from "./argus-server";
-import { startExternalJupyter } from "./external-jupyter";
+import { startDeployedJupyter } from "./jupyter-host";
 import { startPostgres, type TestPostgres } from "./postgres";
 import { startRedis, type RunningRedis } from "./redis-server";
 import { tempDir } from "./temp-dir";
@@ -101,9 +101,9 @@ export interface ScaleOutOnEngines extends ScaleOutWorld {
 /**
  * The deployment the Scaling out section describes: two instances with one shared
  * ARGUS_DATA_DIR (the blobs' volume), ONE Postgres (started here whatever
- * ARGUS_TEST_DB says), one Redis, and ONE jupyter-server that someone else runs,
- * rooted outside Argus's data directory, so files reach the kernels through the
- * kernel channel (ARGUS_WORKSPACE_TRANSPORT=kernel). Kernels live on that server,
+ * ARGUS_TEST_DB says), one Redis, and ONE Jupyter host set up as deploy/compose.yaml
+ * sets it up (tests/helpers/jupyter-host.ts), rooted outside Argus's data directory, so
+ * files reach the kernels through the kernel channel (ARGUS_WORKSPACE_TRANSPORT=kernel). Kernels live on that server,
  * not under either instance, so they outlive a `kill -9` of the instance using them.
  */
 export async function startScaleOutOnEngines(scenarioFile: string, env: Record<string, string> = {}): Promise<ScaleOutOnEngines> {
@@ -111,7 +111,7 @@ export async function startScaleOutOnEngines(scenarioFile: string, env: Record<s
   const postgres = await startPostgres();
   const closers: (() => Promise<void>)[] = [() => postgres.stop()];
   try {
-    const theirs = await startExternalJupyter(scratch.dir);
+    const theirs = await startDeployedJupyter(scratch.dir);
     closers.unshift(() => theirs.server.stop());
     const databaseUrl = await postgres.createDatabase("argus");
     const world = await startScaleOut(scenarioFile, {

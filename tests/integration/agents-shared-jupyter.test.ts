@@ -6,19 +6,18 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ManagedJupyterServer } from "@/lib/kernels/jupyter-server";
 import { startScriptedModel } from "@/scripted-model/server";
 import { coinsPng, ROLE_MODELS, scenarioPath, startAgentWorld, uploadFile, watchSession, type AgentWorld } from "@/tests/helpers/agent-run";
 import { api, startArgus } from "@/tests/helpers/argus-server";
-import { startExternalJupyter } from "@/tests/helpers/external-jupyter";
+import { startDeployedJupyter, type DeployedJupyter } from "@/tests/helpers/jupyter-host";
 import { tempDir } from "@/tests/helpers/temp-dir";
 
 const scratch = tempDir("argus-agents-shared-jupyter-");
-let theirs: { server: ManagedJupyterServer; rootDir: string; url: string; token: string };
+let theirs: DeployedJupyter;
 let world: AgentWorld;
 
 beforeAll(async () => {
-  theirs = await startExternalJupyter(scratch.dir);
+  theirs = await startDeployedJupyter(scratch.dir);
   world = await startAgentWorld(scenarioPath("count-coins.json"), {
     JUPYTER_URL: theirs.url,
     JUPYTER_TOKEN: theirs.token,

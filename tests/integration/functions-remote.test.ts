@@ -8,20 +8,19 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/lib/config";
 import { openFunctionRunner } from "@/lib/functions/run-function";
-import type { ManagedJupyterServer } from "@/lib/kernels/jupyter-server";
 import { createArgusCore, type ArgusCore } from "@/lib/server/argus-core";
 import { createSession } from "@/lib/sessions/service";
 import { COUNT_COINS_CODE, coinImage } from "@/tests/helpers/coin-images";
-import { startExternalJupyter } from "@/tests/helpers/external-jupyter";
+import { startDeployedJupyter, type DeployedJupyter } from "@/tests/helpers/jupyter-host";
 import { tempDir } from "@/tests/helpers/temp-dir";
 import { engineEnv } from "@/tests/helpers/test-engines";
 
 const scratch = tempDir("argus-fn-remote-");
-let theirs: { server: ManagedJupyterServer; url: string; token: string };
+let theirs: DeployedJupyter;
 let core: ArgusCore;
 
 beforeAll(async () => {
-  theirs = await startExternalJupyter(scratch.dir);
+  theirs = await startDeployedJupyter(scratch.dir);
   const dataDir = path.join(scratch.dir, "argus-data");
   core = await createArgusCore(
     loadConfig(

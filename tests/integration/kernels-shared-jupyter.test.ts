@@ -57,6 +57,10 @@ const notes = async (core: ArgusCore, sessionId: string) =>
     .filter((e: ArgusEvent) => "observation" in e && e.observation === "error")
     .map((e) => ("content" in e ? e.content : ""));
 
+// An operator's own server, unsandboxed, not the deployed host (tests/helpers/jupyter-host.ts): on
+// the deployed host's bubblewrapped kernels, at load 20+ on 2 cores, the first interrupt of a kernel
+// took longer than Argus's fixed 3 s interrupt grace (the notebook was given up), and kernel starts
+// ran these tests past their budgets. kernels-deployed-jupyter.test.ts covers the deployed host.
 beforeAll(async () => {
   theirs = await startExternalJupyter(scratch.dir);
 });

@@ -1,9 +1,10 @@
 import path from "node:path";
 import type { ArgusConfig } from "@/lib/config";
 import { filesOfSession } from "@/lib/db/files";
-import { clearSessionKernelId, sessionKernelId, setSessionKernelId } from "@/lib/db/session-kernels";
+import { clearSessionKernelId, sessionHoldingKernel, sessionKernelId, setSessionKernelId } from "@/lib/db/session-kernels";
 import type { BridgeMethods } from "@/lib/kernels/bridge";
 import { recordCell } from "@/lib/kernels/cell-record";
+import { KernelLedger } from "@/lib/kernels/kernel-ledger";
 import type { JupyterBackend } from "@/lib/kernels/jupyter-server";
 import { refillPolicy } from "@/lib/kernels/refill-schedule";
 import { KernelRegistry } from "@/lib/kernels/registry";
@@ -58,7 +59,10 @@ export function buildKernels(
       get: (sessionId) => sessionKernelId(db, sessionId),
       set: (sessionId, kernelId) => setSessionKernelId(db, sessionId, kernelId),
       clear: (sessionId, kernelId) => clearSessionKernelId(db, sessionId, kernelId),
+      holder: (kernelId) => sessionHoldingKernel(db, kernelId),
     },
+    // A restarted instance shuts down the pooled kernels its earlier run left on the shared server.
+    ...(config.jupyter.mode === "external" ? { ledger: KernelLedger.forInstance(config.dataDir, config.scale.instanceId) } : {}),
     uploads: async (sessionId) =>
       (await filesOfSession(db, sessionId))
         .filter((f) => f.origin === "upload")

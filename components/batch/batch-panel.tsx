@@ -15,20 +15,18 @@ import { RunOnImagesDialog } from "./run-on-images-dialog";
  * survives a reload because its state is read from the server.
  */
 export function BatchPanel({ sessionId, functionName, uploads, onShow }: { sessionId: string; functionName: string | null; uploads: UploadView[]; onShow?: () => void }) {
-  const { state, reload } = useBatch(sessionId);
+  const { state, reload, started } = useBatch(sessionId);
   const panel = useRef<HTMLElement>(null);
-  // A batch that starts (from this dialog or from the chat's "run it on all of them") is brought
-  // into view: its tab comes forward and the panel scrolls to the top of the pane. Once per batch.
-  const shown = useRef<string | null>(null);
-  const startedId = state?.batch.status === "running" ? state.batch.id : null;
+  // A batch seen starting (from this dialog or from the chat's "run it on all of them") is brought
+  // into view: its tab comes forward and the panel scrolls to the top of the pane. A batch found
+  // already there when the page opens stays where it is.
   useEffect(() => {
-    if (!startedId || shown.current === startedId) return;
-    shown.current = startedId;
+    if (!started) return;
     onShow?.();
     // After the tab switch has rendered (the panel is hidden until then).
     const frame = requestAnimationFrame(() => panel.current?.scrollIntoView({ block: "start" }));
     return () => cancelAnimationFrame(frame);
-  }, [startedId, onShow]);
+  }, [started, onShow]);
   if (!functionName && !state) return null;
   const base = state ? `/api/sessions/${sessionId}/batches/${state.batch.id}` : "";
   const cancel = async () => {

@@ -8,6 +8,8 @@ import { ask, coinsFile, useScenario } from "./support";
  * whole file: a planner question, answered, then the answer copied and the chat exported.
  */
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });
+// A planner run with two kernel cells and a coder: its waits are bounded by this budget, not their own.
+test.setTimeout(240_000);
 
 test("the tab title says a question waits, Copy copies the answer, Export downloads chat.md with the pictures", async ({ page }) => {
   await useScenario("ask-mid-run.json");
@@ -19,7 +21,7 @@ test("the tab title says a question waits, Copy copies the answer, Export downlo
 
   // The run waits on the person: the tab says so, and stops saying so once answered.
   const card = page.getByTestId("interaction-card");
-  await expect(card).toContainText("Hough circles or with a watershed");
+  await expect(card).toContainText("Hough circles or with a watershed", { timeout: 0 });
   await expect(page).toHaveTitle("(1) Waiting for you · Argus");
   await card.getByRole("button", { name: "Watershed" }).click();
   await expect(card).toContainText(/You answered/);
@@ -27,7 +29,7 @@ test("the tab title says a question waits, Copy copies the answer, Export downlo
 
   // Copy on the answer puts its text on the clipboard.
   const answer = page.getByTestId("message-conversation").last();
-  await expect(answer).toContainText("Done, using a watershed as you asked.");
+  await expect(answer).toContainText("Done, using a watershed as you asked.", { timeout: 0 });
   await answer.getByRole("button", { name: "Copy answer" }).click();
   await expect(answer.getByRole("button", { name: "Copied" })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("Done, using a watershed as you asked.");

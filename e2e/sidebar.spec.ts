@@ -32,7 +32,9 @@ test("chats listed once used, titled by the first question, dated, grouped by da
   // Two more chats (made over the API, titled), then the search box narrows the list by title.
   await page.evaluate(async () => {
     for (const title of ["Count the red cells", "Read the café menu"]) {
-      const res = await fetch("/api/sessions", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ title }) });
+      // With the page's proof, as its own client sends it (lib/client/browser-proof.ts): the chats so far come along.
+        const proof = localStorage.getItem("argus.browserProof") ?? "";
+        const res = await fetch("/api/sessions", { method: "POST", headers: { "content-type": "application/json", "x-argus-browser-proof": proof }, body: JSON.stringify({ title }) });
       if (!res.ok) throw new Error(await res.text());
       // As the page's own client does (lib/client/api.ts): the new cookie's proof is kept for its requests.
       localStorage.setItem("argus.browserProof", ((await res.json()) as { browserProof: string }).browserProof);

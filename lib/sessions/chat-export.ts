@@ -23,7 +23,8 @@ function safeName(name: string, mime: string): string {
 
 /** `Count-the-coins.zip`, after the chat's title (as the notebook's download is named). */
 export function exportFileName(title: string | null): string {
-  const base = (title ?? "argus-chat").replace(/[^\w.-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 80) || "argus-chat";
+  // No leading or trailing dots or dashes: "Count the coins, please." is Count-the-coins-please.zip.
+  const base = (title ?? "argus-chat").replace(/[^\w.-]+/g, "-").slice(0, 80).replace(/^[-.]+|[-.]+$/g, "") || "argus-chat";
   return `${base}.zip`;
 }
 

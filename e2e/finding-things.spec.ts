@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { ask, coinsFile, useScenario } from "./support";
 
 // A coins run and a batch: the waits on them are bounded by this budget, not their own (kernel starts vary under load).
-test.setTimeout(300_000);
+test.setTimeout(360_000);
 
 /**
  * Issue #29, finding things: a turn has one number everywhere (the Result tab names the step the

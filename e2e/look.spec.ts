@@ -77,6 +77,38 @@ test.describe("desktop", () => {
   });
 });
 
+test.describe("the chat a person lives in (issue #29)", () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test("the sidebar by day, a long message collapsed, the composer past the limit", async ({ page }) => {
+    await useScenario("hello.json");
+    await page.goto("/");
+    // A few chats of this browser, titled as their first questions would title them.
+    await page.evaluate(async () => {
+      for (const title of ["Count the coins on the table", "Which of these leaves are diseased?", "Read the café menu board"]) {
+        // With the page's proof, as its own client sends it (lib/client/browser-proof.ts): the chats so far come along.
+        const proof = localStorage.getItem("argus.browserProof") ?? "";
+        const res = await fetch("/api/sessions", { method: "POST", headers: { "content-type": "application/json", "x-argus-browser-proof": proof }, body: JSON.stringify({ title }) });
+        localStorage.setItem("argus.browserProof", ((await res.json()) as { browserProof: string }).browserProof);
+      }
+    });
+    await page.reload();
+    const paragraph = (i: number) => `Paragraph ${i} of the field notes: the leaves on the north side show brown spots near the veins, and some are curled. `.repeat(2);
+    await page.getByTestId("composer-text").fill(Array.from({ length: 30 }, (_, i) => paragraph(i + 1)).join("\n"));
+    await page.getByTestId("composer-text").press("Enter");
+    await expect(page.getByTestId("message-conversation")).toContainText("Hello");
+    await expect(page.getByRole("button", { name: /Show more/ })).toBeVisible();
+    await expect(page.getByTestId("session-row")).toHaveCount(4);
+    await save(page, "long-message");
+    await page.getByTestId("session-sidebar").screenshot({ path: path.join(DIR, "sidebar.png") });
+
+    await page.getByTestId("composer-text").fill("x".repeat(20_250));
+    await expect(page.getByTestId("send")).toBeDisabled();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.getByRole("form", { name: "Message" }).screenshot({ path: path.join(DIR, "composer-limit.png") });
+  });
+});
+
 test.describe("dark", () => {
   test.use({ viewport: { width: 1440, height: 900 }, colorScheme: "dark" });
 

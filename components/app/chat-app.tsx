@@ -21,6 +21,7 @@ import { EmptyChat } from "./empty-chat";
 import { EXAMPLE, loadExampleImage } from "./example";
 import { SessionSidebar } from "./session-sidebar";
 import { useChatActions } from "./use-chat-actions";
+import { useWaitingTitle } from "./use-waiting-title";
 
 const ACTIVE = new Set(["loading", "running", "awaiting_user_input"]);
 const ENDED = new Set(["finished", "error", "stopped", "rejected", "interrupted"]);
@@ -116,6 +117,7 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
   const agentState = stream.state?.agentState ?? null;
   const running = agentState !== null && ACTIVE.has(agentState);
   const waiting = agentState === "awaiting_user_input";
+  useWaitingTitle(waiting && !refused);
 
   // When a run ends, the notebook and the session list (title) may have changed,
   // and the browser may have saved pictures into the session as uploads.

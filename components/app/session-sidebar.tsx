@@ -1,12 +1,12 @@
 "use client";
 
-import { MessageSquare, Pencil, Plus, Trash2 } from "lucide-react";
-import { useState } from "react";
+import { Plus, Search } from "lucide-react";
+import { useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
-import { cn } from "@/components/ui/cn";
-import { IconButton } from "@/components/ui/icon-button";
 import { Input } from "@/components/ui/input";
 import type { SessionSummary } from "@/lib/client/api";
+import { sessionDate, sessionGroups } from "@/lib/client/session-groups";
+import { SessionRow } from "./session-row";
 
 interface SidebarProps {
   sessions: SessionSummary[];
@@ -17,11 +17,17 @@ interface SidebarProps {
   onDelete: (id: string) => void;
 }
 
-/** Past sessions (titled by their first message), with new, rename and delete. */
+/**
+ * The chats of this browser: only those that were used (titled by their first question), grouped by
+ * the day they were last active, with their dates and a search box that filters by title.
+ */
 export function SessionSidebar(p: SidebarProps) {
-  const [editing, setEditing] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState<string | null>(null);
-  const [draft, setDraft] = useState("");
+  const [query, setQuery] = useState("");
+  // The person's own clock and time zone decide what "Today" is (the list is fetched in the browser).
+  const now = new Date();
+  const offset = -now.getTimezoneOffset();
+  const groups = useMemo(() => sessionGroups(p.sessions, { query, now: new Date(), offsetMinutes: offset }), [p.sessions, query, offset]);
+  const used = p.sessions.some((s) => s.title !== null);
 
   return (
     <nav aria-label="Sessions" className="flex h-full flex-col gap-3 p-3" data-testid="session-sidebar">
@@ -29,82 +35,46 @@ export function SessionSidebar(p: SidebarProps) {
         <Plus aria-hidden="true" />
         New chat
       </Button>
-      <p className="px-2 text-xs font-medium text-muted-foreground">Chats</p>
-      <ul className="-mt-2 flex-1 space-y-0.5 overflow-y-auto">
-        {p.sessions.length === 0 && <li className="px-2 text-sm text-muted-foreground">No chats yet.</li>}
-        {p.sessions.map((s) => {
-          const current = s.id === p.currentId;
-          const title = s.title ?? "New chat";
-          return (
-            <li key={s.id} className={cn("group rounded-md", current ? "bg-accent" : "hover:bg-accent/60")}>
-              {editing === s.id ? (
-                <form
-                  className="p-0.5"
-                  onSubmit={(e) => {
-                    e.preventDefault();
-                    if (draft.trim()) p.onRename(s.id, draft.trim());
-                    setEditing(null);
-                  }}
-                >
-                  <label className="sr-only" htmlFor={`rename-${s.id}`}>
-                    New title
-                  </label>
-                  <Input
-                    id={`rename-${s.id}`}
-                    autoFocus
-                    value={draft}
-                    onChange={(e) => setDraft(e.target.value)}
-                    onBlur={() => setEditing(null)}
-                    onKeyDown={(e) => e.key === "Escape" && setEditing(null)}
-                  />
-                </form>
-              ) : (
-                <div className="flex items-center">
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    onClick={() => p.onSelect(s.id)}
-                    aria-current={current ? "page" : undefined}
-                    className={cn(
-                      "focus-ring-inset min-w-0 flex-1 justify-start px-2 hover:bg-transparent",
-                      current ? "text-foreground" : "font-normal text-muted-foreground hover:text-foreground",
-                    )}
-                    title={title}
-                  >
-                    <MessageSquare aria-hidden="true" className="opacity-60" />
-                    <span className="truncate">{title}</span>
-                  </Button>
-                  {confirming === s.id ? (
-                    <span className="flex gap-1 pr-1">
-                      <Button variant="destructive" size="xs" onClick={() => (p.onDelete(s.id), setConfirming(null))}>
-                        Delete
-                      </Button>
-                      <Button variant="ghost" size="xs" onClick={() => setConfirming(null)}>
-                        Keep
-                      </Button>
-                    </span>
-                  ) : (
-                    <span className="flex pr-1 opacity-60 group-focus-within:opacity-100 group-hover:opacity-100">
-                      <IconButton label={`Rename ${s.title ?? "chat"}`} tooltip="Rename" size="icon-xs" onClick={() => (setDraft(s.title ?? ""), setEditing(s.id))}>
-                        <Pencil aria-hidden="true" />
-                      </IconButton>
-                      <IconButton
-                        label={`Delete ${s.title ?? "chat"}`}
-                        tooltip="Delete"
-                        size="icon-xs"
-                        onClick={() => setConfirming(s.id)}
-                        className="hover:text-destructive"
-                      >
-                        <Trash2 aria-hidden="true" />
-                      </IconButton>
-                    </span>
-                  )}
-                </div>
-              )}
-            </li>
-          );
-        })}
-      </ul>
+      {used && (
+        <div className="relative">
+          <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-2 size-3.5 -translate-y-1/2 text-muted-foreground" />
+          <Input
+            type="search"
+            aria-label="Search chats"
+            placeholder="Search chats"
+            data-testid="session-search"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            className="pl-7"
+          />
+        </div>
+      )}
+      <div className="-mx-1 flex-1 space-y-3 overflow-y-auto px-1">
+        {!used && <p className="px-2 text-sm text-muted-foreground">No chats yet.</p>}
+        {used && groups.length === 0 && (
+          <p role="status" className="px-2 text-sm text-muted-foreground">
+            No chat titles match “{query.trim()}”.
+          </p>
+        )}
+        {groups.map((g) => (
+          <section key={g.label} aria-label={g.label} data-testid="session-group">
+            <h2 className="mb-1 px-2 text-xs font-medium text-muted-foreground">{g.label}</h2>
+            <ul className="space-y-0.5">
+              {g.sessions.map((s) => (
+                <SessionRow
+                  key={s.id}
+                  session={s}
+                  current={s.id === p.currentId}
+                  when={sessionDate(s.updatedAt, now, offset)}
+                  onSelect={() => p.onSelect(s.id)}
+                  onRename={(title) => p.onRename(s.id, title)}
+                  onDelete={() => p.onDelete(s.id)}
+                />
+              ))}
+            </ul>
+          </section>
+        ))}
+      </div>
     </nav>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect, useRef } from "react";
 import { Button } from "@/components/ui/button";
 import { browserProofHeaders } from "@/lib/client/browser-proof";
 import { useBatch } from "@/lib/client/use-batch";
@@ -13,8 +14,19 @@ import { RunOnImagesDialog } from "./run-on-images-dialog";
  * it, read and export its table. The newest batch of the session is shown; it
  * survives a reload because its state is read from the server.
  */
-export function BatchPanel({ sessionId, functionName, uploads }: { sessionId: string; functionName: string | null; uploads: UploadView[] }) {
-  const { state, reload } = useBatch(sessionId);
+export function BatchPanel({ sessionId, functionName, uploads, onShow }: { sessionId: string; functionName: string | null; uploads: UploadView[]; onShow?: () => void }) {
+  const { state, reload, started } = useBatch(sessionId);
+  const panel = useRef<HTMLElement>(null);
+  // A batch seen starting (from this dialog or from the chat's "run it on all of them") is brought
+  // into view: its tab comes forward and the panel scrolls to the top of the pane. A batch found
+  // already there when the page opens stays where it is.
+  useEffect(() => {
+    if (!started) return;
+    onShow?.();
+    // After the tab switch has rendered (the panel is hidden until then).
+    const frame = requestAnimationFrame(() => panel.current?.scrollIntoView({ block: "start" }));
+    return () => cancelAnimationFrame(frame);
+  }, [started, onShow]);
   if (!functionName && !state) return null;
   const base = state ? `/api/sessions/${sessionId}/batches/${state.batch.id}` : "";
   const cancel = async () => {
@@ -22,7 +34,7 @@ export function BatchPanel({ sessionId, functionName, uploads }: { sessionId: st
     reload();
   };
   return (
-    <section aria-label="Batch run" className="flex flex-col gap-3 border-t pt-4" data-testid="batch-panel">
+    <section ref={panel} aria-label="Batch run" className="flex scroll-mt-2 flex-col gap-3 border-t pt-4" data-testid="batch-panel">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 className="text-sm font-semibold">{state ? `Batch: ${state.batch.functionName} v${state.batch.functionVersion} on ${state.batch.total} files` : "Batch run"}</h3>
         {functionName && <RunOnImagesDialog sessionId={sessionId} functionName={functionName} uploads={uploads} onStarted={reload} />}

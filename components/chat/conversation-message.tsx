@@ -1,5 +1,6 @@
 import { Eye } from "lucide-react";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import { CopyButton } from "./copy-button";
 import { MarkdownText } from "./markdown-text";
 import { MediaThumbnail } from "./media-thumbnail";
 
@@ -11,7 +12,7 @@ export interface ConversationMessageProps {
   media?: readonly string[];
 }
 
-/** The conversation agent's reply, rendered as Markdown, left-aligned under a speaker label. */
+/** The conversation agent's reply, rendered as Markdown, left-aligned under a speaker label, with Copy. */
 export function ConversationMessage({ message, text, media = [] }: ConversationMessageProps) {
   return (
     <article data-testid={`message-${message.role}`} data-seq={message.seq} aria-label="Argus" className="max-w-full">
@@ -31,6 +32,8 @@ export function ConversationMessage({ message, text, media = [] }: ConversationM
           ))}
         </ul>
       )}
+      {/* The answer as written (Markdown), to paste elsewhere. */}
+      {text.trim() && <CopyButton text={text} what="answer" className="mt-1 -ml-2" />}
     </article>
   );
 }

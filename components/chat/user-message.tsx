@@ -1,4 +1,5 @@
 import type { Entry } from "@/lib/client/message-parts";
+import { LongMessageText } from "./long-message-text";
 import { MediaThumbnail } from "./media-thumbnail";
 
 export interface UserMessageProps {
@@ -22,7 +23,7 @@ export function UserMessage({ message }: UserMessageProps) {
       )}
       {text && (
         <div className="max-w-[85%] rounded-2xl rounded-br-md bg-primary px-4 py-2 whitespace-pre-wrap break-words text-primary-foreground">
-          {text}
+          <LongMessageText text={text} />
         </div>
       )}
     </article>

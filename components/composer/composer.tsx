@@ -6,7 +6,9 @@ import type { Attachment } from "@/components/app/use-chat-actions";
 import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/textarea";
 import { ACCEPT_ATTRIBUTE, checkUpload } from "@/lib/client/upload-rules";
+import { lengthNote } from "@/lib/protocol/message-limit";
 import { AttachmentChip } from "./attachment-chip";
+import { LengthCounter } from "./length-counter";
 
 /** Text put into the composer from outside (the "Try an example" button); a new id applies it again. */
 export interface ComposerDraft {
@@ -59,9 +61,13 @@ export function Composer(p: ComposerProps) {
     if (ok.length) p.onFiles(ok);
   };
 
+  // The limit is shown while typing; past it Send is off, with the reason beside it.
+  const length = lengthNote(text.trim().length);
+  const tooLong = length?.over === true;
+
   const submit = async () => {
     const hasReady = p.attachments.some((a) => a.status === "ready");
-    if (sending || (!text.trim() && !hasReady)) return;
+    if (sending || tooLong || (!text.trim() && !hasReady)) return;
     setSending(true);
     const sent = await p.onSend(text.trim());
     setSending(false);
@@ -119,9 +125,11 @@ export function Composer(p: ComposerProps) {
           onPaste={onPaste}
           rows={Math.min(6, Math.max(1, text.split("\n").length))}
           placeholder={p.waitingForAnswer ? "Type your answer…" : "Ask a vision question, or drop images here"}
-          aria-describedby="composer-hint"
+          aria-describedby={length ? "composer-hint composer-length" : "composer-hint"}
+          aria-invalid={tooLong || undefined}
           className="block min-h-11 px-3.5 pt-3 pb-1"
         />
+        {length && <LengthCounter id="composer-length" note={length} />}
         <div className="flex items-center gap-2 px-2 pb-2">
           <input
             ref={input}
@@ -152,7 +160,7 @@ export function Composer(p: ComposerProps) {
               Stop
             </Button>
           ) : (
-            <Button type="submit" size="sm" disabled={sending} data-testid="send">
+            <Button type="submit" size="sm" disabled={sending || tooLong} title={length?.reason ?? undefined} data-testid="send">
               <ArrowUp aria-hidden="true" />
               Send
             </Button>

@@ -2,7 +2,7 @@
 
 import { FileCode2, Package } from "lucide-react";
 import { Button } from "@/components/ui/button";
-import { useId } from "react";
+import { useId, type ReactNode } from "react";
 import { pyFileName, type FinalCode } from "@/lib/client/preview-data";
 import { CopyButton } from "@/components/chat/copy-button";
 import { EmptyState } from "./empty-state";
@@ -20,6 +20,8 @@ export interface CodeTabProps {
   /** The kept function the person picked, null for the newest. */
   chosen: string | null;
   onChoose: (name: string) => void;
+  /** The batch panel, placed above the versions and the curl line so a starting batch is in sight. */
+  batch?: ReactNode;
 }
 
 /**
@@ -29,13 +31,20 @@ export interface CodeTabProps {
  * over HTTP. A session that keeps several functions gets a picker, and the
  * tab shows the picked one's latest version.
  */
-export function CodeTab({ final: lastRun, sessionId, active, chosen, onChoose }: CodeTabProps) {
+export function CodeTab({ final: lastRun, sessionId, active, chosen, onChoose, batch }: CodeTabProps) {
   const id = useId();
   const kept = useFunctionVersions(sessionId, chosen, lastRun?.code ?? "", active && lastRun !== null);
   const latest = kept.versions.at(-1);
   // A picked function shows its newest kept version; otherwise the last run's code, which is the newest function's.
   const final = chosen !== null && latest && latest.name === chosen ? { code: latest.code, test: latest.test } : lastRun;
-  if (!final) return <EmptyState>No code yet — ask a vision question.</EmptyState>;
+  if (!final) {
+    return (
+      <>
+        <EmptyState>No code yet — ask a vision question.</EmptyState>
+        {batch}
+      </>
+    );
+  }
   return (
     <div className="flex flex-col gap-4">
       {kept.functions.length > 1 && kept.current && <FunctionPicker functions={kept.functions} value={kept.current.name} onChange={onChoose} />}
@@ -74,6 +83,7 @@ export function CodeTab({ final: lastRun, sessionId, active, chosen, onChoose }:
           <HighlightedCode code={final.test} label="Test code" className="max-h-[30vh]" />
         </section>
       )}
+      {batch}
       {kept.error && <p className="text-xs text-destructive">The function's versions could not be loaded: {kept.error}</p>}
       {kept.current && kept.versions.length > 0 && (
         <FunctionVersions key={`${sessionId}:${kept.current.name}`} name={kept.current.name} versions={kept.versions} />

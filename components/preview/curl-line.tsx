@@ -51,9 +51,9 @@ export function CurlLine({ sessionId, name }: { sessionId: string; name: string 
       {error !== null ? (
         <p role="alert" className="text-xs text-destructive">{error}</p>
       ) : token === null ? (
-        <p className="text-xs text-muted-foreground">
-          Replace <code>{TOKEN_PLACEHOLDER}</code> with the session&apos;s token (the one <code>POST /api/sessions</code> answered), or make a token
-          for scripts here.
+        <p data-testid="curl-token-hint" className="text-xs text-muted-foreground">
+          To run this from a script, press <strong>Make a token for scripts</strong>: the token takes the place of <code>{TOKEN_PLACEHOLDER}</code> in
+          the command, ready to copy. It runs only this chat&apos;s functions.
         </p>
       ) : (
         <p data-testid="function-token-note" className="text-xs text-muted-foreground">

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useMemo, type ReactNode } from "react";
+import { useCallback, useEffect, useMemo, type ReactNode } from "react";
 import { Tabs, TabsContent } from "@/components/ui/tabs";
 import type { UploadView } from "@/lib/protocol/files";
 import { browserScreens, hasBrowserActivity } from "@/lib/client/browser-screens";
@@ -63,6 +63,9 @@ export function PreviewSection(props: PreviewSectionProps) {
   const chosenFunction = chosenFunctionName(pane, code?.code ?? null);
   const choose = (name: string) => pane.chooseFunction(name, code?.code ?? null);
   const result = useMemo(() => resultImage(messages), [messages]);
+  const batchFunction = chosenFunction ?? (code ? functionName(code.code, code.test ?? "") : null);
+  const selectTab = pane.select;
+  const showCode = useCallback(() => selectTab("code"), [selectTab]);
 
   const panels: Record<PreviewTab, ReactNode> = {
     media: <MediaTab items={media} polygons={polygons} onPolygonsChange={onPolygonsChange} />,
@@ -77,8 +80,15 @@ export function PreviewSection(props: PreviewSectionProps) {
     ),
     code: (
       <div className="flex flex-col gap-4">
-        <CodeTab final={code} sessionId={sessionId} active={active === "code"} chosen={chosenFunction} onChoose={choose} />
-        {sessionId && <BatchPanel sessionId={sessionId} functionName={chosenFunction ?? (code ? functionName(code.code, code.test ?? "") : null)} uploads={uploads} />}
+        {/* The batch sits above the versions and the curl line, where a person looks when one starts. */}
+        <CodeTab
+          final={code}
+          sessionId={sessionId}
+          active={active === "code"}
+          chosen={chosenFunction}
+          onChoose={choose}
+          batch={sessionId && <BatchPanel sessionId={sessionId} functionName={batchFunction} uploads={uploads} onShow={showCode} />}
+        />
       </div>
     ),
     result: <ResultTab result={result} />,

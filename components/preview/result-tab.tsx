@@ -21,7 +21,7 @@ export function ResultTab({ result }: { result: ResultImage | null }) {
         <img data-testid="result-image" src={result.url} alt="The final visualisation" className="block h-auto w-full" />
         <span className="sr-only"> (opens in a new tab)</span>
       </a>
-      <figcaption className="text-sm text-muted-foreground">{result.caption}</figcaption>
+      <figcaption data-testid="result-caption" className="text-sm text-muted-foreground">{result.caption}</figcaption>
     </figure>
   );
 }

@@ -77,7 +77,7 @@ describe("resultImage", () => {
     ];
     const r = resultImage(messages);
     expect(r?.url).toBe("/api/files/b");
-    expect(r?.caption).toMatch(/view_image \(turn \d+\)/);
+    expect(r?.caption).toMatch(/view_image \(Planner · turn \d+\)/);
   });
 
   it("falls back to the last picture the planner displayed", () => {
@@ -106,6 +106,22 @@ describe("resultImage", () => {
       out(displayed(1), ["/api/files/new"], "r2"),
     ];
     expect(resultImage(messages)?.url).toBe("/api/files/new");
+  });
+
+  it("names the turn as the chat does: each run's planner turns counted from 1, not the seq", () => {
+    const messages = [
+      msg(i.user("first question", []), "r1"),
+      cell("planner", "a", "r1"),
+      out(displayed(1), ["/api/files/old"], "r1"),
+      msg(i.user("second question", []), "r2"),
+      cell("planner", "b", "r2"),
+      out("----- stdout -----\n1", [], "r2"),
+      cell("coder", "t", "r2"),
+      out(displayed(1), ["/api/files/test"], "r2"),
+      cell("planner", "c", "r2"),
+      out(viewed(1, 1), ["/api/files/new"], "r2"),
+    ];
+    expect(resultImage(messages)?.caption).toBe("The last picture the planner looked at with view_image (Planner · turn 2).");
   });
 
   it("leaves browser screenshots to the Browser tab (neither result nor media)", () => {
@@ -144,8 +160,9 @@ describe("sessionImages", () => {
       ["/api/files/g2", "generated", "image"],
     ]);
     expect(items[0]).toMatchObject({ name: "coins.png", width: 640, height: 480, thumbnailUrl: "/api/files/u1?variant=thumb" });
-    expect(items[2]!.name).toBe(`image 1 from turn ${plan.seq}`);
-    expect(items[3]!.name).toBe(`image 1 from the coder's test, turn ${test.seq}`);
+    // Named by the step's number in the chat, not by the transcript's seq.
+    expect(items[2]!.name).toBe("image 1 from Planner · turn 1");
+    expect(items[3]!.name).toBe("image 1 from Coder · test run");
     expect(items[2]!.width).toBeUndefined();
     expect(items[2]!.thumbnailUrl).toBe("/api/files/g1?variant=thumb");
   });

@@ -6,6 +6,7 @@ import type { UploadView } from "@/lib/protocol/files";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import { agentCard } from "@/lib/protocol/agent-cards";
 import type { CellAgent, ChatItemOf } from "@/lib/protocol/chat-item";
+import { stepNumbers, stepTitle } from "@/lib/protocol/step-numbers";
 
 /* ---- the coder's deliverable ---- */
 
@@ -54,22 +55,23 @@ interface CellImages {
   media: readonly string[];
   /** Who ran the cell this observation belongs to. */
   actor: CellAgent | null;
-  /** The seq of the cell's action: the planner's images are labelled "turn <seq>". */
-  turn: number | null;
+  /** The cell's step as the chat titles it ("Planner · turn 2"), null before any cell. */
+  step: string | null;
 }
 
 /** Each observation that carries pictures, with the agent whose cell made them. */
 function cellImages(messages: readonly StreamedMessage[]): CellImages[] {
   const out: CellImages[] = [];
   let actor: CellImages["actor"] = null;
-  let turn: number | null = null;
+  let step: string | null = null;
+  const numbers = stepNumbers(messages);
   for (const m of messages) {
     if (m.item.type === "cell") {
       actor = m.item.agent;
-      turn = m.seq;
+      step = stepTitle(m.item.agent, numbers.get(m.seq) ?? 1);
     } else if (m.item.type === "output" && m.item.media.length > 0) {
       // Only a cell's pictures: a browser screenshot is a browser_screen, the Browser tab's.
-      out.push({ message: m, media: m.item.media, actor, turn });
+      out.push({ message: m, media: m.item.media, actor, step });
     }
   }
   return out;
@@ -97,7 +99,7 @@ export function resultImage(messages: readonly StreamedMessage[]): ResultImage |
   const viewed = [...run].reverse().find((c) => c.message.item.type === "output" && VIEWED.test(c.message.item.text));
   const chosen = viewed ?? last;
   const url = chosen.media[chosen.media.length - 1]!;
-  const where = chosen.turn !== null ? ` (turn ${chosen.turn})` : "";
+  const where = chosen.step !== null ? ` (${chosen.step})` : "";
   const caption = viewed
     ? `The last picture the planner looked at with view_image${where}.`
     : `The last picture the planner's code displayed${where}.`;
@@ -119,7 +121,7 @@ const urlKey = (url: string) => url.split(/[?#]/)[0]!;
 /**
  * Everything the Media tab can show: the session's uploads first, then the
  * pictures the agents' cells produced, each once. A generated picture is named
- * after the planner's label for it ("image 2 from turn 14"), so regions drawn
+ * after the step that made it, as the chat titles it ("image 2 from Planner · turn 3"), so regions drawn
  * on it can be referred to.
  */
 export function sessionImages(uploads: readonly UploadView[], messages: readonly StreamedMessage[]): MediaItem[] {
@@ -142,11 +144,11 @@ export function sessionImages(uploads: readonly UploadView[], messages: readonly
     cell.media.forEach((url, i) => {
       if (seen.has(urlKey(url))) return;
       seen.add(urlKey(url));
-      const turn = cell.turn ?? cell.message.seq;
-      const who = testedInIsolation(cell.actor) ? `the ${agentCard(cell.actor)!.label.toLowerCase()}'s test, ` : "";
+      // Named after the step as the chat titles it, so "image 1 from Planner · turn 2" is findable there.
+      const from = cell.step ?? "a cell";
       // Every generated file is stored with a thumbnail (lib/files/generated.ts).
       const thumb = /^\/api\/files\/[\w-]+$/.test(url) ? { thumbnailUrl: `${url}?variant=thumb` } : {};
-      items.push({ url, name: `image ${i + 1} from ${who}turn ${turn}`, origin: "generated", kind: "image", ...thumb });
+      items.push({ url, name: `image ${i + 1} from ${from}`, origin: "generated", kind: "image", ...thumb });
     });
   }
   return items;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_MESSAGE_CHARS, tooLongMessage } from "./message-limit";
 import { RedoRequestSchema } from "./redo";
 
 /** Request bodies of the HTTP interface (DESIGN §6), validated by every route. */
@@ -38,7 +39,11 @@ export const PatchSessionBody = z
 export const PostMessageBody = z
   .object({
     role: z.enum(["user", "interaction_response"]),
-    content: PersonText.pipe(z.string().max(20_000)),
+    // Refused in the person's words (`sentence`: shown as is, without the field's name before it).
+    content: PersonText.refine((s) => s.length <= MAX_MESSAGE_CHARS, {
+      error: (issue) => tooLongMessage(typeof issue.input === "string" ? issue.input.length : null),
+      params: { sentence: true },
+    }),
     media: z.array(z.string().uuid()).max(20).optional(),
     /**
      * The seq of the question this answers (an interaction card sends it): taken only while that

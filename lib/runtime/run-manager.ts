@@ -305,7 +305,8 @@ const DISK_FULL: RunEnding = { kind: "disk_full" };
 /** How often the endings of runs cut off by a full disk are tried again. */
 const UNWRITTEN_RETRY_MS = 2000;
 
+/** The first line of the first question, up to the length a rename allows (the sidebar shows it whole on hover). */
 function titleFrom(content: string): string {
   const line = content.trim().split("\n")[0] ?? "";
-  return line.length > 60 ? `${line.slice(0, 57)}…` : line || "Images";
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line || "Images";
 }

@@ -44,6 +44,8 @@ export function route<A extends unknown[]>(
 export function zodProblem(error: z.ZodError): { field: string; message: string } {
   const issue = error.issues[0];
   const field = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : "body";
+  // A check written as a sentence for a person (`params: { sentence: true }`) is passed on as it is.
+  if (issue?.code === "custom" && (issue.params as { sentence?: unknown } | undefined)?.sentence === true) return { field, message: issue.message };
   return { field, message: `${field}: ${issue?.message ?? "invalid value"}` };
 }
 

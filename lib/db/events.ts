@@ -1,4 +1,5 @@
 import type { Db } from "./database";
+import { assertRunFence, type RunFence } from "./run-leases";
 
 export interface StoredEventRow {
   seq: number;
@@ -14,14 +15,20 @@ export interface StoredEventRow {
  * the session row's, held to commit), so two appends, even from two Argus
  * instances, can never share a number, and a failed append rolls its number
  * back, leaving no gap a reader could mistake for a lost event.
+ *
+ * `fence`, for an event written on behalf of a run under its lease, is checked in the same
+ * transaction, first: once another instance took the run over, the append is refused
+ * (RunLeaseLost) and nothing is written.
  */
 export function appendEventRow(
   db: Db,
   sessionId: string,
   makeBody: (seq: number, ts: string) => { runId: string | null; body: string },
   ts: string,
+  fence: RunFence | null = null,
 ): Promise<StoredEventRow> {
   return db.transaction(async (tx) => {
+    if (fence) await assertRunFence(tx, fence);
     const bumped = await tx.one<{ last_seq: number }>(
       "UPDATE sessions SET last_seq = last_seq + 1, updated_at = ? WHERE id = ? RETURNING last_seq",
       [ts, sessionId],

@@ -64,6 +64,7 @@ export class RunRouter {
   private readonly upkeep: LeaseUpkeep;
   private closed = false;
   private readonly stopListening: () => void;
+  private readonly stopHearingRefusals: () => void;
   /**
    * Runs this instance took a lease for, by session, until they settle: only these can lose
    * their lease (a run started without the router, by a test or a tool, holds none).
@@ -84,6 +85,17 @@ export class RunRouter {
       if (this.leased.get(sessionId) === runId) this.leased.delete(sessionId);
       void this.settle(sessionId, runId);
     });
+    // The database refused one of a run's writes: another instance took it over while this one
+    // was stalled. It stops here at once, before its lease renewal would have noticed.
+    this.stopHearingRefusals = deps.events.fences.onRefused(({ sessionId, runId }) => this.lost(sessionId, runId, "a write of its run was refused"));
+  }
+
+  /** This instance no longer holds the run's lease: the run stops here without writing more. */
+  private lost(sessionId: string, runId: string, how: string): void {
+    if (this.leased.get(sessionId) !== runId) return;
+    this.leased.delete(sessionId);
+    this.deps.log(`[runs] lost the lease of session ${sessionId} (another instance interrupted its run; ${how}); stopping it here`);
+    this.deps.runs.abandon(sessionId);
   }
 
   /**
@@ -103,6 +115,7 @@ export class RunRouter {
         log(`[runs] run ${runId} (session ${sessionId}) stopped without a recorded end; marked it interrupted`);
       }
       await releaseLease(db, { sessionId, runId, owner: instanceId });
+      events.fences.drop(runId);
       this.unsettled.delete(sessionId);
       return null;
     } catch (error) {
@@ -205,12 +218,17 @@ export class RunRouter {
       // Another instance started a run in this chat a moment ago: it answers.
       return this.remote(lease.owner, { kind: "post", sessionId: session.id, body });
     }
+    // Every write of the run, its first event included, is made under this lease (fencing).
+    this.deps.events.fences.hold({ sessionId: session.id, runId, owner: instanceId, epoch: lease.epoch });
     try {
       const started = await runs.post(session, body, { runId });
       if (!started.resumed) this.leased.set(session.id, started.runId);
       return started;
     } catch (error) {
-      if (!runs.isActive(session.id)) await releaseLease(db, { sessionId: session.id, runId, owner: instanceId });
+      if (!runs.isActive(session.id)) {
+        this.deps.events.fences.drop(runId);
+        await releaseLease(db, { sessionId: session.id, runId, owner: instanceId });
+      }
       throw error;
     }
   }
@@ -237,12 +255,8 @@ export class RunRouter {
       const before = new Map(this.leased);
       const held = await renewLeases(db, instanceId, Date.now() + leaseMs);
       const leasedHere = [...before].filter(([sessionId, runId]) => this.leased.get(sessionId) === runId && runs.isActive(sessionId)).map(([sessionId]) => sessionId);
-      for (const sessionId of runsWithoutLease(leasedHere, held)) {
-        this.leased.delete(sessionId);
-        // This process stalled past its lease and another instance already ended the run.
-        log(`[runs] lost the lease of session ${sessionId} (another instance interrupted its run); stopping it here`);
-        runs.abandon(sessionId);
-      }
+      // This process stalled past its lease and another instance already ended the run.
+      for (const sessionId of runsWithoutLease(leasedHere, held)) this.lost(sessionId, before.get(sessionId)!, "found at renewal");
     } catch (error) {
       log(`[runs] could not renew run leases: ${String(error)}`);
     }
@@ -281,6 +295,7 @@ export class RunRouter {
     this.closed = true;
     this.upkeep.stop();
     this.stopListening();
+    this.stopHearingRefusals();
     await releaseOwnerLeases(this.deps.db, this.deps.instanceId).catch(() => undefined);
     await this.deps.bus?.close();
   }

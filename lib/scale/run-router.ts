@@ -2,11 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/database";
 import {
   acquireLease,
-  allLeases,
   claimExpiredLease,
   expiredLeases,
   leaseOfSession,
-  releaseAllLeases,
   releaseLease,
   releaseOwnerLeases,
   renewLeases,
@@ -23,6 +21,7 @@ import { writeRunEnding } from "@/lib/runtime/run-ending";
 import type { RunManager } from "@/lib/runtime/run-manager";
 import { KeyedMutex } from "@/lib/common/keyed-mutex";
 import { leasesToTakeOver, routeRunCommand, runsWithoutLease } from "./lease-policy";
+import { recoverAtStart } from "./run-recovery";
 import { LeaseUpkeep } from "./lease-upkeep";
 import { COMMAND_TIMEOUT_MS, type RunCommandBus } from "./run-command-bus";
 import type { BatchCancelResult, RunCommand, RunCommandResult } from "./run-commands";
@@ -130,25 +129,18 @@ export class RunRouter {
   }
 
   /**
-   * At start: runs the log shows as live were cut off by this process's last
-   * stop, unless another live instance holds them. A lone instance owns
-   * everything, so every live run is marked (as before leases existed).
+   * Marks the runs the last stop cut off interrupted (recoverAtStart), then starts renewing this
+   * instance's leases, sweeping expired ones, and serving commands from others. Called once
+   * Socket.io is attached (server.ts), so the connected clients, on every instance, hear those
+   * runs end without reloading.
    */
-  async recoverAtStart(): Promise<number> {
-    const { db, runs, instanceId, bus } = this.deps;
-    if (!bus) {
-      await releaseAllLeases(db);
-      return runs.markInterrupted();
-    }
-    await releaseOwnerLeases(db, instanceId);
-    const held = new Map((await allLeases(db)).map((l) => [l.sessionId, l] as const));
-    // A live run with another instance's lease is that instance's business (its sweeper, or
-    // ours once the lease runs out); one without any lease was this process's or predates leases.
-    return runs.markInterrupted((run) => held.get(run.sessionId)?.runId !== run.id);
-  }
-
-  /** Starts renewing this instance's leases, sweeping expired ones, and serving commands from others. */
   async start(): Promise<void> {
+    try {
+      const interrupted = await recoverAtStart(this.deps);
+      if (interrupted > 0) this.deps.log(`[argus] marked ${interrupted} run(s) interrupted by the last stop`);
+    } catch (error) {
+      this.deps.log(`[runs] could not mark the runs the last stop cut off interrupted: ${String(error)}`);
+    }
     this.upkeep.start();
     await this.deps.bus?.start((command) => this.handle(command));
   }
@@ -300,3 +292,4 @@ export class RunRouter {
     await this.deps.bus?.close();
   }
 }
+

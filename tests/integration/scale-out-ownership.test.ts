@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Db } from "@/lib/db/database";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { RunStateWire } from "@/lib/protocol/state-wire";
 import { scenarioPath, watchSession, type Watch } from "@/tests/helpers/agent-run";
@@ -15,7 +16,8 @@ import { TEST_DB } from "@/tests/helpers/test-engines";
  * instances on the Postgres of the run's second pass (ARGUS_TEST_DB=postgres) and a Redis of
  * their own. Runs are started through A; clients watch from B. The run's cell waits for a flag
  * file the test puts into the session's workspace, so the test decides when A has something
- * to write. Every wait is for an event or a state, never a clock.
+ * to write. Every wait is for an event or a state, never a clock; each test's budget covers
+ * starting and killing real instances on a loaded machine (three starts in the restart test).
  */
 let world: ScaleOutWorld;
 const sockets: Socket[] = [];
@@ -60,6 +62,14 @@ async function startWaitingRun(owner = world.a): Promise<{ session: ScaleOutSess
   return { session, runId, watch, raiseFlag: () => writeFileSync(path.join(world.dataDir, "sessions", session.id, "go.flag"), "go") };
 }
 
+/** Whether a write for a run waits on the lease row's lock (the fence check of lib/db/leases.ts). */
+async function fencedWriteWaiting(db: Db): Promise<boolean> {
+  const row = await db.one<{ n: string | number }>(
+    "SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE run_leases SET epoch = epoch%'",
+  );
+  return Number(row?.n ?? 0) > 0;
+}
+
 /** The run's states as they arrive live on a socket that never asks `sync`, as a page that is not reloaded. */
 async function liveStates(url: string, session: ScaleOutSession): Promise<RunStateWire[]> {
   const socket = connect(url, { auth: { sessionId: session.id, token: session.token }, transports: ["websocket"], forceNew: true });
@@ -74,15 +84,37 @@ async function liveStates(url: string, session: ScaleOutSession): Promise<RunSta
 }
 
 describe.skipIf(!haveRedis() || TEST_DB !== "postgres")("ownership of a run across pauses and restarts (Postgres + Redis)", () => {
-  it("an owner stalled past its lease (SIGSTOP) writes nothing after the take-over note once it wakes with its cell's result in hand", async () => {
+  it("an owner stalled past its lease (SIGSTOP) writes nothing after the take-over note once it wakes with its cell's result in hand", { timeout: 240_000 }, async () => {
     const { session, runId, watch, raiseFlag } = await startWaitingRun();
-    process.kill(world.a.proc.pid!, "SIGSTOP");
+    const db = await openDatabase(world.a.database);
     try {
-      expect((await watch.until(["interrupted", "stopped", "error", "finished"], 120_000, runId)).agentState).toBe("interrupted");
-      // The cell finishes while A sleeps: its result waits in A's socket for A to wake.
-      raiseFlag();
+      process.kill(world.a.proc.pid!, "SIGSTOP");
+      let unlock!: () => void;
+      let locked: Promise<void> | undefined;
+      try {
+        expect((await watch.until(["interrupted", "stopped", "error", "finished"], 120_000, runId)).agentState).toBe("interrupted");
+        // A's renewal must not tell it the news before it writes (on its own, A usually learns it
+        // first, which hides a missing fence): the lease table is held still while A wakes, so
+        // only writes that do not ask the lease row go through. The cell finishes meanwhile: its
+        // result waits in A's socket for A to wake.
+        const held = new Promise<void>((resolve) => (unlock = resolve));
+        locked = new Promise<void>((resolve, reject) => {
+          db.transaction(async (tx) => {
+            await tx.run("LOCK TABLE run_leases IN SHARE MODE");
+            resolve();
+            await held;
+          }).catch(reject);
+        });
+        await locked;
+        raiseFlag();
+      } finally {
+        process.kill(world.a.proc.pid!, "SIGCONT");
+      }
+      // A acts on the cell's result: a fenced write waits for the lease row, an unfenced one lands.
+      await eventually(async () => (await fencedWriteWaiting(db)) || (await transcript(world.callB, session)).some((m) => m.runId === runId && m.role === "observation" && m.content.includes("the flag is up")), "A wrote, or tried to");
+      unlock();
     } finally {
-      process.kill(world.a.proc.pid!, "SIGCONT");
+      await db.close();
     }
     await eventually(() => world.a.output().includes(`lost the lease of session ${session.id}`), "A noticed it lost the run");
 
@@ -103,7 +135,7 @@ describe.skipIf(!haveRedis() || TEST_DB !== "postgres")("ownership of a run acro
     expect(world.a.output()).not.toMatch(/Unhandled|uncaught|run failed outside its controller/i);
   });
 
-  it("a second process under an ARGUS_INSTANCE_ID in use refuses to start, in plain words, and the first one's run goes on", async () => {
+  it("a second process under an ARGUS_INSTANCE_ID in use refuses to start, in plain words, and the first one's run goes on", { timeout: 240_000 }, async () => {
     const { session, runId, watch, raiseFlag } = await startWaitingRun();
     const refused = await world.startInstance("a").then(
       () => null,
@@ -119,7 +151,7 @@ describe.skipIf(!haveRedis() || TEST_DB !== "postgres")("ownership of a run acro
     await watch.until(["stopped"], 120_000, runId);
   });
 
-  it("an instance restarted at once under its own id tells the connected clients its cut-off run ended, without a reload", async () => {
+  it("an instance restarted at once under its own id tells the connected clients its cut-off run ended, without a reload", { timeout: 240_000 }, async () => {
     // Instance C keeps a long lease, so only its own restart, never B's sweeper, can end the run.
     const slow = { ARGUS_RUN_LEASE_SECONDS: "60" };
     const c = await world.startInstance("c", slow);

@@ -17,8 +17,9 @@ export interface StoredEventRow {
  * back, leaving no gap a reader could mistake for a lost event.
  *
  * `fence`, for an event written on behalf of a run under its lease, is checked in the same
- * transaction, first: once another instance took the run over, the append is refused
- * (RunLeaseLost) and nothing is written.
+ * transaction: once another instance took the run over, the append is refused (RunLeaseLost) and
+ * rolled back, so nothing is written. It is checked after the session row is taken, the order a
+ * session's deletion takes its rows in (sessions, then its leases), so the two never deadlock.
  */
 export function appendEventRow(
   db: Db,
@@ -28,12 +29,12 @@ export function appendEventRow(
   fence: RunFence | null = null,
 ): Promise<StoredEventRow> {
   return db.transaction(async (tx) => {
-    if (fence) await assertRunFence(tx, fence);
     const bumped = await tx.one<{ last_seq: number }>(
       "UPDATE sessions SET last_seq = last_seq + 1, updated_at = ? WHERE id = ? RETURNING last_seq",
       [ts, sessionId],
     );
     if (bumped === undefined) throw new Error(`session ${sessionId} does not exist`);
+    if (fence) await assertRunFence(tx, fence);
     const seq = bumped.last_seq;
     const { runId, body } = makeBody(seq, ts);
     await tx.run("INSERT INTO events (session_id, seq, run_id, ts, body) VALUES (?, ?, ?, ?, ?)", [

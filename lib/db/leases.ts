@@ -146,7 +146,9 @@ export interface HeldLease {
  * Whether `held` is still the current lease, checked inside the caller's transaction `tx`. The
  * check writes the lease row (a no-op update), so it holds the row's lock to commit: an instance
  * taking the lease over waits for the fenced write to commit, and a fenced write that comes after
- * the take-over finds the row gone or its epoch raised. Same on SQLite (one writer at a time).
+ * the take-over finds the row gone or its epoch raised (it waits for a take-over under way, then
+ * sees its outcome: Postgres re-reads a row whose lock it waited for). Same on SQLite (one writer
+ * at a time).
  */
 export async function holdsLease(tx: Pick<Db, "one">, t: LeaseTable & { epoch: string }, held: HeldLease): Promise<boolean> {
   const names = Object.keys(held.fence);

@@ -74,7 +74,7 @@ describe("run fencing (engine under test: ARGUS_TEST_DB)", () => {
     expect((await eventsAfter(db, "s1", 0)).map((e) => e.body)).toEqual(["ok"]);
   });
 
-  it("a take-over waits for a fenced write under way, so nothing the old owner wrote lands after the new owner's note", async () => {
+  it("a fenced write under way when the run is taken over lands before the new owner's note, and the next one is refused", async () => {
     const db = await withSession("race");
     const lease = await acquireLease(db, { sessionId: "s1", runId: "r1", owner: "a", expiresAt: 100 });
     const fence: RunFence = { sessionId: "s1", runId: "r1", owner: "a", epoch: lease.epoch };
@@ -82,12 +82,13 @@ describe("run fencing (engine under test: ARGUS_TEST_DB)", () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     let checked!: () => void;
     const fenceChecked = new Promise<void>((resolve) => (checked = resolve));
-    // The old owner's write: its fence is checked, then it is slow to finish (a stall mid-transaction).
+    // The old owner's write, in appendEventRow's order: the session's number, the fence, then it is
+    // slow to finish (a stall mid-transaction).
     const stale = db.transaction(async (tx) => {
+      await tx.run("UPDATE sessions SET last_seq = last_seq + 1 WHERE id = ?", ["s1"]);
       await assertRunFence(tx, fence);
       checked();
       await gate;
-      await tx.run("UPDATE sessions SET last_seq = last_seq + 1 WHERE id = ?", ["s1"]);
       await tx.run("INSERT INTO events (session_id, seq, run_id, ts, body) VALUES (?, (SELECT last_seq FROM sessions WHERE id = ?), ?, ?, ?)", ["s1", "s1", "r1", "t", "stale"]);
     });
     await fenceChecked;

@@ -50,9 +50,11 @@ export async function upsertRun(
     await write(db);
     return;
   }
+  // Written first, then checked (a refusal rolls it back): a session's deletion takes the run's
+  // row before its lease too, so the two never wait on each other in opposite orders.
   await db.transaction(async (tx) => {
-    await assertRunFence(tx, fence);
     await write(tx);
+    await assertRunFence(tx, fence);
   });
 }
 

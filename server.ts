@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import next from "next";
 import { loadConfig, modelStatus } from "./lib/config";
+import { isArgusError } from "./lib/errors";
 import { createArgusCore } from "./lib/server/argus-core";
 import { allowedHosts } from "./lib/server/allowed-hosts";
 import { refuseUndecodablePath } from "./lib/server/bad-path";
@@ -25,6 +26,19 @@ async function main(): Promise<void> {
   console.log(`[argus] core ready (database, sandbox probes, tool catalogue): ${sinceStart()}`);
 
   const app = next({ dev, hostname: config.host, port: config.port, dir: process.cwd() });
+  const hosts = allowedHosts(config.allowedHosts, config.host);
+  const proxies = trustedProxies(config.trustedProxies);
+  // Requests arrive only once the server listens, below, after Next is prepared.
+  let handle: ReturnType<typeof app.getRequestHandler> | null = null;
+  const server = createServer((req, res) => {
+    if (refuseForeignHost(req, res, hosts)) return;
+    if (refuseUndecodablePath(req, res)) return;
+    stampClientAddress(req, proxies);
+    void handle!(req, res);
+  });
+  // Socket.io before core.start(): starting marks the runs the last stop cut off interrupted, and
+  // every client, on this instance or (through Redis) another, must hear it without reloading.
+  const io = attachSocketServer(server, core, { allowedHosts: hosts });
   const jupyterStarted = core.start().then(
     () => console.log(`[argus] jupyter: ${config.jupyter.mode === "off" ? "off" : "up"}: ${sinceStart()}`),
     (error: unknown) => {
@@ -33,17 +47,7 @@ async function main(): Promise<void> {
     },
   );
   await Promise.all([app.prepare(), jupyterStarted]);
-
-  const handle = app.getRequestHandler();
-  const hosts = allowedHosts(config.allowedHosts, config.host);
-  const proxies = trustedProxies(config.trustedProxies);
-  const server = createServer((req, res) => {
-    if (refuseForeignHost(req, res, hosts)) return;
-    if (refuseUndecodablePath(req, res)) return;
-    stampClientAddress(req, proxies);
-    void handle(req, res);
-  });
-  const io = attachSocketServer(server, core, { allowedHosts: hosts });
+  handle = app.getRequestHandler();
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -75,6 +79,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error("[argus] failed to start:", error);
+  // A refusal in Argus's own words (another instance under the same ARGUS_INSTANCE_ID) needs no stack.
+  console.error("[argus] failed to start:", isArgusError(error) ? error.message : error);
   process.exit(1);
 });

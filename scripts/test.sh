@@ -58,16 +58,18 @@ phase_done "python (waited for after vitest)"
 # The HTTP, socket, function and batch suites (they call every repository function through
 # the public interface), the restart suite, the database and event-log unit tests, and the agent
 # worlds whose runs persist, pause, resume or restart (question cards, restarts, batches, the
-# update_callback stream, faults, the shared Jupyter). Agent worlds about what a model writes or
+# update_callback stream, faults, the shared Jupyter), and ownership under pauses and restarts
+# (scale-out-ownership: Postgres only, it skips in the first pass). Agent worlds about what a model writes or
 # which tool it may call (dialects, habits, budgets, browsing, tool review, vqa) read and write the
 # database exactly as count-coins does, so they run once; no test is written twice. Playwright runs
 # beside it (its own servers and ports).
 shopt -s nullglob
 POSTGRES_PASS=(
-  lib/db/database.test.ts lib/db/batches.test.ts lib/runtime/event-log.test.ts tests/integration/restart.test.ts
+  lib/db/database.test.ts lib/db/batches.test.ts lib/db/run-fencing.test.ts lib/runtime/event-log.test.ts tests/integration/restart.test.ts
   tests/integration/http-*.test.ts tests/integration/socket*.test.ts
   tests/integration/agents-{count-coins,hitl,restart,run-on-all,shared-jupyter,update-callback,faults}.test.ts
   tests/integration/functions-http.test.ts tests/integration/batches-runner.test.ts
+  tests/integration/scale-out-ownership.test.ts
 )
 shopt -u nullglob
 echo "[test] vitest again on Postgres + Redis (ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1): ${#POSTGRES_PASS[@]} files; playwright beside it"

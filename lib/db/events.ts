@@ -1,4 +1,5 @@
 import type { Db } from "./database";
+import { assertRunFence, type RunFence } from "./run-leases";
 
 export interface StoredEventRow {
   seq: number;
@@ -14,12 +15,18 @@ export interface StoredEventRow {
  * the session row's, held to commit), so two appends, even from two Argus
  * instances, can never share a number, and a failed append rolls its number
  * back, leaving no gap a reader could mistake for a lost event.
+ *
+ * `fence`, for an event written on behalf of a run under its lease, is checked in the same
+ * transaction: once another instance took the run over, the append is refused (RunLeaseLost) and
+ * rolled back, so nothing is written. It is checked after the session row is taken, the order a
+ * session's deletion takes its rows in (sessions, then its leases), so the two never deadlock.
  */
 export function appendEventRow(
   db: Db,
   sessionId: string,
   makeBody: (seq: number, ts: string) => { runId: string | null; body: string },
   ts: string,
+  fence: RunFence | null = null,
 ): Promise<StoredEventRow> {
   return db.transaction(async (tx) => {
     const bumped = await tx.one<{ last_seq: number }>(
@@ -27,6 +34,7 @@ export function appendEventRow(
       [ts, sessionId],
     );
     if (bumped === undefined) throw new Error(`session ${sessionId} does not exist`);
+    if (fence) await assertRunFence(tx, fence);
     const seq = bumped.last_seq;
     const { runId, body } = makeBody(seq, ts);
     await tx.run("INSERT INTO events (session_id, seq, run_id, ts, body) VALUES (?, ?, ?, ?, ?)", [

@@ -7,7 +7,10 @@ import type { Db } from "./database";
  * - a lease whose expiry passed means its owner died or stalled; another instance takes it over
  *   with a compare-and-set on the owner and expiry it saw (the expiry is the fencing token: every
  *   renewal changes it), so exactly one instance wins, and none wins a lease renewed meanwhile;
- * - an owner that finds a lease gone from its renewal stops without writing more.
+ * - an owner that finds a lease gone from its renewal stops without writing more;
+ * - a table with an epoch column fences writes: each write made on behalf of the leased thing
+ *   names the lease it holds (owner, epoch, the table's own columns) and is refused by the
+ *   database, in its own transaction, once that lease is gone or taken again (holdsLease).
  *
  * A lease lives either in a row of its own (run_leases: acquired by inserting, released by deleting
  * the row) or in columns of the thing leased (batches: acquired when the batch is inserted, ended
@@ -25,10 +28,12 @@ export interface LeaseTable {
   order: string;
   /** Whether the row is the lease itself, and releasing it deletes the row. */
   rowIsLease: boolean;
+  /** The fencing token's column, raised whenever an instance takes the lease again (null: none). */
+  epoch: string | null;
 }
 
 /** The lease of a session's active run: a row of its own. */
-export const RUN_LEASE_TABLE = { table: "run_leases", key: "session_id", expiresAt: "expires_at", live: "TRUE", order: "expires_at", rowIsLease: true } as const;
+export const RUN_LEASE_TABLE = { table: "run_leases", key: "session_id", expiresAt: "expires_at", live: "TRUE", order: "expires_at", rowIsLease: true, epoch: "epoch" } as const;
 
 /** The lease of a running batch: columns of the batch (owner, lease_expires_at). */
 export const BATCH_LEASE_TABLE = {
@@ -38,6 +43,7 @@ export const BATCH_LEASE_TABLE = {
   live: "status = 'running'",
   order: "created_at, id",
   rowIsLease: false,
+  epoch: null,
 } as const;
 
 /** A table whose rows are leases (acquire inserts, release deletes). */
@@ -66,7 +72,7 @@ export async function acquireLease<Row>(db: Db, t: OwnRowTable, lease: { key: st
   const names = Object.keys(fields);
   const row = await db.one<Row>(
     `INSERT INTO ${t.table} (${t.key}, owner, ${t.expiresAt}${names.map((n) => `, ${n}`).join("")}) VALUES (?, ?, ?${names.map(() => ", ?").join("")})
-     ON CONFLICT(${t.key}) DO UPDATE SET ${[t.expiresAt, ...names].map((n) => `${n} = excluded.${n}`).join(", ")}
+     ON CONFLICT(${t.key}) DO UPDATE SET ${[t.expiresAt, ...names].map((n) => `${n} = excluded.${n}`).join(", ")}${t.epoch ? `, ${t.epoch} = ${t.table}.${t.epoch} + 1` : ""}
      WHERE ${t.table}.owner = excluded.owner
      RETURNING *`,
     [lease.key, lease.owner, lease.expiresAt, ...names.map((n) => fields[n]!)],
@@ -123,7 +129,36 @@ export async function takeOverLease<Row>(
     if (!t.rowIsLease) throw new Error(`a lease in ${t.table} ends with its row's status, not by deletion`);
     return (await db.one<Row>(`DELETE FROM ${t.table} WHERE ${where} RETURNING *`, whereArgs)) ?? null;
   }
-  return (await db.one<Row>(`UPDATE ${t.table} SET owner = ?, ${t.expiresAt} = ? WHERE ${where} RETURNING *`, [next.owner, next.expiresAt, ...whereArgs])) ?? null;
+  const raise = t.epoch ? `, ${t.epoch} = ${t.epoch} + 1` : "";
+  return (await db.one<Row>(`UPDATE ${t.table} SET owner = ?, ${t.expiresAt} = ?${raise} WHERE ${where} RETURNING *`, [next.owner, next.expiresAt, ...whereArgs])) ?? null;
+}
+
+/** A lease as its holder names it in a fenced write: the fencing token. */
+export interface HeldLease {
+  key: string;
+  owner: string;
+  epoch: number;
+  /** The table's own columns that must match too (run_leases: the run). */
+  fence: Record<string, string | number>;
+}
+
+/**
+ * Whether `held` is still the current lease, checked inside the caller's transaction `tx`. The
+ * check writes the lease row (a no-op update), so it holds the row's lock to commit: an instance
+ * taking the lease over waits for the fenced write to commit, and a fenced write that comes after
+ * the take-over finds the row gone or its epoch raised (it waits for a take-over under way, then
+ * sees its outcome: Postgres re-reads a row whose lock it waited for). Same on SQLite (one writer
+ * at a time).
+ */
+export async function holdsLease(tx: Pick<Db, "one">, t: LeaseTable & { epoch: string }, held: HeldLease): Promise<boolean> {
+  const names = Object.keys(held.fence);
+  const row = await tx.one<Record<string, unknown>>(
+    `UPDATE ${t.table} SET ${t.epoch} = ${t.epoch}
+     WHERE ${t.key} = ? AND owner = ? AND ${t.epoch} = ? AND ${t.live}${names.map((n) => ` AND ${n} = ?`).join("")}
+     RETURNING ${t.key}`,
+    [held.key, held.owner, held.epoch, ...names.map((n) => held.fence[n]!)],
+  );
+  return row !== undefined;
 }
 
 /** Ends `owner`'s lease of `key` (only its own, and only while the `fence` columns match, e.g. the same run). */

@@ -208,4 +208,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE batches ADD COLUMN lease_expires_at BIGINT;
     `,
   },
+  {
+    version: 10,
+    name: "lease epochs",
+    sql: `
+      -- A run lease's fencing token: every write made for a run (its events, its state) names the
+      -- lease it holds, and the database refuses it unless that very lease (same run, owner and
+      -- epoch) is still there, so an owner that stalled past its lease cannot write after the
+      -- instance that took the run over. Raised each time an instance takes the row again.
+      ALTER TABLE run_leases ADD COLUMN epoch BIGINT NOT NULL DEFAULT 1;
+    `,
+  },
 ];

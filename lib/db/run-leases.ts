@@ -1,3 +1,4 @@
+import { ArgusError } from "@/lib/errors";
 import type { Db } from "./database";
 import * as leases from "./leases";
 import { RUN_LEASE_TABLE as T } from "./leases";
@@ -15,6 +16,8 @@ export interface RunLease {
   owner: string;
   /** Milliseconds since the epoch, by the owner's clock. */
   expiresAt: number;
+  /** The fencing token: raised each time an instance takes the session's row again (see leases.ts). */
+  epoch: number;
 }
 
 interface RawLease {
@@ -22,9 +25,36 @@ interface RawLease {
   run_id: string;
   owner: string;
   expires_at: number;
+  epoch: number;
 }
 
-const fromRaw = (r: RawLease): RunLease => ({ sessionId: r.session_id, runId: r.run_id, owner: r.owner, expiresAt: Number(r.expires_at) });
+const fromRaw = (r: RawLease): RunLease => ({ sessionId: r.session_id, runId: r.run_id, owner: r.owner, expiresAt: Number(r.expires_at), epoch: Number(r.epoch) });
+
+/** The lease a write for a run is made under: refused by the database once it is no longer current. */
+export type RunFence = Pick<RunLease, "sessionId" | "runId" | "owner" | "epoch">;
+
+/** The plain words of a write refused because another instance took the run over. */
+export const RUN_TAKEN_OVER_MESSAGE = "Another Argus instance took this run over (this one stopped answering for a while), so this instance no longer writes to it.";
+
+/** A write for a run made under a lease that is no longer current: the writer must stop the run. */
+export class RunLeaseLost extends ArgusError {
+  constructor(readonly fence: RunFence) {
+    super("conflict:message", RUN_TAKEN_OVER_MESSAGE);
+  }
+}
+
+export function isRunLeaseLost(error: unknown): error is RunLeaseLost {
+  return error instanceof RunLeaseLost;
+}
+
+/**
+ * Refuses, inside the caller's transaction, a write made under `fence` unless it is still the
+ * session's current lease (same run, owner and epoch), holding the lease row's lock to commit.
+ */
+export async function assertRunFence(tx: Pick<Db, "one">, fence: RunFence): Promise<void> {
+  const held = await leases.holdsLease(tx, T, { key: fence.sessionId, owner: fence.owner, epoch: fence.epoch, fence: { run_id: fence.runId } });
+  if (!held) throw new RunLeaseLost(fence);
+}
 
 /**
  * Takes the session's lease for a new run, unless another instance holds it
@@ -32,7 +62,7 @@ const fromRaw = (r: RawLease): RunLease => ({ sessionId: r.session_id, runId: r.
  * tells the chat). Returns the lease that holds the session afterwards, so the
  * caller sees who won.
  */
-export async function acquireLease(db: Db, lease: RunLease): Promise<RunLease> {
+export async function acquireLease(db: Db, lease: Omit<RunLease, "epoch">): Promise<RunLease> {
   return fromRaw(await leases.acquireLease<RawLease>(db, T, { key: lease.sessionId, owner: lease.owner, expiresAt: lease.expiresAt }, { run_id: lease.runId }));
 }
 

@@ -1,4 +1,5 @@
 import type { Db } from "./database";
+import { assertRunFence, type RunFence } from "./run-leases";
 
 export interface RunRow {
   id: string;
@@ -27,18 +28,34 @@ const fromRaw = (r: RawRun): RunRow => ({
   updatedAt: r.updated_at,
 });
 
-/** Saves a run's state snapshot; the log stays the source of truth, this is a cache. */
+/**
+ * Saves a run's state snapshot; the log stays the source of truth, this is a cache. Under a
+ * `fence` (the run's lease) it is refused once another instance took the run over, so a stale
+ * owner cannot put back a live state over the ending that instance wrote.
+ */
 export async function upsertRun(
   db: Db,
   r: { id: string; sessionId: string; state: unknown; agentState: string; now: string },
+  fence: RunFence | null = null,
 ): Promise<void> {
-  await db.run(
-    `INSERT INTO runs (id, session_id, state, agent_state, started_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT(id) DO UPDATE SET state = excluded.state,
-       agent_state = excluded.agent_state, updated_at = excluded.updated_at`,
-    [r.id, r.sessionId, JSON.stringify(r.state), r.agentState, r.now, r.now],
-  );
+  const write = (tx: Db) =>
+    tx.run(
+      `INSERT INTO runs (id, session_id, state, agent_state, started_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET state = excluded.state,
+         agent_state = excluded.agent_state, updated_at = excluded.updated_at`,
+      [r.id, r.sessionId, JSON.stringify(r.state), r.agentState, r.now, r.now],
+    );
+  if (!fence) {
+    await write(db);
+    return;
+  }
+  // Written first, then checked (a refusal rolls it back): a session's deletion takes the run's
+  // row before its lease too, so the two never wait on each other in opposite orders.
+  await db.transaction(async (tx) => {
+    await write(tx);
+    await assertRunFence(tx, fence);
+  });
 }
 
 export async function latestRun(db: Db, sessionId: string): Promise<RunRow | null> {

@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/database";
 import { appendEventRow, eventsAfter, eventsOfRun, lastSeq } from "@/lib/db/events";
+import { isRunLeaseLost, type RunFence } from "@/lib/db/run-leases";
 import { upsertRun } from "@/lib/db/runs";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { ArgusEvent, ArgusEventInput } from "@/lib/protocol/events";
@@ -10,6 +11,7 @@ import { fromDict, toDict } from "./serialization";
 import { initialRunState, reduceRunState } from "./state-reducer";
 import { toStateWire, type RunStateWire } from "@/lib/protocol/state-wire";
 import { KeyedMutex } from "@/lib/common/keyed-mutex";
+import { RunFences } from "./run-fences";
 
 interface UnwrittenEnding {
   sessionId: string;
@@ -59,6 +61,9 @@ function streamedMessage(event: ArgusEvent): StreamedMessage | null {
  * Appends to one session take turns in this process, so subscribers hear a
  * session's events in seq order even though writes are async; across processes
  * the database's lock on the session row keeps seq unique (lib/db/events.ts).
+ * An event of a run this instance holds the lease of is written under that lease (`fences`):
+ * once another instance took the run over, the database refuses it (RunLeaseLost) and the
+ * fences' listeners stop the run here.
  */
 export class EventLog {
   private readonly subscribers = new Map<string, EventSubscriber>();
@@ -73,6 +78,7 @@ export class EventLog {
   constructor(
     private readonly db: Db,
     private readonly limits: RunLimits = DEFAULT_RUN_LIMITS,
+    readonly fences: RunFences = new RunFences(),
   ) {}
 
   subscribe(id: string, fn: EventSubscriber): () => void {
@@ -90,18 +96,27 @@ export class EventLog {
   }
 
   private async write(sessionId: string, checked: ArgusEvent): Promise<AppendedEvent> {
-    const row = await appendEventRow(
-      this.db,
-      sessionId,
-      (seq, ts) => ({
-        runId: checked.runId ?? null,
-        body: JSON.stringify(toDict({ ...checked, id: seq, timestamp: ts })),
-      }),
-      new Date().toISOString(),
+    const fence = checked.runId ? this.fences.of(sessionId, checked.runId) : null;
+    const row = await this.fenced(fence, () =>
+      appendEventRow(
+        this.db,
+        sessionId,
+        (seq, ts) => ({
+          runId: checked.runId ?? null,
+          body: JSON.stringify(toDict({ ...checked, id: seq, timestamp: ts })),
+        }),
+        new Date().toISOString(),
+        fence,
+      ),
     );
     const event: ArgusEvent = { ...checked, id: row.seq, timestamp: row.ts };
     this.newest.set(sessionId, row.seq);
-    const state = event.runId ? await this.advanceRun(sessionId, event.runId, event) : null;
+    // The event is in the log (before any take-over note); a run taken over meanwhile keeps the
+    // state the new owner wrote, so only the event is told.
+    const state = event.runId ? await this.advanceRun(sessionId, event.runId, event, fence).catch((error: unknown) => {
+      if (isRunLeaseLost(error)) return null;
+      throw error;
+    }) : null;
     const logged: AppendedEvent = {
       sessionId,
       event,
@@ -220,7 +235,20 @@ export class EventLog {
     return state;
   }
 
-  private async advanceRun(sessionId: string, runId: string, event: ArgusEvent): Promise<RunState> {
+  /** Runs a write under `fence`; a refusal is told to the fences' listeners, then thrown. */
+  private async fenced<T>(fence: RunFence | null, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (fence && isRunLeaseLost(error)) {
+        this.runStates.delete(fence.runId);
+        this.fences.refused(fence);
+      }
+      throw error;
+    }
+  }
+
+  private async advanceRun(sessionId: string, runId: string, event: ArgusEvent, fence: RunFence | null): Promise<RunState> {
     const cached = this.runStates.get(runId);
     // Without a cached state, rebuilding from storage already folds in this
     // event (it was persisted first), so it must not be reduced twice.
@@ -229,13 +257,9 @@ export class EventLog {
     // for again, so the cache cannot grow with the number of runs ever made.
     if (ENDED_STATES.has(state.agentState)) this.runStates.delete(runId);
     else this.runStates.set(runId, state);
-    await upsertRun(this.db, {
-      id: runId,
-      sessionId,
-      state,
-      agentState: state.agentState,
-      now: event.timestamp ?? new Date().toISOString(),
-    });
+    await this.fenced(fence, () =>
+      upsertRun(this.db, { id: runId, sessionId, state, agentState: state.agentState, now: event.timestamp ?? new Date().toISOString() }, fence),
+    );
     return state;
   }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { AgentFactory } from "@/agents/types";
 import { diskFullError, isDiskFull } from "@/lib/db/disk-space";
+import { isRunLeaseLost } from "@/lib/db/run-leases";
 import { runsInState } from "@/lib/db/runs";
 import { getSession, setTitleIfEmpty, type SessionRow } from "@/lib/db/sessions";
 import { ArgusError, isArgusError } from "@/lib/errors";
@@ -204,6 +205,8 @@ export class RunManager {
         if (!this.closing && isDiskFull(error)) return this.endUnwritten(session.id, runId);
         // The database went away under the run: its end is recorded when it is back (run router).
         if (isArgusError(error) && error.code === "unavailable:db") return console.error(`[argus] run ${runId} stopped: ${error.message}`);
+        // Another instance took the run over and wrote its ending (the database refused this write).
+        if (isRunLeaseLost(error)) return console.log(`[argus] run ${runId} stopped: ${error.message}`);
         // A run whose session was deleted under it just ends; anything else is a bug to see.
         const exists = await getSession(this.core.db, session.id).catch(() => true);
         if (!this.closing && exists) console.error("[argus] run failed outside its controller:", error);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { RunLease } from "@/lib/db/run-leases";
 import { isLeaseExpired, leasesToTakeOver, leaseTimings, routeRunCommand, runsWithoutLease, worstDetectionMs } from "./lease-policy";
 
-const lease = (owner: string, expiresAt: number, sessionId = "s1"): RunLease => ({ sessionId, runId: `r-${sessionId}`, owner, expiresAt });
+const lease = (owner: string, expiresAt: number, sessionId = "s1"): RunLease => ({ sessionId, runId: `r-${sessionId}`, owner, expiresAt, epoch: 1 });
 
 describe("lease timings", () => {
   it("renews several times per lease and notices a dead owner within 15 s at the default 10 s lease", () => {

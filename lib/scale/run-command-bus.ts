@@ -72,6 +72,25 @@ export class RunCommandBus {
     if (outcome === "late") this.log("[runs] Redis is not answering yet; run commands from other instances will arrive once it does");
   }
 
+  /**
+   * How many clients listen on this instance id's command channel now, before this process
+   * subscribes: more than none means another live process runs under the same ARGUS_INSTANCE_ID
+   * (a process that died, even by kill -9, lost its subscription with its connection). Null when
+   * Redis did not answer within `waitMs`.
+   */
+  async listenersOfThisId(waitMs = 5000): Promise<number | null> {
+    const channel = commandChannel(this.instanceId);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs)));
+    const asked = this.publisher.pubSubNumSub(channel).then(
+      (counts) => Number((counts as Record<string, number>)[channel] ?? 0),
+      () => null,
+    );
+    const answer = await Promise.race([asked, late]);
+    clearTimeout(timer);
+    return answer;
+  }
+
   /** Sends `command` to `owner` and waits for its answer; throws the owner's ArgusError, or 503. */
   async send<C extends RunCommand>(owner: string, command: C, timeoutMs = COMMAND_TIMEOUT_MS): Promise<ResultOf<C>> {
     const id = randomUUID();

@@ -2,11 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/database";
 import {
   acquireLease,
-  allLeases,
   claimExpiredLease,
   expiredLeases,
   leaseOfSession,
-  releaseAllLeases,
   releaseLease,
   releaseOwnerLeases,
   renewLeases,
@@ -23,6 +21,7 @@ import { writeRunEnding } from "@/lib/runtime/run-ending";
 import type { RunManager } from "@/lib/runtime/run-manager";
 import { KeyedMutex } from "@/lib/common/keyed-mutex";
 import { leasesToTakeOver, routeRunCommand, runsWithoutLease } from "./lease-policy";
+import { recoverAtStart } from "./run-recovery";
 import { LeaseUpkeep } from "./lease-upkeep";
 import { COMMAND_TIMEOUT_MS, type RunCommandBus } from "./run-command-bus";
 import type { BatchCancelResult, RunCommand, RunCommandResult } from "./run-commands";
@@ -64,6 +63,7 @@ export class RunRouter {
   private readonly upkeep: LeaseUpkeep;
   private closed = false;
   private readonly stopListening: () => void;
+  private readonly stopHearingRefusals: () => void;
   /**
    * Runs this instance took a lease for, by session, until they settle: only these can lose
    * their lease (a run started without the router, by a test or a tool, holds none).
@@ -84,6 +84,17 @@ export class RunRouter {
       if (this.leased.get(sessionId) === runId) this.leased.delete(sessionId);
       void this.settle(sessionId, runId);
     });
+    // The database refused one of a run's writes: another instance took it over while this one
+    // was stalled. It stops here at once, before its lease renewal would have noticed.
+    this.stopHearingRefusals = deps.events.fences.onRefused(({ sessionId, runId }) => this.lost(sessionId, runId, "a write of its run was refused"));
+  }
+
+  /** This instance no longer holds the run's lease: the run stops here without writing more. */
+  private lost(sessionId: string, runId: string, how: string): void {
+    if (this.leased.get(sessionId) !== runId) return;
+    this.leased.delete(sessionId);
+    this.deps.log(`[runs] lost the lease of session ${sessionId} (another instance interrupted its run; ${how}); stopping it here`);
+    this.deps.runs.abandon(sessionId);
   }
 
   /**
@@ -103,6 +114,7 @@ export class RunRouter {
         log(`[runs] run ${runId} (session ${sessionId}) stopped without a recorded end; marked it interrupted`);
       }
       await releaseLease(db, { sessionId, runId, owner: instanceId });
+      events.fences.drop(runId);
       this.unsettled.delete(sessionId);
       return null;
     } catch (error) {
@@ -117,25 +129,18 @@ export class RunRouter {
   }
 
   /**
-   * At start: runs the log shows as live were cut off by this process's last
-   * stop, unless another live instance holds them. A lone instance owns
-   * everything, so every live run is marked (as before leases existed).
+   * Marks the runs the last stop cut off interrupted (recoverAtStart), then starts renewing this
+   * instance's leases, sweeping expired ones, and serving commands from others. Called once
+   * Socket.io is attached (server.ts), so the connected clients, on every instance, hear those
+   * runs end without reloading.
    */
-  async recoverAtStart(): Promise<number> {
-    const { db, runs, instanceId, bus } = this.deps;
-    if (!bus) {
-      await releaseAllLeases(db);
-      return runs.markInterrupted();
-    }
-    await releaseOwnerLeases(db, instanceId);
-    const held = new Map((await allLeases(db)).map((l) => [l.sessionId, l] as const));
-    // A live run with another instance's lease is that instance's business (its sweeper, or
-    // ours once the lease runs out); one without any lease was this process's or predates leases.
-    return runs.markInterrupted((run) => held.get(run.sessionId)?.runId !== run.id);
-  }
-
-  /** Starts renewing this instance's leases, sweeping expired ones, and serving commands from others. */
   async start(): Promise<void> {
+    try {
+      const interrupted = await recoverAtStart(this.deps);
+      if (interrupted > 0) this.deps.log(`[argus] marked ${interrupted} run(s) interrupted by the last stop`);
+    } catch (error) {
+      this.deps.log(`[runs] could not mark the runs the last stop cut off interrupted: ${String(error)}`);
+    }
     this.upkeep.start();
     await this.deps.bus?.start((command) => this.handle(command));
   }
@@ -206,12 +211,17 @@ export class RunRouter {
       // Another instance started a run in this chat a moment ago: it answers.
       return this.remote(lease.owner, { kind: "post", sessionId: session.id, body });
     }
+    // Every write of the run, its first event included, is made under this lease (fencing).
+    this.deps.events.fences.hold({ sessionId: session.id, runId, owner: instanceId, epoch: lease.epoch });
     try {
       const started = await runs.post(session, body, { runId });
       if (!started.resumed) this.leased.set(session.id, started.runId);
       return started;
     } catch (error) {
-      if (!runs.isActive(session.id)) await releaseLease(db, { sessionId: session.id, runId, owner: instanceId });
+      if (!runs.isActive(session.id)) {
+        this.deps.events.fences.drop(runId);
+        await releaseLease(db, { sessionId: session.id, runId, owner: instanceId });
+      }
       throw error;
     }
   }
@@ -238,12 +248,8 @@ export class RunRouter {
       const before = new Map(this.leased);
       const held = await renewLeases(db, instanceId, Date.now() + leaseMs);
       const leasedHere = [...before].filter(([sessionId, runId]) => this.leased.get(sessionId) === runId && runs.isActive(sessionId)).map(([sessionId]) => sessionId);
-      for (const sessionId of runsWithoutLease(leasedHere, held)) {
-        this.leased.delete(sessionId);
-        // This process stalled past its lease and another instance already ended the run.
-        log(`[runs] lost the lease of session ${sessionId} (another instance interrupted its run); stopping it here`);
-        runs.abandon(sessionId);
-      }
+      // This process stalled past its lease and another instance already ended the run.
+      for (const sessionId of runsWithoutLease(leasedHere, held)) this.lost(sessionId, before.get(sessionId)!, "found at renewal");
     } catch (error) {
       log(`[runs] could not renew run leases: ${String(error)}`);
     }
@@ -282,7 +288,9 @@ export class RunRouter {
     this.closed = true;
     this.upkeep.stop();
     this.stopListening();
+    this.stopHearingRefusals();
     await releaseOwnerLeases(this.deps.db, this.deps.instanceId).catch(() => undefined);
     await this.deps.bus?.close();
   }
 }
+

@@ -35,13 +35,16 @@ import { lifecycle } from "./wiring/lifecycle";
 import { buildModel } from "./wiring/model";
 import { buildRuns } from "./wiring/runs";
 import { buildScale } from "./wiring/scale";
+import { closeRedis } from "@/lib/scale/redis";
+import { refuseDuplicateId } from "@/lib/scale/run-recovery";
 import { buildStorage } from "./wiring/storage";
 
 /**
  * Everything stateful that one Argus process owns, built once by server.ts (or
  * by a test or benchmark that needs the spine without Next). Jupyter and the
  * kernel registry are not started here: `start()` does it, so the caller can
- * overlap it with its own start-up work (see server.ts). Route handlers never
+ * overlap it with its own start-up work (see server.ts); `start()` also marks the runs the last
+ * stop cut off interrupted, so a server attaches Socket.io first, for its clients to hear it. Route handlers never
  * see this whole object: they ask for the area they serve (./areas.ts).
  */
 export interface ArgusCore extends SessionDeps {
@@ -97,19 +100,26 @@ export const PYTHON_DIR = path.join(process.cwd(), "python");
 
 /**
  * The composition root: each step builds its part from the parts before it (./wiring/*), in
- * dependency order — storage, Jupyter, kernels, model, scale-out, batches, the kernel's calls,
- * browsing, agent policy, runs — and nothing is assigned back into an earlier part.
+ * dependency order — storage, scale-out (refusing an instance id a live process uses), Jupyter,
+ * kernels, model, batches, the kernel's calls, browsing, agent policy, runs — and nothing is
+ * assigned back into an earlier part.
  */
 export async function createArgusCore(config: ArgusConfig, options: { log?: (line: string) => void } = {}): Promise<ArgusCore> {
   const log = options.log ?? (() => undefined);
   const storage = await buildStorage(config);
+  const { redis, bus } = buildScale(config, log);
+  // Before anything starts or is written: a second process under an instance id in use stops here.
+  await refuseDuplicateId({ bus, instanceId: config.scale.instanceId, log }).catch(async (error: unknown) => {
+    if (redis) await closeRedis(redis);
+    await storage.db.close();
+    throw error;
+  });
   const bridge: BridgeMethods = { ...builtinBridgeMethods };
   // The prompts describe the kernel package's tools; asked for now, read before the runs are built.
   const catalogue = readToolCatalogue(config, PYTHON_DIR, log);
   const jupyter = await chooseJupyterBackend(config, PYTHON_DIR, log);
   const kernels = buildKernels(config, storage, jupyter.jupyter, bridge, log);
   const { model, roleHealth, modelCheck } = buildModel(config, log);
-  const { redis, bus } = buildScale(config, log);
   const batchParts = buildBatches(config, storage, kernels, bus, log);
   const vision = addKernelCalls(config, bridge, { ...storage, kernels, model });
   const browser = model ? createBrowserServices({ ...storage, config, kernels }, log) : null;
@@ -148,7 +158,5 @@ export async function createArgusCore(config: ArgusConfig, options: { log?: (lin
     health: healthReport(config, { ...storage, jupyter, kernels, roleHealth, vision, redis }),
     close,
   };
-  const interrupted = await runParts.runRouter.recoverAtStart();
-  if (interrupted > 0) log(`[argus] marked ${interrupted} run(s) interrupted by the last stop`);
   return core;
 }

@@ -21,6 +21,13 @@ export interface ScaleOutWorld {
   dataDir: string;
   /** `kill -9` of instance `a`; what it started (jupyter-server, kernels) is stopped by close(). */
   crashA(): Promise<void>;
+  /**
+   * Starts one more instance on the same database, Redis and model, under `instanceId` (a
+   * restart of `a` under its own id, or a second process under an id in use); close() stops it.
+   */
+  startInstance(instanceId: string, env?: Record<string, string>): Promise<RunningServer>;
+  /** `kill -9` of any instance of the world; what it started is stopped by close(). */
+  crash(server: RunningServer): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -45,7 +52,13 @@ export async function startScaleOut(scenarioFile: string, env: Record<string, st
   const a = await startArgus({ dataDir: scratch.dir, instanceId: "a", redisUrl: redis.url, env: shared });
   const b = await startArgus({ dataDir: scratch.dir, instanceId: "b", redisUrl: redis.url, env: shared });
   const orphans: { pid: number; cmdline: string }[] = [];
-  const crashA = async () => {
+  const more: RunningServer[] = [];
+  const startInstance = async (instanceId: string, extra: Record<string, string> = {}) => {
+    const server = await startArgus({ dataDir: scratch.dir, instanceId, redisUrl: redis.url, env: { ...shared, ...extra } });
+    more.push(server);
+    return server;
+  };
+  const crash = async (server: RunningServer) => {
     const walk = (pid: number) => {
       let out = "";
       try {
@@ -58,8 +71,8 @@ export async function startScaleOut(scenarioFile: string, env: Record<string, st
         walk(child);
       }
     };
-    if (a.proc.pid) walk(a.proc.pid);
-    await a.kill("SIGKILL");
+    if (server.proc.pid) walk(server.proc.pid);
+    await server.kill("SIGKILL");
   };
   return {
     redis,
@@ -69,9 +82,11 @@ export async function startScaleOut(scenarioFile: string, env: Record<string, st
     callA: api(a.url),
     callB: api(b.url),
     dataDir: scratch.dir,
-    crashA,
+    crashA: () => crash(a),
+    crash,
+    startInstance,
     close: async () => {
-      await Promise.all([a.kill(), b.kill()]);
+      await Promise.all([a.kill(), b.kill(), ...more.map((server) => server.kill())]);
       // A killed with SIGKILL left its jupyter-server (started detached) and kernels behind:
       // stop each by its id, if that id still runs what A started.
       for (const { pid, cmdline } of orphans) {

@@ -9,6 +9,7 @@ import type { BridgeMethods } from "@/lib/kernels/bridge";
 import type { KernelRegistry } from "@/lib/kernels/registry";
 import { imagePart, MAX_EDGE } from "@/lib/llm/images";
 import type { ModelClient } from "@/lib/llm/models";
+import { separatingThreshold } from "./review-threshold";
 import { buildCandidateRunner, candidateResult, RESULTS_MARKER, TryToolsReportSchema, type CandidateResult } from "./tool-runner";
 
 /** Candidates run at a low threshold, so the person can raise it with the slider. */
@@ -32,7 +33,7 @@ const Params = z.object({
 const ReviewAnswer = z.object({ function_name: z.string(), box_threshold: z.number().min(0).max(1) });
 
 const JUDGE_SYSTEM =
-  "You choose the best vision tool for a task. You are given the task, the person's image, and what each candidate tool actually returned on it (run at a low confidence threshold). Pick the tool whose output best matches what the task needs; say what answer you expect.";
+  "You choose the best vision tool for a task. You are given the task, the person's image, and what each candidate tool actually returned on it (run at a low confidence threshold). Pick the tool whose output best matches what the task needs; say what answer you expect, and the confidence threshold (box_threshold) above which its boxes are the right ones.";
 
 interface ToolChoice {
   tool: string | null;
@@ -123,6 +124,8 @@ export function toolChoiceMethods(deps: ToolChoiceDeps): BridgeMethods {
               best_tool: z.enum(usable as [string, ...string[]]),
               thoughts: z.string().min(1).max(4_000),
               predicted_answer: z.string().max(1_000),
+              /** Where the review card's slider opens; without it, where the tool's boxes stop stacking. */
+              box_threshold: z.number().min(0).max(1).optional(),
             }),
           },
         },
@@ -147,6 +150,11 @@ export function toolChoiceMethods(deps: ToolChoiceDeps): BridgeMethods {
           width: stored?.width,
           height: stored?.height,
           candidates: usable.map((name) => ({ function_name: name, args: { box_threshold: REVIEW_THRESHOLD }, detections: results[name]!.detections })),
+          // The card opens on the judge's pick at its threshold, not on the first tab at 0.05.
+          suggested: {
+            function_name: pick.best_tool,
+            box_threshold: pick.box_threshold ?? separatingThreshold(results[pick.best_tool]!.detections, REVIEW_THRESHOLD),
+          },
         },
       }));
       const parsed = ReviewAnswer.safeParse((() => {

@@ -19,6 +19,7 @@ import type { KernelRegistry } from "@/lib/kernels/registry";
 import type { ModelClient } from "@/lib/llm/models";
 import type { ServerHealth } from "@/lib/protocol/health";
 import type { DraftChannel } from "@/lib/runtime/draft-channel";
+import type { WaitChannel } from "@/lib/runtime/wait-channel";
 import type { EventLog } from "@/lib/runtime/event-log";
 import type { RunManager } from "@/lib/runtime/run-manager";
 import type { RedisClient } from "@/lib/scale/redis";
@@ -51,6 +52,8 @@ export interface ArgusCore extends SessionDeps {
   events: EventLog;
   /** Live drafts of the steps being written (ephemeral; Socket.io relays them). */
   drafts: DraftChannel;
+  /** What a session's runs wait for while they wait (ephemeral; Socket.io relays them). */
+  waits: WaitChannel;
   locks: KeyedMutex;
   jupyter: JupyterBackend;
   /** Null when Argus runs without Jupyter (ARGUS_JUPYTER=off). */

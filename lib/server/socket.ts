@@ -142,6 +142,7 @@ export function attachSocketServer(httpServer: HttpServer, core: ArgusArea<"sock
 
   // Ephemeral: sent to whoever is in the room now, never stored, never replayed by sync.
   core.drafts.subscribe((sessionId, draft) => io.to(sessionRoom(sessionId)).emit("draft", draft));
+  core.waits.subscribe((sessionId, wait) => io.to(sessionRoom(sessionId)).emit("wait", wait));
 
   // Batch progress: state is in the database first, so a page that missed one reads it over HTTP.
   core.batchEvents.subscribe((sessionId, event) => io.to(sessionRoom(sessionId)).emit("batch", event));

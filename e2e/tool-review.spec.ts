@@ -9,7 +9,8 @@ test("tool review: the candidates' boxes over the photo, a live confidence slide
   await ask(page, "count the coins");
 
   const card = page.getByTestId("tool-review-card");
-  await expect(card).toBeVisible({ timeout: 60_000 });
+  // Bounded by the test's own budget (timeout 0): the planner's notebook may start cold on a busy machine.
+  await expect(card).toBeVisible({ timeout: 0 });
   // It opens on the judge's pick (count_objects) at the judge's threshold, not on the first tab at 0.05.
   await expect(card.getByRole("tab", { name: /count_objects/ })).toHaveAttribute("aria-selected", "true");
   await expect(card.getByTestId("judge-pick")).toBeVisible();

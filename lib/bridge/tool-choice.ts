@@ -8,7 +8,7 @@ import { writeWorkspaceFile } from "@/lib/files/workspace-fs";
 import type { BridgeMethods } from "@/lib/kernels/bridge";
 import type { KernelRegistry } from "@/lib/kernels/registry";
 import { imagePart, MAX_EDGE } from "@/lib/llm/images";
-import type { ModelClient } from "@/lib/llm/models";
+import { sessionOfWorkspace, type ModelFor } from "./session-model";
 import { separatingThreshold } from "./review-threshold";
 import { buildCandidateRunner, candidateResult, RESULTS_MARKER, TryToolsReportSchema, type CandidateResult } from "./tool-runner";
 
@@ -49,15 +49,12 @@ export interface ToolChoiceDeps {
   kernels: KernelRegistry;
   db: Db;
   blobs: BlobStore;
-  model: ModelClient;
+  /** The calling session's models (its choice in the chat, else the server's). */
+  modelFor: ModelFor;
   /** Where session workspaces live (a calling kernel's directory names its session). */
   sessionsDir: string;
 }
 
-/** The session whose workspace made the call; isolated kernels have none. */
-function sessionOf(sessionsDir: string, workspace: string): string | null {
-  return path.dirname(path.resolve(workspace)) === path.resolve(sessionsDir) ? path.basename(workspace) : null;
-}
 
 function summarise(name: string, r: CandidateResult): string {
   if (r.error) return `- ${name}: failed (${r.error})`;
@@ -72,11 +69,11 @@ function summarise(name: string, r: CandidateResult): string {
  * choose the tool and the threshold, looking at every candidate's boxes.
  */
 export function toolChoiceMethods(deps: ToolChoiceDeps): BridgeMethods {
-  const { kernels, model } = deps;
+  const { kernels } = deps;
   return {
     async get_tool_for_task(raw, ctx): Promise<ToolChoice> {
       const { task, images, candidates } = Params.parse(raw);
-      const sessionId = sessionOf(deps.sessionsDir, ctx.workspace);
+      const sessionId = sessionOfWorkspace(deps.sessionsDir, ctx.workspace);
 
       // The pictures the kernel handed over (under .argus/bridge/) are read
       // once, through workspace-fs: no link is followed, and every later use
@@ -106,7 +103,7 @@ export function toolChoiceMethods(deps: ToolChoiceDeps): BridgeMethods {
       }
 
       const picture = await imagePart(pictures[0]!, { maxEdge: MAX_EDGE });
-      const judged = await model.callTool("judge", {
+      const judged = await (await deps.modelFor(ctx)).callTool("judge", {
         system: JUDGE_SYSTEM,
         messages: [
           {

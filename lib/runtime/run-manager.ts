@@ -13,6 +13,7 @@ import { personMessage, question as questionEvent, stateChanged } from "@/lib/pr
 import type { AgentName, AgentState, ArgusEvent } from "@/lib/protocol/events";
 import { fileUrl } from "@/lib/protocol/files";
 import type { RunLimits } from "@/lib/protocol/state";
+import { chosenModels } from "@/lib/sessions/chosen-models";
 import { pendingInteraction } from "./pending-interaction";
 import { Controller, type RunServices } from "./controller";
 import { runEndingEvents, runEndingReason, writeRunEnding, type RunEnding } from "./run-ending";
@@ -208,7 +209,9 @@ export class RunManager {
       if (this.active.get(session.id) === active) this.active.delete(session.id);
       throw error;
     }
-    void this.execute(session.id, active, first, body.media ?? [])
+    // The models the person chose for this chat (the model picker), else the server's.
+    const model = this.model.withModels(chosenModels(session.settings));
+    void this.execute(session.id, active, first, body.media ?? [], model)
       .catch(async (error: unknown) => {
         if (!this.closing && isDiskFull(error)) return this.endUnwritten(session.id, runId);
         // The database went away under the run: its end is recorded when it is back (run router).
@@ -279,11 +282,11 @@ export class RunManager {
     return { runId: run.runId };
   }
 
-  private async execute(sessionId: string, run: ActiveRun, first: ArgusEvent, media: string[]): Promise<void> {
+  private async execute(sessionId: string, run: ActiveRun, first: ArgusEvent, media: string[], model: ModelClient): Promise<void> {
     const events = await this.core.events.eventsAfter(sessionId, 0);
     const text = "action" in first && first.action === "message" ? first.args.content : "";
     const agents = await this.core.agents({ sessionId, events, text, media });
-    const controller = new Controller(this.core, this.model!, {
+    const controller = new Controller(this.core, model, {
       sessionId,
       runId: run.runId,
       signal: run.abort.signal,

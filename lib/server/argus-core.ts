@@ -20,6 +20,7 @@ import type { ModelClient } from "@/lib/llm/models";
 import type { ServerHealth } from "@/lib/protocol/health";
 import type { DraftChannel } from "@/lib/runtime/draft-channel";
 import type { WaitChannel } from "@/lib/runtime/wait-channel";
+import { EndpointModelList } from "@/lib/llm/endpoint-models";
 import type { EventLog } from "@/lib/runtime/event-log";
 import type { RunManager } from "@/lib/runtime/run-manager";
 import type { RedisClient } from "@/lib/scale/redis";
@@ -76,6 +77,8 @@ export interface ArgusCore extends SessionDeps {
   sessionCreation: SessionCreationLimit;
   /** The status page's "Check models" (the doctor, rate limited). */
   modelCheck: ModelCheck;
+  /** What the model endpoint lists (`GET /models`), for the chat's model picker; asked with the server's key. */
+  endpointModels: EndpointModelList;
   /** Session browsers; null when browsing is off (no browser model, or no Chromium). */
   computers: ComputerManager | null;
   /** Batch runs of a session function over many files (issue #15). */
@@ -140,6 +143,7 @@ export async function createArgusCore(config: ArgusConfig, options: { log?: (lin
     redis,
     sessionCreation: new SessionCreationLimit(config.sessionRatePerMinute),
     modelCheck,
+    endpointModels: new EndpointModelList(config.model),
     computers: browser?.computers ?? null,
     batches: batchParts.batches,
     zipUnpacks: batchParts.zipUnpacks,

@@ -86,6 +86,9 @@ export function attachSocketServer(httpServer: HttpServer, core: ArgusArea<"sock
 
   io.on("connection", (socket: ArgusSocket) => {
     void socket.join(sessionRoom(socket.data.sessionId));
+    // A wait that began before this socket joined (a new chat's first run) is shown all the same.
+    const waiting = core.waits.current(socket.data.sessionId);
+    if (waiting) socket.emit("wait", waiting);
 
     socket.on("sync", (...args: unknown[]) => {
       // The ack is the last argument wherever it lands (sync with no payload,

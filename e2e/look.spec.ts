@@ -60,7 +60,7 @@ test.describe("desktop", () => {
     await useScenario("chosen-models.json");
     await page.goto("/");
     await page.getByTestId("model-picker").getByRole("button", { name: /Models/ }).click();
-    await page.getByLabel("Conversation", { exact: true }).selectOption("conversation-large");
+    await page.getByTestId("model-for-conversation").selectOption("conversation-large");
     await expect(page.getByTestId("model-picker")).toContainText("1 chosen for this chat");
     await save(page, "model-picker");
   });

@@ -8,7 +8,9 @@ test("a chat chooses its conversation model from what the endpoint lists, and ke
   const listing = page.waitForResponse((r) => r.url().endsWith("/api/models"));
   await page.getByTestId("model-picker").getByRole("button", { name: /Models/ }).click();
   expect((await listing).status()).toBe(200);
-  const select = page.getByLabel("Conversation", { exact: true });
+  const select = page.getByTestId("model-for-conversation");
+  // Labelled for a screen reader by its role's name.
+  await expect(page.getByRole("combobox", { name: "Conversation" })).toBeVisible();
   await expect(select.locator("option")).toHaveText([/Server's choice \(conversation\)/, "conversation", "conversation-large"]);
   await select.selectOption("conversation-large");
   await expect(page.getByTestId("model-picker")).toContainText("1 chosen for this chat");
@@ -20,5 +22,5 @@ test("a chat chooses its conversation model from what the endpoint lists, and ke
   // Remembered with the chat: a reload shows the same choice.
   await page.reload();
   await page.getByTestId("model-picker").getByRole("button", { name: /Models/ }).click();
-  await expect(page.getByLabel("Conversation", { exact: true })).toHaveValue("conversation-large");
+  await expect(page.getByTestId("model-for-conversation")).toHaveValue("conversation-large");
 });

@@ -150,6 +150,8 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
       const id = await ensureSession();
       settingsWrites.current += 1;
       const saved = await api.updateSettings(id, { models });
+      // Again once saved: a transcript fetch begun meanwhile (the chat was just made) read older settings.
+      settingsWrites.current += 1;
       if (currentRef.current === id) setSettings(saved.settings);
     },
     [ensureSession],

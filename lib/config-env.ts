@@ -101,7 +101,8 @@ export const EnvSchema = z.object({
   ARGUS_SESSION_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
   // Three: a run on an idle server takes one for the planner's notebook and one per coder test
   // (a fresh kernel each), while refills wait for the run's cells (refill-schedule.ts); with two,
-  // the coder's second test started a kernel cold, 30 s and more on a busy machine (#29).
+  // the coder's second test finds the pool empty unless a refill has finished meanwhile, and a cold
+  // start took 30–60 s beside other suites (#29).
   ARGUS_KERNEL_POOL: z.coerce.number().int().min(0).max(32).default(3),
   // Batch runs (issue #15): files one batch may hold, and items run at once. Each running item
   // holds one isolated kernel busy on one core, so the default matches a 2-core machine.

@@ -52,7 +52,7 @@ export function DetectionOverlay({ image, width, height, detections, alt }: Dete
               style={{ left: `${box.left}%`, top: `${box.top}%`, width: `${box.width}%`, height: `${box.height}%` }}
             >
               {labelled[i] && (
-                <span data-testid="box-label" className="absolute top-0 left-0 bg-black/75 px-1 font-mono text-[10px] leading-tight whitespace-nowrap text-yellow-200">
+                <span data-testid="box-label" className="absolute top-0 left-0 z-10 bg-black/75 px-1 font-mono text-[10px] leading-tight whitespace-nowrap text-yellow-200">
                   {label ? `${label} ` : ""}
                   {score.toFixed(2)}
                 </span>

@@ -209,9 +209,7 @@ export class RunManager {
       if (this.active.get(session.id) === active) this.active.delete(session.id);
       throw error;
     }
-    // The models the person chose for this chat (the model picker), else the server's.
-    const model = this.model.withModels(chosenModels(session.settings));
-    void this.execute(session.id, active, first, body.media ?? [], model)
+    void this.execute(session.id, active, first, body.media ?? [])
       .catch(async (error: unknown) => {
         if (!this.closing && isDiskFull(error)) return this.endUnwritten(session.id, runId);
         // The database went away under the run: its end is recorded when it is back (run router).
@@ -282,10 +280,12 @@ export class RunManager {
     return { runId: run.runId };
   }
 
-  private async execute(sessionId: string, run: ActiveRun, first: ArgusEvent, media: string[], model: ModelClient): Promise<void> {
+  private async execute(sessionId: string, run: ActiveRun, first: ArgusEvent, media: string[]): Promise<void> {
     const events = await this.core.events.eventsAfter(sessionId, 0);
     const text = "action" in first && first.action === "message" ? first.args.content : "";
     const agents = await this.core.agents({ sessionId, events, text, media });
+    // The models the person chose for this chat (the model picker), else the server's.
+    const model = this.model!.withModels(chosenModels((await getSession(this.core.db, sessionId))?.settings ?? {}));
     const controller = new Controller(this.core, model, {
       sessionId,
       runId: run.runId,

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { chatWaitingForKernel } from "./kernel-wait";
 import { openStep, useScenario } from "./support";
 
 /**
@@ -63,6 +64,23 @@ test.describe("desktop", () => {
     await page.getByTestId("show-earlier-version").click();
     await expect(page.getByTestId("earlier-version")).toContainText("First answer.");
     await save(page, "chat-earlier-version");
+  });
+
+  test("a run waiting for its notebook, and the model picker", async ({ page, browser }) => {
+    test.setTimeout(300_000); // a server of its own, and a kernel started cold
+    const waiting = await chatWaitingForKernel(browser, { width: 1440, height: 900 });
+    try {
+      await expect(waiting.page.getByTestId("wait-note")).toContainText(/s so far/, { timeout: 0 });
+      await save(waiting.page, "wait-starting-notebook");
+    } finally {
+      await waiting.stop();
+    }
+    await useScenario("chosen-models.json");
+    await page.goto("/");
+    await page.getByTestId("model-picker").getByRole("button", { name: /Models/ }).click();
+    await page.getByTestId("model-for-conversation").selectOption("conversation-large");
+    await expect(page.getByTestId("model-picker")).toContainText("1 chosen for this chat");
+    await save(page, "model-picker");
   });
 
   test("a chat link opened in another browser", async ({ page, browser }) => {

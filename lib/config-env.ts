@@ -100,7 +100,11 @@ export const EnvSchema = z.object({
   ARGUS_SECURE_COOKIES: z.enum(["0", "1"]).default("0"),
   // Sessions one client (address, and browser) may create per minute, and at once.
   ARGUS_SESSION_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
-  ARGUS_KERNEL_POOL: z.coerce.number().int().min(0).max(32).default(2),
+  // Three: a run on an idle server takes one for the planner's notebook and one per coder test
+  // (a fresh kernel each), while refills wait for the run's cells (refill-schedule.ts); with two,
+  // the coder's second test finds the pool empty unless a refill has finished meanwhile, and a cold
+  // start took 30–60 s beside other suites (#29).
+  ARGUS_KERNEL_POOL: z.coerce.number().int().min(0).max(32).default(3),
   // Batch runs (issue #15): files one batch may hold, and items run at once. Each running item
   // holds one isolated kernel busy on one core, so the default matches a 2-core machine.
   ARGUS_BATCH_MAX_FILES: z.coerce.number().int().min(1).max(100_000).default(500),

@@ -304,6 +304,10 @@ export async function startScriptedModel(
       case "POST /v1/responses":
         return responses(req, res);
       case "GET /v1/models": {
+        // The key is checked here too, like a hosted endpoint does: a test can see Argus lists models with its key.
+        if (opts.requireKey !== undefined && req.headers.authorization !== `Bearer ${opts.requireKey}`) {
+          return sendJson(res, 401, openAIError("Incorrect API key provided (scripted model requires a key)", "invalid_request_error", "invalid_api_key"));
+        }
         const models = req.headers[PROBE_HEADER] !== undefined ? servedModels(queue.models()) : queue.models();
         const data = models.map((id) => ({ id, object: "model", created: 0, owned_by: "argus-scripted" }));
         return sendJson(res, 200, { object: "list", data });

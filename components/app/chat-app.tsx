@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { MessageList } from "@/components/chat/message-list";
+import { ModelPicker } from "@/components/chat/model-picker";
 import { StatusLine } from "@/components/chat/status-line";
 import { Composer, type ComposerDraft } from "@/components/composer/composer";
 import { ModelBanner } from "@/components/model-banner";
@@ -49,6 +50,8 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
   const stream = useSessionStream(refusedByApi ? null : currentId);
   const refused = refusedByApi || stream.refused;
   const currentRef = useRef<string | null>(null);
+  // Settings saved since a transcript fetch began: that fetch's older settings must not win.
+  const settingsWrites = useRef(0);
   currentRef.current = currentId;
 
   const refreshSessions = useCallback(() => {
@@ -81,12 +84,13 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
   useEffect(() => {
     if (!currentId) return;
     let current = true;
+    const writes = settingsWrites.current;
     setLoadError(null);
     api.getSession(currentId).then(
       (detail) => {
         if (!current) return;
         stream.absorb(detail.messages);
-        setSettings(detail.settings ?? {});
+        if (settingsWrites.current === writes) setSettings(detail.settings ?? {});
         setLoadedId(currentId);
       },
       (e: unknown) => {
@@ -141,6 +145,19 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
     if (currentRef.current === id) setSettings(saved.settings);
     return true;
   }, []);
+
+  // The chat's models (the picker): a chat with no message yet is created first, to remember them.
+  const changeModels = useCallback(
+    async (models: NonNullable<SessionSettingsView["models"]>) => {
+      const id = await ensureSession();
+      settingsWrites.current += 1;
+      const saved = await api.updateSettings(id, { models });
+      // Again once saved: a transcript fetch begun meanwhile (the chat was just made) read older settings.
+      settingsWrites.current += 1;
+      if (currentRef.current === id) setSettings(saved.settings);
+    },
+    [ensureSession],
+  );
 
   const pendingSeq = useMemo(() => {
     if (!waiting) return undefined;
@@ -218,6 +235,7 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
       ) : (
         <>
           <StatusLine state={stream.state} connected={currentId === null || stream.connected} />
+          {modelConfigured && <ModelPicker chosen={settings.models ?? {}} onChange={changeModels} disabled={running} />}
           {loadError && (
             <Alert className="m-3">{loadError}</Alert>
           )}

@@ -11,6 +11,7 @@ import { agentCard } from "@/lib/protocol/agent-cards";
 import { agentIcon } from "./agent-icon";
 import { CodeBlock } from "./code-block";
 import { ObservationView } from "./observation-view";
+import { WaitNote } from "./wait-note";
 
 export interface StepBlockProps {
   agent: StepAgent;
@@ -86,7 +87,7 @@ export function StepBlock({ agent, index, step, observation, defaultOpen = true,
               </div>
             ) : (
               <p className="mt-2 text-xs text-muted-foreground" role={latest ? "status" : undefined}>
-                {latest ? "Running the code…" : "No output was recorded for this step."}
+                {latest ? <WaitNote /> : "No output was recorded for this step."}
               </p>
             )}
           </div>

@@ -2,25 +2,17 @@
 
 import { Check } from "lucide-react";
 import { useId, useMemo, useState } from "react";
-import { parseToolReviewAnswer, visibleDetections, type ToolCandidate, type ToolReview } from "@/lib/client/message-parts";
+import { openingChoice, parseToolReviewAnswer, visibleDetections, type ToolReview } from "@/lib/client/message-parts";
 import { Button } from "@/components/ui/button";
 import { Tabs, TabsContent } from "@/components/ui/tabs";
 import { CandidateTabs } from "./candidate-tabs";
 import { DetectionOverlay } from "./detection-overlay";
 
-/** The original app's default; below most tools' own cut-off, so every box starts visible. */
-const DEFAULT_THRESHOLD = 0.05;
-
-function startingThreshold(c: ToolCandidate | undefined): number {
-  const t = c?.args.box_threshold;
-  return typeof t === "number" && t >= 0 && t <= 1 ? t : DEFAULT_THRESHOLD;
-}
-
 export interface ToolReviewCardProps {
   review: ToolReview;
   /** True once answered, or when this review is not the one the run waits on. */
   disabled: boolean;
-  /** The answer already given, if any: the card reopens on that tool and threshold. */
+  /** The answer already given, if any: the card reopens on that tool and threshold (else on the judge's pick). */
   answer: string | null;
   /** Receives `JSON.stringify({function_name, box_threshold})`. */
   onChoose(text: string): void;
@@ -34,11 +26,9 @@ export interface ToolReviewCardProps {
  */
 export function ToolReviewCard({ review, disabled, answer, onChoose }: ToolReviewCardProps) {
   const previous = useMemo(() => (answer ? parseToolReviewAnswer(answer) : null), [answer]);
-  const [selected, setSelected] = useState(() => {
-    const i = previous ? review.candidates.findIndex((c) => c.functionName === previous.functionName) : -1;
-    return i === -1 ? 0 : i;
-  });
-  const [threshold, setThreshold] = useState(() => previous?.boxThreshold ?? startingThreshold(review.candidates[0]));
+  const opening = useMemo(() => openingChoice(review, previous), [review, previous]);
+  const [selected, setSelected] = useState(opening.index);
+  const [threshold, setThreshold] = useState(opening.threshold);
   const sliderId = useId();
 
   const candidate = review.candidates[selected] ?? review.candidates[0]!;
@@ -49,6 +39,7 @@ export function ToolReviewCard({ review, disabled, answer, onChoose }: ToolRevie
     <div className="pt-3">
       <p className="mb-2 text-sm">
         Tool: <code className="rounded bg-muted px-1 font-mono">{candidate.functionName}</code>
+        {review.suggested?.functionName === candidate.functionName && <span data-testid="judge-pick" className="ml-2 text-muted-foreground">(the judge&apos;s pick)</span>}
       </p>
       <DetectionOverlay image={review.image} width={review.width} height={review.height} detections={shown} alt={`Detections of ${candidate.functionName}`} />
       <div className="mt-3 flex flex-wrap items-center gap-3">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { batchProgress, humanSeconds, progressLine } from "./progress";
+import { batchProgress, firstItemLine, humanSeconds, progressLine } from "./progress";
 
 const counts = (c: Partial<Record<"pending" | "running" | "done" | "failed" | "cancelled", number>>) => ({
   pending: 0, running: 0, done: 0, failed: 0, cancelled: 0, ...c,
@@ -39,5 +39,14 @@ describe("progressLine", () => {
     expect(humanSeconds(0.2)).toBe("1 s");
     expect(humanSeconds(150)).toBe("3 min");
     expect(humanSeconds(3 * 3600 + 20 * 60)).toBe("3 h 20 min");
+  });
+});
+
+describe("firstItemLine", () => {
+  it("says what a batch waits for before its first item finishes, with the seconds so far", () => {
+    expect(firstItemLine({ running: 0, secondsSoFar: 0.2 })).toBe("waiting for a kernel…");
+    expect(firstItemLine({ running: 0, secondsSoFar: 7.9 })).toBe("waiting for a kernel (7 s so far)…");
+    expect(firstItemLine({ running: 1, secondsSoFar: 45 })).toBe("starting notebooks and running the first image (45 s so far)…");
+    expect(firstItemLine({ running: 4, secondsSoFar: null })).toBe("starting notebooks and running the first 4 images…");
   });
 });

@@ -22,6 +22,19 @@ export function progressLine(p: BatchProgress): string {
   return [speed, left].filter(Boolean).join(" · ");
 }
 
+/**
+ * What a running batch waits for before its first item finishes, instead of "estimating time
+ * left…" for 45 s (issue #29): its lanes take kernels (a cold start each when none is ready, a
+ * wait when every kernel is taken), then run their first chunk. Items are marked running as a
+ * lane begins a chunk, so none running means no lane has a kernel to begin with.
+ */
+export function firstItemLine(input: { running: number; secondsSoFar: number | null }): string {
+  const sofar = input.secondsSoFar !== null && input.secondsSoFar >= 1 ? ` (${Math.floor(input.secondsSoFar)} s so far)` : "";
+  if (input.running === 0) return `waiting for a kernel${sofar}…`;
+  const what = input.running === 1 ? "the first image" : `the first ${input.running} images`;
+  return `starting notebooks and running ${what}${sofar}…`;
+}
+
 export function humanSeconds(s: number): string {
   if (s < 60) return `${Math.max(1, Math.round(s))} s`;
   if (s < 3600) return `${Math.round(s / 60)} min`;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { BridgeCallContext, BridgeMethods } from "@/lib/kernels/bridge";
 import { imagePart, MAX_EDGE } from "@/lib/llm/images";
-import type { ModelClient } from "@/lib/llm/models";
+import type { ModelFor } from "./session-model";
 
 const Params = z.object({
   prompt: z.string().min(1).max(10_000),
@@ -37,7 +37,7 @@ async function imageFrom(ctx: BridgeCallContext, relative: string) {
 }
 
 /** vqa(prompt, images) and suggestion(prompt, images), called from the planner's Python over the bridge. */
-export function modelBridgeMethods(model: ModelClient): BridgeMethods {
+export function modelBridgeMethods(modelFor: ModelFor): BridgeMethods {
   const ask = (system: string) => async (raw: Record<string, unknown>, ctx: BridgeCallContext) => {
     const { prompt, images } = Params.parse(raw);
     const parts = await Promise.all(
@@ -46,7 +46,7 @@ export function modelBridgeMethods(model: ModelClient): BridgeMethods {
         return { type, image, mediaType };
       }),
     );
-    const res = await model.text("vqa", {
+    const res = await (await modelFor(ctx)).text("vqa", {
       system,
       messages: [{ role: "user", content: [{ type: "text", text: prompt }, ...parts] }],
       signal: ctx.signal,
@@ -60,7 +60,7 @@ export function modelBridgeMethods(model: ModelClient): BridgeMethods {
     /** describe(image, focus=None): a short description of the picture. */
     async describe(raw, ctx) {
       const { image, focus } = DescribeParams.parse(raw);
-      const res = await model.text("vqa", {
+      const res = await (await modelFor(ctx)).text("vqa", {
         system: VQA_SYSTEM,
         messages: [{ role: "user", content: [{ type: "text", text: focus ? `Describe this image, focusing on: ${focus}` : "Describe this image in a few sentences." }, await imageFrom(ctx, image)] }],
         signal: ctx.signal,
@@ -71,7 +71,7 @@ export function modelBridgeMethods(model: ModelClient): BridgeMethods {
     /** classify(image, labels): a score per label, from a validated tool call rather than free text. */
     async classify(raw, ctx) {
       const { image, labels, multi_label } = ClassifyParams.parse(raw);
-      const res = await model.callTool("vqa", {
+      const res = await (await modelFor(ctx)).callTool("vqa", {
         system: VQA_SYSTEM,
         messages: [
           {

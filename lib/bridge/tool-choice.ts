@@ -8,7 +8,8 @@ import { writeWorkspaceFile } from "@/lib/files/workspace-fs";
 import type { BridgeMethods } from "@/lib/kernels/bridge";
 import type { KernelRegistry } from "@/lib/kernels/registry";
 import { imagePart, MAX_EDGE } from "@/lib/llm/images";
-import type { ModelClient } from "@/lib/llm/models";
+import { sessionOfWorkspace, type ModelFor } from "./session-model";
+import { separatingThreshold } from "./review-threshold";
 import { buildCandidateRunner, candidateResult, RESULTS_MARKER, TryToolsReportSchema, type CandidateResult } from "./tool-runner";
 
 /** Candidates run at a low threshold, so the person can raise it with the slider. */
@@ -32,7 +33,7 @@ const Params = z.object({
 const ReviewAnswer = z.object({ function_name: z.string(), box_threshold: z.number().min(0).max(1) });
 
 const JUDGE_SYSTEM =
-  "You choose the best vision tool for a task. You are given the task, the person's image, and what each candidate tool actually returned on it (run at a low confidence threshold). Pick the tool whose output best matches what the task needs; say what answer you expect.";
+  "You choose the best vision tool for a task. You are given the task, the person's image, and what each candidate tool actually returned on it (run at a low confidence threshold). Pick the tool whose output best matches what the task needs; say what answer you expect, and the confidence threshold (box_threshold) above which its boxes are the right ones.";
 
 interface ToolChoice {
   tool: string | null;
@@ -48,15 +49,12 @@ export interface ToolChoiceDeps {
   kernels: KernelRegistry;
   db: Db;
   blobs: BlobStore;
-  model: ModelClient;
+  /** The calling session's models (its choice in the chat, else the server's). */
+  modelFor: ModelFor;
   /** Where session workspaces live (a calling kernel's directory names its session). */
   sessionsDir: string;
 }
 
-/** The session whose workspace made the call; isolated kernels have none. */
-function sessionOf(sessionsDir: string, workspace: string): string | null {
-  return path.dirname(path.resolve(workspace)) === path.resolve(sessionsDir) ? path.basename(workspace) : null;
-}
 
 function summarise(name: string, r: CandidateResult): string {
   if (r.error) return `- ${name}: failed (${r.error})`;
@@ -71,11 +69,11 @@ function summarise(name: string, r: CandidateResult): string {
  * choose the tool and the threshold, looking at every candidate's boxes.
  */
 export function toolChoiceMethods(deps: ToolChoiceDeps): BridgeMethods {
-  const { kernels, model } = deps;
+  const { kernels } = deps;
   return {
     async get_tool_for_task(raw, ctx): Promise<ToolChoice> {
       const { task, images, candidates } = Params.parse(raw);
-      const sessionId = sessionOf(deps.sessionsDir, ctx.workspace);
+      const sessionId = sessionOfWorkspace(deps.sessionsDir, ctx.workspace);
 
       // The pictures the kernel handed over (under .argus/bridge/) are read
       // once, through workspace-fs: no link is followed, and every later use
@@ -105,7 +103,7 @@ export function toolChoiceMethods(deps: ToolChoiceDeps): BridgeMethods {
       }
 
       const picture = await imagePart(pictures[0]!, { maxEdge: MAX_EDGE });
-      const judged = await model.callTool("judge", {
+      const judged = await (await deps.modelFor(ctx)).callTool("judge", {
         system: JUDGE_SYSTEM,
         messages: [
           {
@@ -123,6 +121,8 @@ export function toolChoiceMethods(deps: ToolChoiceDeps): BridgeMethods {
               best_tool: z.enum(usable as [string, ...string[]]),
               thoughts: z.string().min(1).max(4_000),
               predicted_answer: z.string().max(1_000),
+              /** Where the review card's slider opens; without it, where the tool's boxes stop stacking. */
+              box_threshold: z.number().min(0).max(1).optional(),
             }),
           },
         },
@@ -147,6 +147,11 @@ export function toolChoiceMethods(deps: ToolChoiceDeps): BridgeMethods {
           width: stored?.width,
           height: stored?.height,
           candidates: usable.map((name) => ({ function_name: name, args: { box_threshold: REVIEW_THRESHOLD }, detections: results[name]!.detections })),
+          // The card opens on the judge's pick at its threshold, not on the first tab at 0.05.
+          suggested: {
+            function_name: pick.best_tool,
+            box_threshold: pick.box_threshold ?? separatingThreshold(results[pick.best_tool]!.detections, REVIEW_THRESHOLD),
+          },
         },
       }));
       const parsed = ReviewAnswer.safeParse((() => {

@@ -3,6 +3,7 @@ import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { UploadView } from "@/lib/protocol/files";
 import type { FunctionTokenCreated } from "@/lib/protocol/functions";
 import type { SessionSettingsView } from "@/lib/protocol/api";
+import type { ModelChoices } from "@/lib/protocol/model-choices";
 import type { PendingInteraction, SessionSummary } from "@/lib/protocol/sessions";
 import { browserProofHeaders, rememberBrowserProof } from "./browser-proof";
 
@@ -63,6 +64,8 @@ export const api = {
   renameSession: (id: string, title: string) => request("PATCH", `/api/sessions/${id}`, { title }),
   updateSettings: (id: string, settings: SessionSettingsView) =>
     request<{ id: string; settings: SessionSettingsView }>("PATCH", `/api/sessions/${id}`, { settings }),
+  /** What the chat's model picker offers: the endpoint's models (asked by the server) and each role's server model. */
+  models: () => request<ModelChoices>("GET", "/api/models"),
   deleteSession: (id: string) => request("DELETE", `/api/sessions/${id}`),
   uploads: (id: string) => request<{ uploads: UploadView[] }>("GET", `/api/sessions/${id}/uploads`).then((r) => r.uploads),
   upload: (id: string, file: File) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { boxPercent, describeAnswer, parseToolReview, parseToolReviewAnswer, visibleDetections } from "./tool-review";
+import { boxPercent, describeAnswer, openingChoice, parseToolReview, parseToolReviewAnswer, visibleDetections } from "./tool-review";
 
 describe("parseToolReview", () => {
   const payload = {
@@ -53,5 +53,32 @@ describe("answers", () => {
   it("describes plain text as itself", () => {
     expect(describeAnswer("only the gold ones")).toBe("only the gold ones");
     expect(describeAnswer('{"function_name": 1}')).toBe('{"function_name": 1}');
+  });
+});
+
+describe("openingChoice", () => {
+  const candidates = [
+    { function_name: "detect_circles", args: { box_threshold: 0.05 }, detections: [] },
+    { function_name: "count_objects", args: { box_threshold: 0.05 }, detections: [] },
+  ];
+  const review = (suggested: unknown) => parseToolReview({ image: "/api/files/x", candidates, suggested })!;
+
+  it("opens on the judge's pick at its threshold, not on the first tab", () => {
+    expect(openingChoice(review({ function_name: "count_objects", box_threshold: 0.5 }), null)).toEqual({ index: 1, threshold: 0.5 });
+  });
+
+  it("takes the candidate's own threshold when the suggestion has none usable", () => {
+    expect(openingChoice(review({ function_name: "count_objects", box_threshold: 7 }), null)).toEqual({ index: 1, threshold: 0.05 });
+  });
+
+  it("ignores a suggestion naming no candidate, and falls back to the first tab", () => {
+    const r = review({ function_name: "rm_rf", box_threshold: 0.9 });
+    expect(r.suggested).toBeNull();
+    expect(openingChoice(r, null)).toEqual({ index: 0, threshold: 0.05 });
+    expect(openingChoice(review(undefined), null)).toEqual({ index: 0, threshold: 0.05 });
+  });
+
+  it("reopens on the answer already given", () => {
+    expect(openingChoice(review({ function_name: "count_objects", box_threshold: 0.5 }), { functionName: "detect_circles", boxThreshold: 0.3 })).toEqual({ index: 0, threshold: 0.3 });
   });
 });

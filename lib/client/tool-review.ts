@@ -39,6 +39,14 @@ export interface ToolReview {
   width: number | null;
   height: number | null;
   candidates: ToolCandidate[];
+  /** The judge's pick and where its slider opens; null when the payload names none (or a tool not among the candidates). */
+  suggested: ToolSuggestion | null;
+}
+
+export interface ToolSuggestion {
+  functionName: string;
+  /** null when the payload gives no usable threshold. */
+  boxThreshold: number | null;
 }
 
 const finite = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
@@ -68,7 +76,29 @@ export function parseToolReview(payload: unknown): ToolReview | null {
     candidates.push({ functionName: c.function_name, args: isRecord(c.args) ? c.args : {}, detections });
   }
   if (candidates.length === 0) return null;
-  return { image: payload.image, width: positive(payload.width), height: positive(payload.height), candidates };
+  return { image: payload.image, width: positive(payload.width), height: positive(payload.height), candidates, suggested: parseSuggestion(payload.suggested, candidates) };
+}
+
+const unitInterval = (v: unknown): number | null => (finite(v) && v >= 0 && v <= 1 ? v : null);
+
+function parseSuggestion(v: unknown, candidates: readonly ToolCandidate[]): ToolSuggestion | null {
+  if (!isRecord(v) || typeof v.function_name !== "string" || !candidates.some((c) => c.functionName === v.function_name)) return null;
+  return { functionName: v.function_name, boxThreshold: unitInterval(v.box_threshold) };
+}
+
+/** The original app's default; below most tools' own cut-off, so every box starts visible. */
+export const DEFAULT_REVIEW_THRESHOLD = 0.05;
+
+/**
+ * Where the card opens: on the answer already given, else on the judge's pick at its threshold,
+ * else on the first candidate at its own threshold (or the default).
+ */
+export function openingChoice(review: ToolReview, previous: ToolReviewAnswer | null): { index: number; threshold: number } {
+  const indexOf = (name: string | undefined) => review.candidates.findIndex((c) => c.functionName === name);
+  if (previous && indexOf(previous.functionName) !== -1) return { index: indexOf(previous.functionName), threshold: previous.boxThreshold };
+  const index = Math.max(0, indexOf(review.suggested?.functionName));
+  const own = unitInterval(review.candidates[index]?.args.box_threshold);
+  return { index, threshold: review.suggested?.boxThreshold ?? own ?? DEFAULT_REVIEW_THRESHOLD };
 }
 
 /** Detections at or above the threshold (the slider hides the rest). */

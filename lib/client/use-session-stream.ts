@@ -10,6 +10,7 @@ import { hasChatItem, lastSeq, mergeMessages } from "./merge-messages";
 import { isSocketRefusal } from "./session-refusal";
 import type { BatchEvent } from "@/lib/protocol/batches";
 import { publishBatchEvent, publishReconnect } from "./session-batch-events";
+import { sessionWaits } from "./session-waits";
 
 export interface SessionStream {
   messages: StreamedMessage[];
@@ -54,6 +55,7 @@ export function useSessionStream(sessionId: string | null): SessionStream {
     setState(null);
     setRefused(false);
     drafts.set(null);
+    sessionWaits.clear();
     if (!sessionId) return;
     // The browser cookie authenticates the socket; the session id picks the room.
     const socket: Socket = io({ auth: { sessionId }, transports: ["websocket", "polling"] });
@@ -69,7 +71,10 @@ export function useSessionStream(sessionId: string | null): SessionStream {
       catchUp();
       publishReconnect(sessionId);
     });
-    socket.on("disconnect", () => setConnected(false));
+    socket.on("disconnect", () => {
+      setConnected(false);
+      sessionWaits.clear(); // its end may come while this page is away
+    });
     socket.on("connect_error", (error) => {
       setConnected(false);
       if (isSocketRefusal(error)) {
@@ -83,6 +88,8 @@ export function useSessionStream(sessionId: string | null): SessionStream {
     socket.on("state", (s: RunStateWire) => setState(s));
     // The batch panel listens through this one socket (session-batch-events.ts).
     socket.on("batch", (e: BatchEvent) => publishBatchEvent(sessionId, e));
+    // What the run waits for (a kernel starting): shown in its running step (session-waits.ts).
+    socket.on("wait", (w: unknown) => sessionWaits.receive(w));
     socket.on("draft", (d: unknown) => {
       if (isDraftWire(d)) drafts.set(d);
     });

@@ -1,6 +1,7 @@
 import os from "node:os";
 import { ArgusError } from "@/lib/errors";
 import { JupyterKernels, type JupyterKernelsOptions } from "./jupyter-kernels";
+import type { KernelWait } from "@/lib/protocol/waits";
 import type { KernelHandle } from "./kernel-handle";
 import { kernelsThatFit, POOL_MEMORY_RESERVE_BYTES, POOLED_KERNEL_BYTES } from "./pool-memory";
 import { DEFAULT_REFILL_POLICY, refillDelay, type RefillPolicy } from "./refill-schedule";
@@ -174,9 +175,10 @@ export class KernelPool {
    * the pooled one still starting; past the cap with none coming, a busy
    * error the person can act on. The kernel counts as "in hand" until the
    * caller registers it (`settle`), so the pool never refills past the cap meanwhile.
+   * `onWait` hears each time the request has to wait, and what for.
    */
-  async take(): Promise<{ kernel: KernelHandle; settle: () => void }> {
-    const kernel = await this.reserveKernel();
+  async take(onWait?: (wait: KernelWait) => void): Promise<{ kernel: KernelHandle; settle: () => void }> {
+    const kernel = await this.reserveKernel(onWait);
     // Its first cell is on its way: the refill below waits for it (refill-schedule.ts).
     this.lastActivityAt = Date.now();
     this.inHand++;
@@ -192,7 +194,7 @@ export class KernelPool {
     };
   }
 
-  private async reserveKernel(): Promise<KernelHandle> {
+  private async reserveKernel(onWait?: (wait: KernelWait) => void): Promise<KernelHandle> {
     for (;;) {
       let handle: KernelHandle | undefined;
       while ((handle = this.pool.shift())) {
@@ -201,6 +203,7 @@ export class KernelPool {
       }
       if (handle) return handle;
       if (this.liveCount() < this.o.maxKernels) {
+        onWait?.({ what: "notebook_start", ahead: null });
         this.startingDirect++;
         try {
           return await this.jupyter.startKernel(POOL_DIR);
@@ -214,13 +217,14 @@ export class KernelPool {
           `Argus is already running as many notebooks as it may (${this.o.maxKernels}). Try again in a minute, or stop a run you no longer need.`,
         );
       }
+      onWait?.({ what: "free_kernel", ahead: this.poolWaiters.length });
       await new Promise<void>((resolve) => this.poolWaiters.push(resolve));
     }
   }
 
   /** A kernel lent out for one isolated job; it counts against the cap until `returnIsolated`. */
-  async takeIsolated(): Promise<KernelHandle> {
-    const { kernel, settle } = await this.take();
+  async takeIsolated(onWait?: (wait: KernelWait) => void): Promise<KernelHandle> {
+    const { kernel, settle } = await this.take(onWait);
     this.lentIsolated++;
     settle();
     return kernel;

@@ -1,4 +1,5 @@
 import type { Execution } from "@/lib/protocol/contexts";
+import type { WaitWire } from "@/lib/protocol/waits";
 import type { KeyedMutex } from "@/lib/common/keyed-mutex";
 import type { KernelLedger } from "./kernel-ledger";
 import type { KernelPoolOptions } from "./kernel-pool";
@@ -36,6 +37,8 @@ export interface RegistryOptions extends Omit<KernelPoolOptions, "sessionKernels
   locks: KeyedMutex;
   /** Tells the chat something about the session's notebook (reset, restart). */
   onNotice?: (sessionId: string, text: string) => void;
+  /** What a session's request for a kernel waits for, when it waits (a cold start, the cap). */
+  onWait?: (sessionId: string, wait: WaitWire) => void;
   /** Every cell run in a session's kernel, for the notebook export. */
   onCell?: (sessionId: string, cell: RecordedCell) => void | Promise<void>;
   /** The database's record of session kernels; without it a kernel is found only in this process. */

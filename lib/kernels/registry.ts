@@ -5,6 +5,7 @@ import { workspaceLock } from "@/lib/common/workspace";
 import { CellWorkspace } from "./cell-workspace";
 import type { ExecuteOptions, KernelHandle } from "./kernel-handle";
 import { KernelPool } from "./kernel-pool";
+import { withWaits } from "./kernel-wait";
 import type { RegistryOptions } from "./registry-options";
 import { adoptWorkspace, copyWorkspaceFiles, removeDir } from "./workspace";
 import { untilAborted } from "./until-aborted";
@@ -97,7 +98,7 @@ export class KernelRegistry {
         const found = await this.reconnectStored(sessionId);
         if (found) return { kernel: found, fresh: false, resetReason: null };
       }
-      const { kernel, settle } = await this.kernels.take();
+      const { kernel, settle } = await withWaits(this.o.onWait, sessionId, (began) => this.kernels.take(began));
       try {
         if (kernel.files) await kernel.files.enter(sessionId);
         else await adoptWorkspace(kernel.workspace, this.sessionDir(sessionId));
@@ -178,7 +179,7 @@ export class KernelRegistry {
    * tests: never the planner's notebook, and disposed of afterwards.
    */
   async isolated<T>(sessionId: string | null, fn: (kernel: KernelHandle) => Promise<T>): Promise<T> {
-    const kernel = await this.kernels.takeIsolated();
+    const kernel = await withWaits(this.o.onWait, sessionId, (began) => this.kernels.takeIsolated(began));
     try {
       if (kernel.files) {
         // Its own workspace on the kernel host, with the session's uploads (the planner's own

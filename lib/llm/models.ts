@@ -82,6 +82,20 @@ export class ModelClient {
     });
   }
 
+  /**
+   * This client with some roles' models replaced (a session's choice, made in the chat): the same
+   * endpoint, key, retries and health, one request per call as before. Roles left out keep the
+   * server's model. Returns this client itself when nothing is replaced.
+   */
+  withModels(models: Partial<Record<ModelRole, string>>): ModelClient {
+    const chosen = Object.entries(models).filter(([, name]) => typeof name === "string" && name.length > 0);
+    if (chosen.length === 0) return this;
+    const view = Object.create(this) as ModelClient;
+    // Only the names differ: the provider, protocol choice and health listeners are shared.
+    (view as unknown as { settings: ModelSettings }).settings = { ...this.settings, byRole: { ...this.settings.byRole, ...Object.fromEntries(chosen) } };
+    return view;
+  }
+
   /** The model name a role uses, or null when none is configured. */
   modelFor(role: ModelRole): string | null {
     return this.settings.byRole[role] ?? null;

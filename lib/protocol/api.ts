@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MODEL_ROLES, type ModelRole } from "./agent-cards";
 import { MAX_MESSAGE_CHARS, tooLongMessage } from "./message-limit";
 import { RedoRequestSchema } from "./redo";
 
@@ -15,6 +16,10 @@ export const CreateSessionBody = z
   .object({ title: Title.optional() })
   .strict();
 
+/** A model's name as the endpoint lists it (`GET /v1/models`): printable, one line. */
+const ModelName = z.string().trim().min(1).max(200).regex(/^[^\u0000-\u001f\u007f]+$/, "must be a model name on one line");
+export const ModelRoleSchema = z.enum(MODEL_ROLES as readonly ModelRole[] as [ModelRole, ...ModelRole[]]);
+
 export const SessionSettings = z
   .object({
     /** Show get_tool_for_task's candidates to the person before the planner uses one (default on). */
@@ -25,6 +30,12 @@ export const SessionSettings = z
      * raises are always asked.
      */
     browserPolicyChecks: z.enum(["ask", "never"]).optional(),
+    /**
+     * The model each role uses in this session's runs, chosen in the chat from what the endpoint
+     * lists; a role left out uses the server's (ARGUS_MODEL_<ROLE>). Sent whole: it replaces the
+     * session's earlier choice.
+     */
+    models: z.partialRecord(ModelRoleSchema, ModelName).optional(),
   })
   .strict();
 

@@ -3,6 +3,7 @@ import type { StreamedMessage } from "./agent-message";
 import type { RunStateWire } from "@/lib/protocol/state-wire";
 import { AgentNameSchema } from "./event-base";
 import type { BatchEvent } from "./batches";
+import type { WaitWire } from "./waits";
 
 /** Socket.io handshake: `io(url, { auth: { sessionId, token } })`. */
 export const SocketAuthSchema = z.object({
@@ -63,6 +64,8 @@ export interface ServerToClientEvents {
   message: (m: StreamedMessage) => void;
   state: (s: RunStateWire) => void;
   draft: (d: DraftWire) => void;
+  /** What the session's run waits for (a kernel starting, a free kernel), at its start and end (waits.ts). */
+  wait: (w: WaitWire) => void;
   /** A batch run's state change (lib/protocol/batches.ts). */
   batch: (e: BatchEvent) => void;
   /**

@@ -12,6 +12,7 @@ import type { PostMessage } from "@/lib/protocol/api";
 import { personMessage, question as questionEvent, stateChanged } from "@/lib/protocol/event-builders";
 import { fileUrl } from "@/lib/protocol/files";
 import type { AgentName, AgentState, ArgusEvent } from "@/lib/protocol/events";
+import { chosenModels } from "@/lib/sessions/chosen-models";
 import { pendingInteraction } from "./pending-interaction";
 import { attemptOptions, type ActiveRun, type RunManagerDeps, type RunSettings } from "./active-run";
 import { Controller, type ControllerOptions } from "./controller";
@@ -286,7 +287,9 @@ export class RunManager {
     // Agents remember what is still current: turns a Regenerate or Edit superseded are left out.
     const events = eventsAgentsSee(await this.core.events.eventsAfter(sessionId, 0));
     const agents = await this.core.agents({ sessionId, events, text: opening.text, media: opening.media });
-    const controller = new Controller(this.core, this.model!, { ...this.controllerOptions(sessionId, run), agents: agents.create });
+    // The models the person chose for this chat (the model picker), else the server's.
+    const model = this.model!.withModels(chosenModels((await getSession(this.core.db, sessionId))?.settings ?? {}));
+    const controller = new Controller(this.core, model, { ...this.controllerOptions(sessionId, run), agents: agents.create });
     await controller.run(agents.root, opening.firstSeq);
     this.keepIfResumable(sessionId, run, controller, agents.create);
   }

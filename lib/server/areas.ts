@@ -26,8 +26,10 @@ export const AREA_MEMBERS = {
   tools: [...SESSION, "vision"],
   /** The health report, the status page and "Check models". */
   status: ["config", "health", "modelCheck"],
-  /** Socket.io: a session's live messages, drafts and batch events, over Redis when scaled out. */
-  socket: [...SESSION, "drafts", "batchEvents", "redis"],
+  /** The models the endpoint lists, and each role's model on this server (the chat's model picker). */
+  models: ["config", "endpointModels"],
+  /** Socket.io: a session's live messages, drafts, waits and batch events, over Redis when scaled out. */
+  socket: [...SESSION, "drafts", "waits", "batchEvents", "redis"],
 } as const satisfies Record<string, readonly (keyof ArgusCore)[]>;
 
 export type AreaName = keyof typeof AREA_MEMBERS;

@@ -19,6 +19,8 @@ import type { KernelRegistry } from "@/lib/kernels/registry";
 import type { ModelClient } from "@/lib/llm/models";
 import type { ServerHealth } from "@/lib/protocol/health";
 import type { DraftChannel } from "@/lib/runtime/draft-channel";
+import type { WaitChannel } from "@/lib/runtime/wait-channel";
+import { EndpointModelList } from "@/lib/llm/endpoint-models";
 import type { EventLog } from "@/lib/runtime/event-log";
 import type { RunManager } from "@/lib/runtime/run-manager";
 import type { RedisClient } from "@/lib/scale/redis";
@@ -54,6 +56,8 @@ export interface ArgusCore extends SessionDeps {
   events: EventLog;
   /** Live drafts of the steps being written (ephemeral; Socket.io relays them). */
   drafts: DraftChannel;
+  /** What a session's runs wait for while they wait (ephemeral; Socket.io relays them). */
+  waits: WaitChannel;
   locks: KeyedMutex;
   jupyter: JupyterBackend;
   /** Null when Argus runs without Jupyter (ARGUS_JUPYTER=off). */
@@ -76,6 +80,8 @@ export interface ArgusCore extends SessionDeps {
   sessionCreation: SessionCreationLimit;
   /** The status page's "Check models" (the doctor, rate limited). */
   modelCheck: ModelCheck;
+  /** What the model endpoint lists (`GET /models`), for the chat's model picker; asked with the server's key. */
+  endpointModels: EndpointModelList;
   /** Session browsers; null when browsing is off (no browser model, or no Chromium). */
   computers: ComputerManager | null;
   /** Batch runs of a session function over many files (issue #15). */
@@ -147,6 +153,7 @@ export async function createArgusCore(config: ArgusConfig, options: { log?: (lin
     redis,
     sessionCreation: new SessionCreationLimit(config.sessionRatePerMinute),
     modelCheck,
+    endpointModels: new EndpointModelList(config.model),
     computers: browser?.computers ?? null,
     batches: batchParts.batches,
     zipUnpacks: batchParts.zipUnpacks,

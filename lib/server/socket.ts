@@ -86,6 +86,9 @@ export function attachSocketServer(httpServer: HttpServer, core: ArgusArea<"sock
 
   io.on("connection", (socket: ArgusSocket) => {
     void socket.join(sessionRoom(socket.data.sessionId));
+    // A wait that began before this socket joined (a new chat's first run) is shown all the same.
+    const waiting = core.waits.current(socket.data.sessionId);
+    if (waiting) socket.emit("wait", waiting);
 
     socket.on("sync", (...args: unknown[]) => {
       // The ack is the last argument wherever it lands (sync with no payload,
@@ -142,6 +145,7 @@ export function attachSocketServer(httpServer: HttpServer, core: ArgusArea<"sock
 
   // Ephemeral: sent to whoever is in the room now, never stored, never replayed by sync.
   core.drafts.subscribe((sessionId, draft) => io.to(sessionRoom(sessionId)).emit("draft", draft));
+  core.waits.subscribe((sessionId, wait) => io.to(sessionRoom(sessionId)).emit("wait", wait));
 
   // Batch progress: state is in the database first, so a page that missed one reads it over HTTP.
   core.batchEvents.subscribe((sessionId, event) => io.to(sessionRoom(sessionId)).emit("batch", event));

@@ -83,6 +83,8 @@ describe("POST /api/sessions/:id/functions/:name/run", () => {
       expect(res.status, res.text).toBe(200);
       expect(res.json).toMatchObject({ result: count, stdout: "", images: [], version: 1 });
       expect(res.json.seconds).toBeGreaterThan(0);
+      // The time around the function (a kernel to wait for, the file to move) is reported, not hidden.
+      expect(res.json.waited_seconds).toBeGreaterThanOrEqual(0);
     }
     const latest = await run(a, "count_coins", { raw: imageForm(await coinImage(5), "five.png") });
     expect(latest.status, latest.text).toBe(200);

@@ -34,7 +34,7 @@ describe("the server with its own jupyter-server", () => {
         isolation: "bubblewrap",
         limits: expect.stringMatching(/^(cgroup-v2|cgroup-v1|rlimit)$/),
         models: { conversation: "down", planner: "down", coder: "down", vqa: "down", judge: "down" },
-        kernels: { pooled: expect.any(Number), starting: expect.any(Number), poolSize: 2, live: 0 },
+        kernels: { pooled: expect.any(Number), starting: expect.any(Number), poolSize: 3, live: 0 },
         // The neural tools' engine, before any call: nothing loaded, an empty queue.
         vision: { state: "idle", models: expect.any(Array), rssBytes: expect.any(Number), queue: { running: 0, waiting: 0, limit: 16 } },
       });

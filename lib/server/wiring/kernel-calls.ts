@@ -1,5 +1,6 @@
 import type { ArgusConfig } from "@/lib/config";
 import { modelBridgeMethods } from "@/lib/bridge/model-tools";
+import { sessionModelFor } from "@/lib/bridge/session-model";
 import { toolChoiceMethods } from "@/lib/bridge/tool-choice";
 import { registerBridgeMethods, type BridgeMethods } from "@/lib/kernels/bridge";
 import type { KernelRegistry } from "@/lib/kernels/registry";
@@ -22,8 +23,10 @@ export function addKernelCalls(
   const vision = createVisionService({ workers: config.vision.workers, queueLimit: config.vision.queueLimit });
   registerBridgeMethods(bridge, visionBridgeMethods(vision, config.limits.maxUploadBytes));
   if (model) {
-    registerBridgeMethods(bridge, modelBridgeMethods(model));
-    if (kernels) registerBridgeMethods(bridge, toolChoiceMethods({ kernels, db, blobs, model, sessionsDir: config.sessionsDir }));
+    // A kernel's model calls use its session's choice of models (the chat's picker).
+    const modelFor = sessionModelFor(model, db, config.sessionsDir);
+    registerBridgeMethods(bridge, modelBridgeMethods(modelFor));
+    if (kernels) registerBridgeMethods(bridge, toolChoiceMethods({ kernels, db, blobs, modelFor, sessionsDir: config.sessionsDir }));
   }
   return vision;
 }

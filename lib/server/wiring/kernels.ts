@@ -28,7 +28,7 @@ export function buildKernels(
   log: (line: string) => void,
 ): KernelRegistry | null {
   if (config.jupyter.mode === "off") return null;
-  const { db, blobs, events, locks } = storage;
+  const { db, blobs, events, locks, waits } = storage;
   let poolFilledOnce = false;
   return new KernelRegistry({
     jupyter,
@@ -67,6 +67,7 @@ export function buildKernels(
       (await filesOfSession(db, sessionId))
         .filter((f) => f.origin === "upload")
         .map((f) => ({ name: f.name, sha256: f.sha256, bytes: () => blobs.read(f.sha256) })),
+    onWait: (sessionId, wait) => waits.publish(sessionId, wait),
     onCell: (sessionId, cell) => recordCell({ db, dataDir: config.dataDir, log }, sessionId, cell),
     onNotice: (sessionId, text) => {
       events

@@ -5,6 +5,7 @@ import { BlobStore } from "@/lib/db/blobs";
 import { openDatabase, type Db } from "@/lib/db/database";
 import { DiskSpace } from "@/lib/db/disk-space";
 import { DraftChannel } from "@/lib/runtime/draft-channel";
+import { WaitChannel } from "@/lib/runtime/wait-channel";
 import { EventLog } from "@/lib/runtime/event-log";
 
 /** The first step of the composition: where everything is kept, and the log every change goes through. */
@@ -14,6 +15,8 @@ export interface Storage {
   events: EventLog;
   /** Live drafts of the steps being written (ephemeral; Socket.io relays them). */
   drafts: DraftChannel;
+  /** What a session's runs wait for while they wait (ephemeral; Socket.io relays them). */
+  waits: WaitChannel;
   /** Serialises work on one key (a session's workspace, a run's log) within this process. */
   locks: KeyedMutex;
   /** Free space of the data directory; new work is refused below the minimum. */
@@ -28,6 +31,7 @@ export async function buildStorage(config: ArgusConfig): Promise<Storage> {
     blobs: new BlobStore(config.blobDir),
     events: new EventLog(db),
     drafts: new DraftChannel(),
+    waits: new WaitChannel(),
     locks: new KeyedMutex(),
     disk: new DiskSpace(config.dataDir, config.minFreeBytes),
   };

@@ -61,8 +61,9 @@ export const POST = route(async (req: Request, { params }: Ctx) => {
     throw new ArgusError("unsupported_media:api", "Send the image as multipart/form-data in a field named 'file', or JSON {\"uploadId\": \"…\"}.");
   }
   // No abort on client disconnect: the call is bounded by its own timeout.
+  const calledAt = performance.now();
   const outcome = await callSessionFunction(area, kept, input);
   // A function token reads back the pictures its own call saved, through the URLs answered here.
-  const answer = runAnswer(kept.version, { ...outcome, images: grantedImages(caller, outcome.images) });
+  const answer = runAnswer(kept.version, { ...outcome, images: grantedImages(caller, outcome.images) }, (performance.now() - calledAt) / 1000);
   return json(answer.body, { status: answer.status });
 });

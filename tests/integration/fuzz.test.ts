@@ -114,7 +114,7 @@ describe("fuzzing the public interface", () => {
   }, 60_000);
 
   it(`acknowledges every one of ${SOCKET_CASES} random socket events that asks for an ack, with {ok: false, error}`, async () => {
-    const result = await runSocketFuzz({ base: server.url, ctx, seed: SEED + 1, count: SOCKET_CASES, workers: 5, ackTimeoutMs: 1000, budgetMs: 16_000 });
+    const result = await runSocketFuzz({ base: server.url, ctx, seed: SEED + 1, count: SOCKET_CASES, workers: 5, ackTimeoutMs: 10_000, budgetMs: 16_000 });
     const outcomes = result.outcomes.rows().map(([k, v]) => `${k}: ${v}`).join(", ");
     console.log(`[fuzz] Socket.io seed ${SEED + 1}: ${result.sent} cases in ${(result.durationMs / 1000).toFixed(1)} s; ${outcomes}`);
     await expectAlive();

@@ -11,6 +11,10 @@ export interface SocketFuzzOptions {
   count: number;
   /** Sockets acting at once (each with its own valid connection). */
   workers: number;
+  /**
+   * How long an ack may take before it counts as never coming. A missing ack never arrives, so a
+   * generous bound hides nothing, while a tight one fails on a loaded machine (CI shares 2 cores).
+   */
   ackTimeoutMs: number;
   budgetMs: number;
 }

@@ -43,6 +43,8 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
   // The server would not open this session for this browser: stop asking.
   const [refusedByApi, setRefusedByApi] = useState(false);
   const [draft, setDraft] = useState<ComposerDraft | null>(null);
+  // Counts the person's sends: each one makes the transcript follow the run again.
+  const [sends, setSends] = useState(0);
   // The session whose transcript has been fetched (so "no messages" means an empty chat, not "still loading").
   const [loadedId, setLoadedId] = useState<string | null>(null);
   const stream = useSessionStream(refusedByApi ? null : currentId);
@@ -147,6 +149,7 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
 
   const send = async (text: string) => {
     const regions = polygons.length ? `\n\n${regionsMessage(polygons)}` : "";
+    setSends((n) => n + 1);
     const ok = await actions.send(`${text}${regions}`.trim());
     if (ok) {
       setPolygons([]);
@@ -221,6 +224,7 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
                 onAnswer={(text, seq) => actions.send(text, "interaction_response", seq)}
                 onRetry={retry}
                 live={{ drafts: stream.drafts, state: stream.state }}
+                followSignal={sends}
               />
             )}
           </div>

@@ -9,7 +9,7 @@ const TARGETS = [
 ] as const;
 
 const LINK =
-  "sr-only rounded-md bg-primary px-3 py-2 text-sm font-medium text-primary-foreground focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus-ring";
+  "sr-only rounded-md bg-primary px-3 py-2 text-sm font-medium text-primary-foreground focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:px-3 focus:py-2 focus-ring";
 
 /**
  * The first tab stops of the page: visible only while focused, they jump past

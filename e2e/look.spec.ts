@@ -1,7 +1,7 @@
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { chatWaitingForKernel } from "./kernel-wait";
-import { openStep, useScenario } from "./support";
+import { ask, openStep, useScenario } from "./support";
 
 /**
  * The screenshots in the docs (docs/screenshots/). Not part of the suite: run
@@ -124,6 +124,35 @@ test.describe("the chat a person lives in (issue #29)", () => {
     await expect(page.getByTestId("send")).toBeDisabled();
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.getByRole("form", { name: "Message" }).screenshot({ path: path.join(DIR, "composer-limit.png") });
+  });
+
+  test("the skip link, a card waiting with its shortcut, a stopped step", async ({ page }) => {
+    const hydrated = page.waitForResponse((r) => r.url().endsWith("/api/sessions"));
+    await page.goto("/");
+    await hydrated;
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("link", { name: "Skip to the message box" })).toBeFocused();
+    await page.screenshot({ path: path.join(DIR, "skip-link.png") });
+
+    await useScenario("question-then-end.json");
+    await ask(page, "Count the coins, please.");
+    await expect(page.getByTestId("card-shortcut")).toBeVisible();
+    await save(page, "card-waiting");
+    await page.keyboard.press("Alt+Shift+A");
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("status-line")).toContainText("Stopped by an error");
+
+    await useScenario("stop-mid-cell.json");
+    await page.getByRole("button", { name: "New chat" }).click();
+    await ask(page, "slow please");
+    await expect(page.getByTestId("step-block").filter({ hasText: "kernel is warm" })).toHaveAttribute("data-status", "Done", { timeout: 0 });
+    await expect(page.getByTestId("step-block").filter({ hasText: "A slow step." })).toHaveAttribute("data-status", "Running…");
+    await page.getByTestId("stop").click();
+    await expect(page.getByTestId("run-stopped")).toBeVisible();
+    await save(page, "step-stopped");
+    // The last turn of the scenario answers the next message; used here so it does not linger for another spec.
+    await ask(page, "still there?");
+    await expect(page.getByTestId("message-conversation").last()).toContainText("ready when you are");
   });
 });
 

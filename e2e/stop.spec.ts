@@ -1,14 +1,36 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { ask, shot, useScenario } from "./support";
 
-test("Stop during a long cell really stops it, and the next message works", async ({ page }) => {
-  await useScenario("cancel.json");
+/** The stopped step reads as stopped, with what it printed, and the transcript says who stopped the run. */
+async function expectStoppedStep(page: Page): Promise<void> {
+  const step = page.getByTestId("step-block").filter({ hasText: "A slow step." });
+  await expect(step).toHaveAttribute("data-status", "Stopped");
+  await expect(step.getByTestId("step-stopped")).toContainText("Stopped by you");
+  await expect(step).toContainText("counted 7 coins so far");
+  await expect(page.getByTestId("run-stopped")).toContainText("You stopped the run");
+  // No spinner stays: nothing in the transcript still says it is running.
+  await expect(page.getByRole("log", { name: "Conversation" }).getByText(/Running/)).toHaveCount(0);
+}
+
+test("Stop during a long cell stops it, the step shows it was stopped (also after a reload), and the next message works", async ({ page }) => {
+  // The first cell waits for a kernel, which on a busy machine (right after the server starts) can take a while.
+  test.slow();
+  await useScenario("stop-mid-cell.json");
   await page.goto("/");
   await ask(page, "slow please");
-  await expect(page.getByTestId("step-block")).toBeVisible();
+  // The first cell's output proves the kernel is up, so the slow cell starts (and prints) as soon as it is sent.
+  await expect(page.getByTestId("step-block").filter({ hasText: "kernel is warm" })).toHaveAttribute("data-status", "Done", { timeout: 0 });
+  await expect(page.getByTestId("step-block").filter({ hasText: "A slow step." })).toHaveAttribute("data-status", "Running…");
   await page.getByTestId("stop").click();
-  await expect(page.getByTestId("status-line")).toContainText(/stopped/i, { timeout: 10_000 });
+  await expect(page.getByTestId("status-line")).toContainText(/stopped/i);
+  await expectStoppedStep(page);
   await shot(page, "stopped");
+
+  await page.reload();
+  await expect(page.getByTestId("step-block").first()).toBeVisible();
+  // History loads with older steps collapsed; the stopped one is the newest step, so it is open.
+  await expectStoppedStep(page);
+
   await ask(page, "still there?");
   await expect(page.getByTestId("message-conversation").last()).toContainText("ready when you are");
 });

@@ -7,6 +7,7 @@ import { Drawer, DrawerClose, DrawerContent, DrawerHeader, DrawerTitle, DrawerTr
 import { IconButton } from "@/components/ui/icon-button";
 import { useMediaQuery, WIDE_QUERY } from "@/lib/client/use-media-query";
 import { Brand } from "./brand";
+import { SkipLinks } from "./skip-links";
 
 export type Panel = "none" | "sessions" | "preview";
 
@@ -38,6 +39,7 @@ export function AppLayout({ banner, sidebar, preview, panel, onPanelChange, chil
 
   return (
     <div className="flex h-dvh flex-col overflow-hidden">
+      <SkipLinks />
       {banner}
       <header className="flex items-center gap-2 border-b bg-sidebar px-3 py-2 md:hidden">
         <Drawer {...drawer("sessions")}>
@@ -90,7 +92,7 @@ export function AppLayout({ banner, sidebar, preview, panel, onPanelChange, chil
             <div className="min-h-0 flex-1">{sidebar}</div>
           </aside>
         )}
-        <main className="flex min-w-0 flex-1 flex-col" aria-label="Chat">
+        <main id="main" className="flex min-w-0 flex-1 flex-col" aria-label="Chat">
           {children}
         </main>
         {wide && (

@@ -45,6 +45,8 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
   // The server would not open this session for this browser: stop asking.
   const [refusedByApi, setRefusedByApi] = useState(false);
   const [draft, setDraft] = useState<ComposerDraft | null>(null);
+  // Counts the person's sends: each one makes the transcript follow the run again.
+  const [sends, setSends] = useState(0);
   // The session whose transcript has been fetched (so "no messages" means an empty chat, not "still loading").
   const [loadedId, setLoadedId] = useState<string | null>(null);
   const stream = useSessionStream(refusedByApi ? null : currentId);
@@ -166,6 +168,7 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
 
   const send = async (text: string) => {
     const regions = polygons.length ? `\n\n${regionsMessage(polygons)}` : "";
+    setSends((n) => n + 1);
     const ok = await actions.send(`${text}${regions}`.trim());
     if (ok) {
       setPolygons([]);
@@ -251,6 +254,7 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
                 onRetry={retry}
                 redo={redo}
                 live={{ drafts: stream.drafts, state: stream.state }}
+                followSignal={sends}
               />
             )}
           </div>

@@ -13,6 +13,7 @@ import { FinalCodeBlock } from "./final-code-block";
 import { InteractionCard } from "./interaction-card";
 import { ObservationMessage } from "./observation-message";
 import { PlanBlock } from "./plan-block";
+import { RunStoppedNotice } from "./run-stopped-notice";
 import { StepBlock } from "./step-block";
 import { EditableUserMessage } from "./editable-user-message";
 import { RedoNote } from "./redo-note";
@@ -64,6 +65,8 @@ function MessageView({ message }: { message: StreamedMessage }) {
     }
     case "task_list":
       return <AgentNote message={message} text={taskListText(item)} />;
+    case "stopped":
+      return <RunStoppedNotice message={message} />;
     default:
       // Types groupMessages lists elsewhere; shown as a note rather than dropped.
       return <AgentNote message={message} text={message.content} />;

@@ -3,6 +3,7 @@
 import { MessageCircleQuestion, ShieldAlert } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Card, CardEyebrow } from "@/components/ui/card";
+import { CARD_SHORTCUT } from "@/lib/client/card-shortcut";
 import { describeAnswer, parseToolReview, type Entry, type InteractionEntry } from "@/lib/client/message-parts";
 import { QuestionForm } from "./question-form";
 import { SafetyCard } from "./safety-card";
@@ -62,6 +63,7 @@ export function InteractionCard({ message, response, responseInline = true, pend
           data-kind={KIND[asked.type]}
           data-state={answered !== null ? "answered" : pending ? "pending" : "inactive"}
           aria-label={safety ? "Safety check from the browser" : review ? "Tool review" : "Question from the planner"}
+          aria-keyshortcuts={waiting ? CARD_SHORTCUT : undefined}
         >
           <CardEyebrow className="flex items-center gap-1.5">
             {safety ? <ShieldAlert aria-hidden="true" className="size-3.5" /> : <MessageCircleQuestion aria-hidden="true" className="size-3.5" />}
@@ -69,6 +71,12 @@ export function InteractionCard({ message, response, responseInline = true, pend
             {waiting && <span className="normal-case">· waiting for your answer</span>}
           </CardEyebrow>
           {prompt && <p className="mt-1 whitespace-pre-wrap break-words">{prompt}</p>}
+          {waiting && (
+            // Keyboards are rare at phone width, so the hint shows from the sm breakpoint up.
+            <p data-testid="card-shortcut" className="mt-1 hidden text-xs text-muted-foreground sm:block" title={`Press ${CARD_SHORTCUT} anywhere on the page to come to this card's first answer`}>
+              <kbd className="rounded border bg-muted px-1 font-sans font-medium">{CARD_SHORTCUT}</kbd> from anywhere brings you here
+            </p>
+          )}
           {safety ? (
             <SafetyCard payload={safetyPayload} disabled={disabled} chosen={answered ?? sent} onChoose={answer} />
           ) : review ? (

@@ -1,9 +1,10 @@
 "use client";
 
 import { ArrowDown } from "lucide-react";
-import { useCallback, useDeferredValue, useLayoutEffect, useMemo, useRef } from "react";
+import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import { Button } from "@/components/ui/button";
 import type { DraftStore } from "@/lib/client/live-draft";
+import { CARD_FOCUSABLE_SELECTOR, CARD_OPTION_SELECTOR, isCardShortcut } from "@/lib/client/card-shortcut";
 import { lastSeq } from "@/lib/client/merge-messages";
 import { groupMessages, type DisplayItem } from "@/lib/client/message-parts";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
@@ -28,6 +29,8 @@ export interface MessageListProps {
   redo?: MessageListRedo;
   /** The step being written now, shown after the transcript until its message arrives. */
   live?: { drafts: DraftStore; state: RunStateWire | null };
+  /** Changes each time the person sends a message: the view follows the run from there. */
+  followSignal?: number;
   className?: string;
 }
 
@@ -43,7 +46,7 @@ export interface MessageListRedo {
  * view pinned to the newest one while the person is at the bottom. It is its
  * own scroll container, so give it a bounded height (e.g. flex-1 min-h-0).
  */
-export function MessageList({ messages, pendingSeq, onAnswer, onRetry, redo, live, className = "" }: MessageListProps) {
+export function MessageList({ messages, pendingSeq, onAnswer, onRetry, redo, live, followSignal = 0, className = "" }: MessageListProps) {
   // What a Regenerate or Edit replaced is folded under its mark (redo-note.tsx).
   const folded = useMemo(() => foldSuperseded(messages), [messages]);
   const grouped = useMemo(() => groupMessages(folded.current), [folded]);
@@ -71,7 +74,6 @@ export function MessageList({ messages, pendingSeq, onAnswer, onRetry, redo, liv
     retryRef.current = onRetry;
     redoRef.current = redo;
   });
-  const answer = useCallback((text: string, seq: number) => answerRef.current(text, seq), []);
   const retry = useCallback(() => retryRef.current(), []);
 
   // Steps already in the transcript when it first shows (history) start
@@ -85,7 +87,33 @@ export function MessageList({ messages, pendingSeq, onAnswer, onRetry, redo, liv
     return !h || !h.keys.has(item.key) || h.lastTurn === item.key;
   };
 
-  const { scrollRef, contentRef, atBottom, jumpToLatest } = useStickToBottom(items);
+  const { scrollRef, contentRef, atBottom, jumpToLatest, follow } = useStickToBottom(items);
+  // Answering a card is the person's own move, like sending a message: the view follows from there.
+  const answer = useCallback(
+    (text: string, seq: number) => {
+      follow();
+      return answerRef.current(text, seq);
+    },
+    [follow],
+  );
+  // The card shortcut (Alt+Shift+A) works from anywhere on the page while a card waits.
+  useEffect(() => {
+    if (pendingSeq === undefined) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (!isCardShortcut(e)) return;
+      const card = contentRef.current?.querySelector<HTMLElement>(`[data-testid="interaction-card"][data-state="pending"]`);
+      const target = card?.querySelector<HTMLElement>(CARD_OPTION_SELECTOR) ?? card?.querySelector<HTMLElement>(CARD_FOCUSABLE_SELECTOR);
+      if (!target) return;
+      e.preventDefault();
+      target.focus();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [pendingSeq, contentRef]);
+  const mountedSignal = useRef(followSignal);
+  useLayoutEffect(() => {
+    if (followSignal !== mountedSignal.current) follow();
+  }, [followSignal, follow]);
 
   return (
     <div className={`relative flex h-full min-h-0 flex-1 flex-col ${className}`}>

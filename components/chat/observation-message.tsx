@@ -10,12 +10,13 @@ export interface ObservationMessageProps {
 /** Kernel or tool output shown on its own, labelled in words. */
 export function ObservationMessage({ message }: ObservationMessageProps) {
   const { item } = message;
-  const label = item.type === "result" ? "Result" : "Output";
+  const stopped = item.type === "output" && item.stopped === true;
+  const label = item.type === "result" ? "Result" : stopped ? "Output · stopped by you" : "Output";
   return (
     <Card asChild className="max-w-full">
       <article data-testid={`message-${message.role}`} data-seq={message.seq}>
         <CardEyebrow>{label}</CardEyebrow>
-        <ObservationView text={item.text} media={item.type === "output" ? item.media : []} />
+        <ObservationView text={item.text} media={item.type === "output" ? item.media : []} stopped={stopped} />
       </article>
     </Card>
   );

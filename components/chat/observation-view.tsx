@@ -10,10 +10,12 @@ export interface ObservationViewProps {
   text: string;
   /** Image URLs the cell displayed. */
   media?: readonly string[];
+  /** The person stopped the cell: its "error" is the stop itself, shown as such rather than as a failure. */
+  stopped?: boolean;
 }
 
 /** A cell's result: output, warnings, value, pictures and the error, each labelled in words. */
-export function ObservationView({ text, media = [] }: ObservationViewProps) {
+export function ObservationView({ text, media = [], stopped = false }: ObservationViewProps) {
   const obs = useMemo(() => parseObservation(text), [text]);
   return (
     <div>
@@ -23,7 +25,7 @@ export function ObservationView({ text, media = [] }: ObservationViewProps) {
       {obs.value && <CollapsibleOutput label="Value" text={obs.value} />}
       {(media.length > 0 || obs.images) && <ObservationImages urls={media} caption={obs.images} />}
       {/* A traceback's cause is at its end, so a long one collapses to its last lines. */}
-      {obs.error && <CollapsibleOutput label="Error" text={obs.error} tone="error" previewLines={20} keep="end" />}
+      {obs.error && <CollapsibleOutput label={stopped ? "Stopped" : "Error"} text={obs.error} tone={stopped ? "warning" : "error"} previewLines={20} keep="end" />}
     </div>
   );
 }

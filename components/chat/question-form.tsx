@@ -42,6 +42,7 @@ export function QuestionForm({ options, disabled, chosen = null, onSubmit }: Que
               size="sm"
               disabled={disabled}
               aria-pressed={chosen === null ? undefined : chosen === option}
+              data-card-option
               onClick={() => onSubmit(option)}
               // The chosen option stays marked (and fully opaque) once the card is disabled.
               className="aria-pressed:border-primary aria-pressed:bg-primary-soft aria-pressed:text-primary-soft-foreground disabled:aria-pressed:opacity-100"
@@ -63,6 +64,8 @@ export function QuestionForm({ options, disabled, chosen = null, onSubmit }: Que
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKeyDown}
           placeholder={options.length > 0 ? "Or type your own answer" : "Type your answer"}
+          // With no options to choose from, the text box is where the card shortcut lands.
+          {...(options.length === 0 ? { "data-card-option": true } : {})}
           autoComplete="off"
           className="flex-1"
         />

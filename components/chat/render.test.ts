@@ -80,8 +80,11 @@ describe("MessageList", () => {
     const m = msg(i.question("?", ["Yes"])) as InteractionEntry;
     const pending = html(createElement(InteractionCard, { message: m, response: null, pending: true, onAnswer: noop }));
     const idle = html(createElement(InteractionCard, { message: m, response: null, pending: false, onAnswer: noop }));
-    expect(pending).toMatch(/<button type="button" class="[^"]*">Yes<\/button>/);
-    expect(idle).toMatch(/<button type="button" disabled="" class="[^"]*">Yes<\/button>/);
+    expect(pending).toMatch(/<button type="button" data-card-option="true" class="[^"]*">Yes<\/button>/);
+    expect(idle).toMatch(/<button type="button" disabled="" data-card-option="true" class="[^"]*">Yes<\/button>/);
+    // Only the waiting card names the shortcut that reaches it.
+    expect(pending).toContain('aria-keyshortcuts="Alt+Shift+A"');
+    expect(idle).not.toContain("aria-keyshortcuts");
   });
 
   it("draws a tool review with boxes, tabs and a slider", () => {

@@ -74,6 +74,7 @@ export function SafetyCard({ payload, disabled, chosen, onChoose }: SafetyCardPr
         <Button
           ref={refuseRef}
           data-testid="safety-refuse"
+          data-card-option
           disabled={disabled}
           aria-pressed={chosen === null ? undefined : chosen !== CONFIRM}
           onClick={() => onChoose(REFUSE)}
@@ -85,6 +86,7 @@ export function SafetyCard({ payload, disabled, chosen, onChoose }: SafetyCardPr
         <Button
           variant="outline"
           data-testid="safety-confirm"
+          data-card-option
           disabled={disabled}
           aria-pressed={chosen === null ? undefined : chosen === CONFIRM}
           onClick={() => onChoose(CONFIRM)}

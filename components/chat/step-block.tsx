@@ -26,8 +26,8 @@ export interface StepBlockProps {
   latest?: boolean;
 }
 
-type StepStatus = "Error" | "Done" | "Running…" | "No output";
-const BADGE: Record<StepStatus, BadgeProps["variant"]> = { Error: "danger", Done: "success", "Running…": "primary", "No output": "default" };
+type StepStatus = "Error" | "Done" | "Running…" | "No output" | "Stopped";
+const BADGE: Record<StepStatus, BadgeProps["variant"]> = { Error: "danger", Done: "success", "Running…": "primary", "No output": "default", Stopped: "warning" };
 
 function title(agent: StepAgent, index: number): string {
   const card = agentCard(agent);
@@ -44,8 +44,12 @@ export function StepBlock({ agent, index, step, observation, defaultOpen = true,
   const bodyId = useId();
   const thinking = step.item.thinking.trim();
   const code = step.item.code;
-  const failed = useMemo(() => (observation ? parseObservation(observation.item.text).error !== "" : false), [observation]);
-  const status: StepStatus = observation ? (failed ? "Error" : "Done") : latest ? "Running…" : "No output";
+  const parsed = useMemo(() => (observation ? parseObservation(observation.item.text) : null), [observation]);
+  // The person stopped the run while this cell ran: its output is what it printed until then.
+  const stopped = observation?.item.stopped === true;
+  const failed = !stopped && parsed !== null && parsed.error !== "";
+  const printed = parsed !== null && Boolean(parsed.stdout || parsed.stderr || parsed.value || parsed.images || (observation?.item.media.length ?? 0) > 0);
+  const status: StepStatus = observation ? (stopped ? "Stopped" : failed ? "Error" : "Done") : latest ? "Running…" : "No output";
   const Icon = agentIcon(agent);
   const summary = thinking.split("\n")[0] ?? "";
 
@@ -83,7 +87,12 @@ export function StepBlock({ agent, index, step, observation, defaultOpen = true,
             {opened && code && <CodeBlock code={code} title="Python" copyWhat="code" />}
             {!opened ? null : observation ? (
               <div data-testid={`message-${observation.role}`} data-seq={observation.seq}>
-                <ObservationView text={observation.item.text} media={observation.item.media} />
+                {stopped && (
+                  <p data-testid="step-stopped" className="mt-2 text-sm font-medium">
+                    Stopped by you. {printed ? "What it printed until then:" : "It had not printed anything yet."}
+                  </p>
+                )}
+                <ObservationView text={observation.item.text} media={observation.item.media} stopped={stopped} />
               </div>
             ) : (
               <p className="mt-2 text-xs text-muted-foreground" role={latest ? "status" : undefined}>

@@ -21,6 +21,10 @@ const nearBottom = (el: HTMLElement) => el.scrollHeight - el.scrollTop - el.clie
  * (expanding an old step must not scroll it away from under their pointer).
  *
  * `changeKey` should change whenever the content does (e.g. the item list).
+ * `follow()` is for the person's own actions that move the conversation on
+ * (sending a message, answering a card): the view follows from there, even if
+ * they had scrolled up, and the click that answered a card does not count as
+ * "touching the list" (else the growth it causes would let go at once).
  */
 export function useStickToBottom(changeKey: unknown) {
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -92,11 +96,17 @@ export function useStickToBottom(changeKey: unknown) {
     if (stuck.current) pin();
   }, [changeKey, pin]);
 
+  const follow = useCallback(() => {
+    lastInteraction.current = -Infinity;
+    setStuck(true);
+    pin();
+  }, [pin, setStuck]);
+
   const jumpToLatest = useCallback(() => {
     const el = scrollRef.current;
     setStuck(true);
     el?.scrollTo({ top: el.scrollHeight, behavior: window.matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
   }, [setStuck]);
 
-  return { scrollRef, contentRef, atBottom, jumpToLatest };
+  return { scrollRef, contentRef, atBottom, jumpToLatest, follow };
 }

@@ -136,15 +136,16 @@ export function Composer(p: ComposerProps) {
             type="file"
             multiple
             accept={ACCEPT_ATTRIBUTE}
-            className="sr-only"
-            aria-label="Attach images or videos"
+            // Out of the tab order and the accessibility tree: the visible Attach button opens it.
+            hidden
+            tabIndex={-1}
             data-testid="file-input"
             onChange={(e) => {
               take([...(e.target.files ?? [])]);
               e.target.value = "";
             }}
           />
-          <Button variant="ghost" size="sm" onClick={() => input.current?.click()} className="text-muted-foreground hover:text-foreground">
+          <Button variant="ghost" size="sm" aria-label="Attach images or videos" onClick={() => input.current?.click()} className="text-muted-foreground hover:text-foreground">
             <Paperclip aria-hidden="true" />
             Attach
           </Button>

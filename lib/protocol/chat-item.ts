@@ -33,8 +33,11 @@ export const ChatItemSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("notice"), speaker: SpeakerSchema, text: z.string() }),
   /** A Python cell a planner or coder runs: its reasoning, then the code. */
   z.strictObject({ type: z.literal("cell"), agent: CellAgentSchema, thinking: z.string(), code: z.string() }),
-  /** What a cell, command or file operation answered (`----- stdout -----` sections), with any pictures. */
-  z.strictObject({ type: z.literal("output"), text: z.string(), media }),
+  /**
+   * What a cell, command or file operation answered (`----- stdout -----` sections), with any pictures.
+   * `stopped`: the person stopped the run while the cell ran, so this is what it printed until then.
+   */
+  z.strictObject({ type: z.literal("output"), text: z.string(), media, stopped: z.literal(true).optional() }),
   /** The planner's finished plan. */
   z.strictObject({ type: z.literal("plan"), plan: z.string(), instructions: z.array(z.string()), code: z.string() }),
   /** The coder's deliverable: the function and its test, as the model wrote them. */
@@ -60,6 +63,8 @@ export const ChatItemSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("redo"), kind: RedoMarkSchema.shape.kind, from: z.number().nullable(), text: z.string() }),
   /** A run's closing output. */
   z.strictObject({ type: z.literal("result"), text: z.string() }),
+  /** The person stopped the run here (the chat's notice; the step in flight shows its own partial output). */
+  z.strictObject({ type: z.literal("stopped") }),
 ]);
 export type ChatItem = z.infer<typeof ChatItemSchema>;
 export type ChatItemType = ChatItem["type"];

@@ -43,6 +43,9 @@ function interaction(kind: "question" | "tool_review" | "safety", prompt: string
   return message("interaction", tagged("interaction", body));
 }
 
+/** The text form of the stop notice. */
+export const STOPPED_TEXT = "The person stopped this run.";
+
 /** The AgentMessage a chat item reads as in the compatible text form. */
 export function chatItemMessage(item: ChatItem): AgentMessage {
   switch (item.type) {
@@ -84,5 +87,8 @@ export function chatItemMessage(item: ChatItem): AgentMessage {
       return message("final_observation", item.text);
     case "redo":
       return message("assistant", item.text);
+    case "stopped":
+      // Worded for every reader of the text form, the conversation model's memory included.
+      return message("final_observation", STOPPED_TEXT);
   }
 }

@@ -18,6 +18,13 @@ export interface EventPlace {
   agent?: AgentName;
 }
 
+/**
+ * The reason a run's final state carries when the person stopped it. The chat
+ * shows that state change as its "you stopped the run" notice (projection.ts),
+ * so runs stopped before the notice existed show it too.
+ */
+export const STOPPED_BY_PERSON_REASON = "Stopped by you.";
+
 /** The run's agent state changed (running, awaiting_user_input, finished…), with why. */
 export function stateChanged(agentState: AgentState, reason = "", place: EventPlace = {}): ObservationInput<"agent_state_changed"> {
   return { source: "environment", agent: "system", ...place, observation: "agent_state_changed", content: "", extras: { agent_state: agentState, reason } };
@@ -53,10 +60,10 @@ export function question(
   };
 }
 
-/** What a cell printed and showed. `failed` is set when the cell raised. */
+/** What a cell printed and showed. `failed` is set when the cell raised, `stopped` when the person stopped it mid-run. */
 export function cellObservation(
   agent: AgentName,
-  cell: { code: string; text: string; imageUrls: string[]; failed: boolean },
+  cell: { code: string; text: string; imageUrls: string[]; failed: boolean; stopped?: boolean },
   place: EventPlace = {},
 ): ObservationInput<"run_ipython"> {
   return {
@@ -65,7 +72,7 @@ export function cellObservation(
     agent,
     observation: "run_ipython",
     content: cell.text,
-    extras: { code: cell.code, image_urls: cell.imageUrls.length ? cell.imageUrls : null, failed: cell.failed },
+    extras: { code: cell.code, image_urls: cell.imageUrls.length ? cell.imageUrls : null, failed: cell.failed, ...(cell.stopped ? { stopped: true } : {}) },
   };
 }
 

@@ -28,6 +28,8 @@ export const OBSERVATION_EXTRAS = {
     image_urls: z.array(z.string()).nullable().default(null),
     /** Argus's own: the cell raised (absent in OpenHands' events and in Argus's before it). */
     failed: z.boolean().optional(),
+    /** Argus's own: the person stopped the run while this cell ran; `content` is what it printed until then. */
+    stopped: z.boolean().optional(),
   }),
   run: z.strictObject({
     command: z.string(),

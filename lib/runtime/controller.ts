@@ -257,13 +257,16 @@ export class Controller {
     } else {
       execution = await kernels.execute(this.o.sessionId, code, { signal: this.o.signal, bridgeMeter: meter, ask });
     }
-    if (this.o.signal.aborted) throw new RunEnded(STOPPED_BY_PERSON);
+    // A stopped cell still records what it printed until then (marked stopped), so the
+    // step reads "stopped" live and after a reload instead of running forever.
+    const stopped = this.o.signal.aborted;
     const images = await this.services.storeCellImages(this.o.sessionId, execution, `turn ${action.id}`);
     const observation = await this.append({
-      ...cellObservation(frame.agent.name, { code, text: executionText(execution), imageUrls: images.map((i) => i.url), failed: execution.error !== null }, { cause: action.id }),
+      ...cellObservation(frame.agent.name, { code, text: executionText(execution), imageUrls: images.map((i) => i.url), failed: execution.error !== null, stopped }, { cause: action.id }),
       // What the cell's own model calls (vqa, describe…) spent counts in the run's metrics.
       ...(meter.callCount > 0 ? { llm_metrics: toLlmMetrics(meter.usage) } : {}),
     });
+    if (stopped) throw new RunEnded(STOPPED_BY_PERSON);
     const refs: ImageRef[] = images.map((i) => ({ fileId: i.fileId, label: i.label, width: i.width, height: i.height }));
     await frame.agent.observe(observation, { images: refs, viewed: images.filter((i) => i.viewed).map((i) => i.fileId) });
   }

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ChatItemSchema, type ChatItem } from "@/lib/protocol/chat-item";
 import { chatItemMessage } from "@/lib/protocol/chat-text";
 import { toAgentMessage, toChatItem } from "./projection";
+import { runEndingEvents } from "./run-ending";
 import { fromDict } from "./serialization";
 
 const item = (d: Record<string, unknown>) => toChatItem(fromDict(d));
@@ -25,6 +26,16 @@ describe("events as typed chat items", () => {
   it("cells and their output", () => {
     expect(valid(item({ agent: "coder", action: "run_ipython", args: { code: "f()", thought: "test it" } }))).toEqual({ type: "cell", agent: "coder", thinking: "test it", code: "f()" });
     expect(valid(item({ observation: "run_ipython", content: "3", extras: { code: "x", image_urls: ["/api/files/p"] } }))).toEqual({ type: "output", text: "3", media: ["/api/files/p"] });
+  });
+
+  it("a cell the person stopped: its output marked stopped, and the stop itself as a notice", () => {
+    expect(valid(item({ observation: "run_ipython", content: "----- stdout -----\nhalf", extras: { code: "x", stopped: true } }))).toEqual({ type: "output", text: "----- stdout -----\nhalf", media: [], stopped: true });
+    const stop = valid(item(runEndingEvents({ kind: "stopped_by_person" }).at(-1) as Record<string, unknown>));
+    expect(stop).toEqual({ type: "stopped" });
+    expect(chatItemMessage(stop!)).toEqual({ role: "final_observation", content: "The person stopped this run." });
+    // A run a budget stopped says why in its own error note; its final state is not the person's stop.
+    expect(item(runEndingEvents({ kind: "budget", reason: "60 steps" }).at(-1) as Record<string, unknown>)).toBeNull();
+    expect(item({ observation: "agent_state_changed", extras: { agent_state: "finished" } })).toBeNull();
   });
 
   it("a plan, final code, and a task list", () => {

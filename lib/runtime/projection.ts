@@ -10,6 +10,7 @@ import type { AgentName } from "@/lib/protocol/event-base";
 import { isAction, type ActionEvent, type ActionOf, type ArgusEvent, type ObservationEvent, type ObservationOf } from "@/lib/protocol/events";
 import { commandPointer, commandSummary, readCommand } from "@/lib/computer/browser-command";
 import { SafetyPayloadSchema, type BrowserActionWire } from "@/lib/protocol/browser-wire";
+import { STOPPED_BY_PERSON_REASON } from "@/lib/protocol/event-builders";
 import type { ChatItem, ChatItemOf, Speaker } from "@/lib/protocol/chat-item";
 import { chatItemMessage } from "@/lib/protocol/chat-text";
 import { eventMessage } from "./event-message";
@@ -157,7 +158,7 @@ function projectAction(e: ActionEvent): ChatItem | null {
 function projectObservation(e: ObservationEvent): ChatItem | null {
   switch (e.observation) {
     case "run_ipython":
-      return { type: "output", text: e.content, media: e.extras.image_urls ?? [] };
+      return { type: "output", text: e.content, media: e.extras.image_urls ?? [], ...(e.extras.stopped ? { stopped: true as const } : {}) };
     case "browse":
       if (agentCard(e.agent)?.shows === "pages") return projectBrowserObservation(e);
       return { type: "output", text: e.content, media: [] };
@@ -175,8 +176,10 @@ function projectObservation(e: ObservationEvent): ChatItem | null {
       const mark = e.extras.redo;
       return mark ? { type: "redo", kind: mark.kind, from: mark.from, text: e.content } : null;
     }
-    case "delegate":
     case "agent_state_changed":
+      // The person's stop is shown where it happened; every other state lives on the state channel.
+      return e.extras.agent_state === "stopped" && e.extras.reason === STOPPED_BY_PERSON_REASON ? { type: "stopped" } : null;
+    case "delegate":
       return null;
   }
 }

@@ -1,5 +1,5 @@
 import { DISK_FULL_RUN_ENDED, isDiskFull } from "@/lib/db/disk-space";
-import { errorNote, stateChanged } from "@/lib/protocol/event-builders";
+import { errorNote, stateChanged, STOPPED_BY_PERSON_REASON } from "@/lib/protocol/event-builders";
 import type { AgentState, ArgusEventInput } from "@/lib/protocol/events";
 
 /**
@@ -44,8 +44,6 @@ export const OWNER_LOST_NOTE =
 /** What the chat says when a run stopped because its own writes could not reach the database. */
 export const DATABASE_LOST_NOTE =
   "This run stopped because the database could not be reached, so its last steps were not saved. Everything before this point is saved; send your message again to continue.";
-
-const STOPPED_BY_PERSON_REASON = "Stopped by you.";
 
 /** The error note (if the chat shows one), the final state and its reason. */
 interface EndingWords {

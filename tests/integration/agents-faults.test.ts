@@ -84,6 +84,10 @@ describe("cancel", () => {
     const end = await watch.until(["stopped", "error", "finished"], 90_000, first.runId);
     expect(end.agentState).toBe("stopped");
     expect(Date.now() - t0).toBeLessThan(3000);
+    // The stopped cell is recorded as stopped (not left running), and the stop itself is in the transcript.
+    const items = watch.messages.filter((m) => m.runId === first.runId).map((m) => m.item);
+    expect(items).toContainEqual(expect.objectContaining({ type: "output", stopped: true }));
+    expect(items.at(-1)).toEqual({ type: "stopped" });
 
     const next = await send("still there?");
     expect(next.status).toBe(202);

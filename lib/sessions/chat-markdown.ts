@@ -97,6 +97,8 @@ function section(m: StreamedMessage, step: number, found: ReadonlyMap<string, Ma
       return `> **Error:** ${item.text.trim().replace(/\n/g, "\n> ")}`;
     case "result":
       return item.text.trim() ? `### Result\n\n${item.text.trim()}` : null;
+    case "stopped":
+      return "*You stopped the run here.*";
     case "redo":
       // A retry, regenerate or edit mark: what the chat says there, kept as a note in the export.
       return item.text.trim() ? `*${item.text.trim()}*` : null;

@@ -23,5 +23,7 @@ export default defineConfig({
     maxWorkers: Number(process.env.ARGUS_TEST_WORKERS ?? 2),
     // ARGUS_TEST_DB=postgres: one test Postgres for the run (tests/helpers/test-engines.ts).
     globalSetup: ["tests/helpers/engines-global-setup.ts"],
+    // ARGUS_TEST_CPU_LOG=file: each test file's CPU seconds (tests/helpers/cpu-probe.ts).
+    setupFiles: ["tests/helpers/cpu-probe.ts"],
   },
 });

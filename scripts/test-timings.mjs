@@ -1,5 +1,7 @@
 // After `npm test`: per-file seconds of every runner, so the next slow test is visible.
-// Writes test-results/timings.md (every file, slowest first, per pass) and prints the top 15.
+// Writes test-results/timings.md (every file, slowest first, per pass) and prints the top 15, then
+// the 15 vitest files that cost the most CPU (tests/helpers/cpu-probe.ts: on 2 cores the suite's
+// length is its CPU work, and a file's wall-clock seconds stretch with what runs beside it).
 // Reads the JSON reports scripts/test.sh asks for; a report that is missing is named, not fatal.
 //   node scripts/test-timings.mjs [test-results]
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -47,9 +49,21 @@ function pythonFiles(file) {
   return JSON.parse(readFileSync(file, "utf8"));
 }
 
+/** tests/helpers/cpu-probe.ts: one JSON line per vitest file, its CPU seconds and its children's. */
+function cpuByFile(file) {
+  const byFile = new Map();
+  if (!existsSync(file)) return byFile;
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (!line.trim()) continue;
+    const entry = JSON.parse(line);
+    byFile.set(entry.file, (entry.self ?? 0) + (entry.children ?? 0));
+  }
+  return byFile;
+}
+
 const passes = [
-  { name: "vitest", file: "vitest.json", read: vitestFiles },
-  { name: "vitest on Postgres + Redis", file: "vitest-postgres.json", read: vitestFiles },
+  { name: "vitest", file: "vitest.json", read: vitestFiles, cpu: "cpu.jsonl" },
+  { name: "vitest on Postgres + Redis", file: "vitest-postgres.json", read: vitestFiles, cpu: "cpu-postgres.jsonl" },
   { name: "python", file: "python-timings.json", read: pythonFiles },
   { name: "playwright", file: "playwright.json", read: playwrightFiles },
 ];
@@ -83,10 +97,16 @@ for (const pass of passes) {
     lines.push(`## ${pass.name}`, "", `(no report: ${file})`, "");
     continue;
   }
+  const cpu = pass.cpu ? cpuByFile(path.join(dir, pass.cpu)) : new Map();
   const files = pass.read(file).sort((a, b) => b.seconds - a.seconds);
+  for (const f of files) f.cpu = cpu.get(f.file);
   const total = files.reduce((sum, f) => sum + f.seconds, 0);
-  lines.push(`## ${pass.name}: ${files.length} files, ${total.toFixed(1)} s summed`, "", "| seconds | tests | file |", "|---:|---:|---|");
-  for (const f of files) lines.push(`| ${f.seconds.toFixed(1)} | ${f.tests}${f.failed ? ` (${f.failed} failed)` : ""} | ${f.file} |`);
+  const cpuTotal = files.reduce((sum, f) => sum + (f.cpu ?? 0), 0);
+  const withCpu = cpu.size > 0;
+  lines.push(`## ${pass.name}: ${files.length} files, ${total.toFixed(1)} s summed${withCpu ? `, ${cpuTotal.toFixed(1)} CPU-s` : ""}`, "");
+  if (withCpu) lines.push("CPU-s: the file's process and the children it waited for (servers, jupyter-servers, kernels, models).", "");
+  lines.push(`| seconds |${withCpu ? " CPU-s |" : ""} tests | file |`, `|---:|${withCpu ? "---:|" : ""}---:|---|`);
+  for (const f of files) lines.push(`| ${f.seconds.toFixed(1)} |${withCpu ? ` ${f.cpu === undefined ? "–" : f.cpu.toFixed(1)} |` : ""} ${f.tests}${f.failed ? ` (${f.failed} failed)` : ""} | ${f.file} |`);
   lines.push("");
   for (const f of files) all.push({ ...f, pass: pass.name });
 }
@@ -94,4 +114,7 @@ writeFileSync(path.join(dir, "timings.md"), lines.join("\n"));
 
 console.log(`[timings] slowest files (all passes; every file in ${path.join(dir, "timings.md")}):`);
 for (const f of all.sort((a, b) => b.seconds - a.seconds).slice(0, 15)) console.log(`${fmt(f.seconds)} s  ${f.file}${f.pass === "vitest" ? "" : `  [${f.pass}]`}`);
+const costly = all.filter((f) => f.cpu !== undefined).sort((a, b) => b.cpu - a.cpu).slice(0, 15);
+if (costly.length) console.log("[timings] most CPU (vitest files, both passes):");
+for (const f of costly) console.log(`${fmt(f.cpu)} CPU-s ${fmt(f.seconds)} s  ${f.file}${f.pass === "vitest" ? "" : `  [${f.pass}]`}`);
 for (const p of phases) console.log(`[timings] phase ${p.name}: ${p.seconds.toFixed(1)} s`);

@@ -13,7 +13,7 @@ set -e
 bash scripts/setup.sh --test
 set +e
 export NEXT_TELEMETRY_DISABLED=1
-rm -rf test-results/vitest*.json test-results/playwright.json test-results/python*.* test-results/timings.md
+rm -rf test-results/vitest*.json test-results/cpu*.jsonl test-results/playwright.json test-results/python*.* test-results/timings.md
 mkdir -p test-results
 : > test-results/phases.txt
 suite_start=$SECONDS
@@ -44,7 +44,8 @@ echo "[test] vitest (files in parallel: vitest.config.ts) and, beside it, python
 # One module at a time: beside vitest it still ends well before it, and takes only one core.
 node scripts/python-tests.mjs --jobs 1 > test-results/python-progress.txt 2>&1 &
 python_pid=$!
-node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
+# Each file's CPU seconds (tests/helpers/cpu-probe.ts): on 2 cores the CPU, not the waiting, sets the length.
+ARGUS_TEST_CPU_LOG="$PWD/test-results/cpu.jsonl" node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
 vitest_rc=$?
 phase_done "vitest"
 wait $python_pid
@@ -76,7 +77,7 @@ echo "[test] vitest again on Postgres + Redis (ARGUS_TEST_DB=postgres ARGUS_TEST
 node_modules/.bin/playwright test > test-results/playwright-progress.txt 2>&1 &
 playwright_pid=$!
 # One file at a time here (two in the first pass): Playwright takes the other place.
-ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1 ARGUS_TEST_WORKERS=${ARGUS_TEST_POSTGRES_WORKERS:-1} node_modules/.bin/vitest run --reporter=default --reporter=json \
+ARGUS_TEST_CPU_LOG="$PWD/test-results/cpu-postgres.jsonl" ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1 ARGUS_TEST_WORKERS=${ARGUS_TEST_POSTGRES_WORKERS:-1} node_modules/.bin/vitest run --reporter=default --reporter=json \
   --outputFile.json=test-results/vitest-postgres.json "${POSTGRES_PASS[@]}"
 postgres_rc=$?
 phase_done "vitest on Postgres + Redis"

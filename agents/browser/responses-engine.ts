@@ -18,30 +18,19 @@
  * Reasoning items are sent back right before the call they came with, as the API requires.
  */
 import type { StepContext } from "@/agents/types";
-import { describeAction, parseAction } from "@/lib/computer/computer-actions";
+import { parseAction } from "@/lib/computer/computer-actions";
 import { isArgusError } from "@/lib/errors";
 import type { ResponseItem } from "@/lib/llm/models";
 import { joinThinking } from "@/lib/llm/reply-calls";
-import { toJsonSchema } from "@/lib/llm/tool-schema";
 import type { SafetyCheck } from "@/lib/protocol/browser-wire";
 import type { BrowserDecision, BrowserEngine, BrowserEngineInputs, BrowserMove, MoveOutcome, ScreenView } from "./engine";
 import { browserTask } from "./prompt";
-import { browserTools, toolMove, type FunctionCall } from "./tools";
+import { describeMove, functionMove, functionTools, messageText, readChecks, summaryText, text, type ModelCheck } from "./responses-items";
 
 /** Turns (a response and Argus's answer to it) kept whole in the resent history, screenshots included. */
 const KEPT_TURNS = 3;
 /** One line per older turn; past this many only a count is kept. */
 const KEPT_LINES = 40;
-
-const FUNCTION_TOOLS = ["goto", "back", "save_image", "done"] as const;
-type FunctionTool = (typeof FUNCTION_TOOLS)[number];
-
-/** The model's own safety check, with the id Argus must send back when the person confirms it. */
-interface ModelCheck {
-  id: string;
-  code: string;
-  message: string;
-}
 
 /** The call of the last response that Argus must answer. */
 type Pending =
@@ -79,84 +68,10 @@ How to work:
 - Finish by calling done with the answer in one or two sentences, naming any pictures you saved. If you cannot finish, call done and say why.`;
 }
 
-/** Responses-style function tools (name and parameters at the top level), from the chat tools' schemas. */
-function functionTools(): Record<string, unknown>[] {
-  return FUNCTION_TOOLS.map((name) => ({
-    type: "function",
-    name,
-    description: browserTools[name].description,
-    parameters: toJsonSchema(browserTools[name].schema),
-    strict: false,
-  }));
-}
-
 const dataUrl = (view: ScreenView): string => `data:${view.mediaType};base64,${Buffer.from(view.image).toString("base64")}`;
 
 function sameImage(a: Uint8Array | null, b: Uint8Array): boolean {
   return a !== null && a.length === b.length && Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0;
-}
-
-const text = (value: unknown): string => (typeof value === "string" ? value : "");
-
-/** Texts of a reasoning item's summary. */
-function summaryText(item: ResponseItem): string {
-  const summary = Array.isArray(item.summary) ? (item.summary as Record<string, unknown>[]) : [];
-  return summary.map((part) => text(part?.text)).filter(Boolean).join("\n");
-}
-
-/** A message item's text and refusal parts. */
-function messageText(item: ResponseItem): { text: string; refusal: string } {
-  const content = Array.isArray(item.content) ? (item.content as Record<string, unknown>[]) : [];
-  return {
-    text: content.filter((p) => p?.type === "output_text").map((p) => text(p.text)).join(""),
-    refusal: content.filter((p) => p?.type === "refusal").map((p) => text(p.refusal)).join(""),
-  };
-}
-
-function readChecks(value: unknown): ModelCheck[] {
-  if (!Array.isArray(value)) return [];
-  return (value as Record<string, unknown>[])
-    .filter((c) => typeof c?.id === "string")
-    .map((c) => ({ id: c.id as string, code: text(c.code) || "model_check", message: text(c.message) || "The model flagged this step." }));
-}
-
-/** The move a function call asks for, or `invalid` saying what is wrong with it. */
-function functionMove(name: string, rawArguments: unknown): BrowserMove {
-  const summary = `${name}(${text(rawArguments).slice(0, 200)})`;
-  if (!(FUNCTION_TOOLS as readonly string[]).includes(name)) {
-    return { tool: "invalid", error: `There is no function ${JSON.stringify(name)}: use the computer tool, or one of ${FUNCTION_TOOLS.join(", ")}.`, summary };
-  }
-  let args: unknown;
-  try {
-    args = rawArguments === undefined || rawArguments === "" ? {} : JSON.parse(text(rawArguments));
-  } catch {
-    return { tool: "invalid", error: `The arguments of ${name} are not valid JSON.`, summary };
-  }
-  const parsed = browserTools[name as FunctionTool].schema.safeParse(args);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
-    return { tool: "invalid", error: `The arguments of ${name} are not valid: ${where}${issue?.message ?? "invalid"}.`, summary };
-  }
-  // The arguments were validated by the schema of the tool `name`: the pair is that tool's call.
-  return toolMove({ name, args: parsed.data } as FunctionCall);
-}
-
-function describeMove(move: BrowserMove): string {
-  switch (move.tool) {
-    case "computer":
-      return describeAction(move.action);
-    case "goto":
-      return `goto(${move.url})`;
-    case "back":
-      return "back()";
-    case "save_image":
-      return `save_image(${move.name})`;
-    case "done":
-      return "done";
-    case "invalid":
-      return move.summary;
-  }
 }
 
 const oneLine = (s: string, max = 240): string => {

@@ -6,7 +6,7 @@
  * not a socket. The flags below are manners on top of that boundary: QUIC
  * off, WebRTC told to stay off UDP, Chromium's own name resolution off.
  */
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { isArgusError } from "@/lib/errors";
 import { ChromiumNetns } from "./chromium-netns";
 import type { EgressProxy } from "./egress-proxy";
@@ -58,6 +58,9 @@ export async function launchChromium(o: ChromiumLaunch): Promise<LaunchedChromiu
     const launchSocket = netns.socketPath("launch-proxy");
     await o.launchProxy.startOnSocket(launchSocket);
     const inside = netns.launchOptions(o.executablePath, launchSocket);
+    // Loaded at the first launch, not with the server: playwright-core costs about a CPU-second to
+    // import, paid at every start (and every test server's) though most never browse.
+    const { chromium } = await import("playwright-core");
     const browser = await chromium.launch({
       executablePath: inside.executablePath,
       env: inside.env,

@@ -19,7 +19,8 @@ import { Controller, type ControllerOptions } from "./controller";
 import { rebuildNotebookIfLost } from "./notebook-rebuild";
 import { eventsAgentsSee } from "./redo-log";
 import { openRun, type RunOpening } from "./run-opening";
-import { runEndingEvents, runEndingReason, writeRunEnding, type RunEnding } from "./run-ending";
+import { DiskFullEndings } from "./disk-full-endings";
+import { writeRunEnding } from "./run-ending";
 
 export type { RunManagerDeps, RunSettings, RunStart } from "./active-run";
 
@@ -37,8 +38,8 @@ export class RunManager {
   private readonly kept = new Map<string, { runId: string; controller: Controller; agents: AgentFactory }>();
   private closing = false;
   private subscriberCount = 0;
-  /** Retries writing the endings of runs the full disk cut off (see endUnwritten). */
-  private retryTimer: NodeJS.Timeout | null = null;
+  /** Endings of runs the full disk cut off, written once the disk has room. */
+  private readonly diskFull: DiskFullEndings;
   /** Told when a run leaves this process (ended, failed or stopped): its lease is released. */
   private readonly settledListeners = new Set<(sessionId: string, runId: string) => void>();
 
@@ -46,7 +47,9 @@ export class RunManager {
     private readonly core: RunManagerDeps,
     private readonly model: ModelClient | null,
     private readonly settings: RunSettings,
-  ) {}
+  ) {
+    this.diskFull = new DiskFullEndings(core.events);
+  }
 
   /**
    * Runs the log says were still going when this process started were cut off
@@ -69,7 +72,7 @@ export class RunManager {
    */
   async shutdown(): Promise<void> {
     this.closing = true;
-    if (this.retryTimer) clearInterval(this.retryTimer);
+    this.diskFull.stop();
     for (const [sessionId, run] of this.active) {
       try {
         await this.noteInterrupted(sessionId, run.runId);
@@ -87,35 +90,13 @@ export class RunManager {
     await writeRunEnding((event) => this.core.events.append(sessionId, event), runId, { kind: "server_stopped" });
   }
 
-  /**
-   * The run could not go on because the disk is full, and its ending could
-   * not be written either: end it in memory, tell the connected clients now,
-   * and write the ending into the chat as soon as writes work again.
-   */
-  private async endUnwritten(sessionId: string, runId: string): Promise<void> {
-    await this.core.events.endUnwritten(sessionId, runId, runEndingReason(DISK_FULL));
-    let trying = false;
-    this.retryTimer ??= setInterval(() => {
-      if (trying) return;
-      trying = true;
-      void this.writeUnwritten()
-        .then((error) => {
-          if (!error && this.retryTimer) {
-            clearInterval(this.retryTimer);
-            this.retryTimer = null;
-          }
-        })
-        .finally(() => (trying = false));
-    }, UNWRITTEN_RETRY_MS);
-    this.retryTimer.unref();
+  /** Ends the run in memory when the full disk refused its ending too (disk-full-endings.ts). */
+  private endUnwritten(sessionId: string, runId: string): Promise<void> {
+    return this.diskFull.end(sessionId, runId);
   }
 
-  /** Writes endings kept by endUnwritten; returns the error if the disk still refuses. */
-  private async writeUnwritten(): Promise<unknown> {
-    if (this.core.events.unwrittenCount === 0) return null;
-    const error = await this.core.events.writeUnwritten(() => runEndingEvents(DISK_FULL));
-    if (error && !isDiskFull(error)) console.error("[argus] could not record how a run ended:", error);
-    return error;
+  private writeUnwritten(): Promise<unknown> {
+    return this.diskFull.writeUnwritten();
   }
 
   isActive(sessionId: string): boolean {
@@ -304,12 +285,6 @@ export class RunManager {
     return pendingInteraction(await this.core.events.eventsAfter(sessionId, 0));
   }
 }
-
-/** The ending of a run the full disk cut off (written later, once the disk has room). */
-const DISK_FULL: RunEnding = { kind: "disk_full" };
-
-/** How often the endings of runs cut off by a full disk are tried again. */
-const UNWRITTEN_RETRY_MS = 2000;
 
 /** The first line of the first question, up to the length a rename allows (the sidebar shows it whole on hover). */
 function titleFrom(content: string): string {

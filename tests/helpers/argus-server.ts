@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { tempDir } from "./temp-dir";
 import { databaseTarget, engineEnv, TEST_CLUSTER_SECRET } from "./test-engines";
+import { keepToolCatalogue, seedToolCatalogue, usesJupyter } from "./tool-catalogue-seed";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -55,6 +56,8 @@ export async function startArgus(options: {
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl, ARGUS_CLUSTER_SECRET: TEST_CLUSTER_SECRET } : {}),
     ...options.env,
   };
+  const jupyter = usesJupyter(env);
+  if (jupyter) seedToolCatalogue(options.dataDir);
   const proc = spawn(process.execPath, serverEntry(), {
     cwd: ROOT,
     env: env as NodeJS.ProcessEnv,
@@ -84,6 +87,7 @@ export async function startArgus(options: {
     });
   });
 
+  if (jupyter) keepToolCatalogue(options.dataDir);
   return {
     url,
     dataDir: options.dataDir,

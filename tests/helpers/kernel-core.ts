@@ -3,6 +3,7 @@ import { createArgusCore, type ArgusCore } from "@/lib/server/argus-core";
 import { createSession } from "@/lib/sessions/service";
 import { tempDir } from "./temp-dir";
 import { engineEnv } from "./test-engines";
+import { keepToolCatalogue, seedToolCatalogue } from "./tool-catalogue-seed";
 
 export interface KernelCore {
   core: ArgusCore;
@@ -21,7 +22,9 @@ export interface KernelCore {
 export async function startKernelCore(env: Record<string, string> = {}): Promise<KernelCore> {
   const scratch = tempDir("argus-kernels-");
   const config = loadConfig({ ARGUS_DATA_DIR: scratch.dir, ARGUS_KERNEL_POOL: "1", ARGUS_KERNEL_PRELOAD: "none", ...(await engineEnv(scratch.dir)), ...env }, process.cwd());
+  seedToolCatalogue(scratch.dir);
   const core = await createArgusCore(config);
+  keepToolCatalogue(scratch.dir);
   await core.start();
   const kernels = core.kernels!;
   return {

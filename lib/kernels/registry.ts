@@ -7,6 +7,7 @@ import type { ExecuteOptions, KernelHandle } from "./kernel-handle";
 import { KernelPool } from "./kernel-pool";
 import { withWaits } from "./kernel-wait";
 import type { RegistryOptions } from "./registry-options";
+import { KERNEL_GONE, kernelStopped } from "./reset-reasons";
 import { adoptWorkspace, copyWorkspaceFiles, removeDir } from "./workspace";
 import { untilAborted } from "./until-aborted";
 
@@ -15,16 +16,9 @@ export type { RecordedCell, RegistryOptions, SessionKernelIds, SessionUpload } f
 /** A held kernel idle longer than this is checked on the server before use (servers cull idle kernels). */
 const RECHECK_IDLE_MS = 60_000;
 
-function lowerFirst(text: string): string {
-  return text.charAt(0).toLowerCase() + text.slice(1);
-}
-
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
-
-/** Said in the chat when a session's stored kernel is gone from the Jupyter server. */
-const KERNEL_GONE = "its kernel is no longer running on the Jupyter server (it was shut down, or Argus or Jupyter restarted since it was last used)";
 
 /**
  * One live kernel per session (the planner's notebook, kept across runs and
@@ -90,7 +84,7 @@ export class KernelRegistry {
       }
       if (current) {
         // It died between cells (a cell that killed it says so itself, and is gone from the map).
-        if (!this.resetReasons.has(sessionId)) this.resetReasons.set(sessionId, `its kernel stopped (${lowerFirst((current.lost ?? "").replace(/\.$/, ""))})`);
+        if (!this.resetReasons.has(sessionId)) this.resetReasons.set(sessionId, kernelStopped(current.lost));
         this.sessions.delete(sessionId);
         void current.shutdown();
         await this.forgetKernel(sessionId, current.id);

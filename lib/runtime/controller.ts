@@ -2,7 +2,6 @@ import type { Agent, AgentFactory, ImageRef, StepResult } from "@/agents/types";
 import type { AskPerson, PersonQuestion } from "@/lib/kernels/bridge";
 import { BridgeMeter } from "@/lib/kernels/bridge-meter";
 import { executionText } from "@/lib/kernels/execution-text";
-import type { KernelRegistry } from "@/lib/kernels/registry";
 import type { ModelClient } from "@/lib/llm/models";
 import { toLlmMetrics } from "@/lib/llm/usage";
 import { agentCard } from "@/lib/protocol/agent-cards";
@@ -10,35 +9,13 @@ import type { Execution } from "@/lib/protocol/contexts";
 import { cellObservation, delegateResult, errorNote, stateChanged } from "@/lib/protocol/event-builders";
 import type { AgentName, AgentState, ArgusEvent, ArgusEventInput } from "@/lib/protocol/events";
 import type { RunLimits } from "@/lib/protocol/state";
-import type { BrowserPort } from "./browser-port";
-import type { DraftChannel } from "./draft-channel";
-import type { EventLog } from "./event-log";
 import { endingOfError, RunEnded, writeRunEnding, type RunEnding } from "./run-ending";
 import { stepDrafts } from "./step-drafts";
 import { checkRunBudgets } from "./run-budgets";
 
-/** A picture a cell made, stored as a session file. */
-export interface CellImage extends ImageRef {
-  url: string;
-  /** The cell asked to look at it (view_image). */
-  viewed: boolean;
-}
+import type { RunServices } from "./run-services";
 
-/** What runs need from the rest of Argus: the log, the kernels, and where a cell's pictures go. */
-export interface RunServices {
-  events: EventLog;
-  /** Where the steps' live drafts go (ephemeral: never written to the log). */
-  drafts: DraftChannel;
-  /** Null when Jupyter is off. */
-  kernels: KernelRegistry | null;
-  storeCellImages(sessionId: string, execution: Execution, label: string): Promise<CellImage[]>;
-  cellTimeoutMs: number;
-  bridgeCallsPerCell: number;
-  /** Carries out browsing steps; null when no browser model is configured (or Chromium is missing). */
-  browser: BrowserPort | null;
-  /** Told each time an agent finishes, with its outputs (the coder's result is kept as a session function). */
-  onAgentFinished?(r: { sessionId: string; runId: string; agent: AgentName; outputs: Record<string, unknown> }): Promise<void>;
-}
+export type { CellImage, RunServices } from "./run-services";
 
 export interface ControllerOptions {
   sessionId: string;

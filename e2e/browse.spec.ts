@@ -10,85 +10,29 @@
  * The model is the shared scripted one; the scenario's {{placeholders}} are
  * filled with the lab's address and where its password field is.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { startLab, type Lab } from "../tests/helpers/browser-lab";
+import { startOwnArgus } from "./own-server";
 import { ask, expectCleanTranscript, shot } from "./support";
 
 const MODEL_BASE = `http://127.0.0.1:${process.env.ARGUS_E2E_MODEL_PORT ?? 4311}`;
 /** Argus's browser screen (lib/computer/computer-manager.ts); the model sees it at this size too. */
 const SCREEN = { width: 1024, height: 768 };
 
-interface Argus {
-  url: string;
-  proc: ChildProcess;
-  dataDir: string;
-  log: () => string;
-}
-
-/** server.ts on a free port, as the config starts the shared one, plus the browser's settings. */
-async function startArgus(lab: Lab): Promise<Argus> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "argus-e2e-browse-"));
-  const proc = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: process.env.HOME ?? "/tmp",
-      NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
-      HOST: "127.0.0.1",
-      PORT: "0",
-      ARGUS_DATA_DIR: dataDir,
-      // No planner in this story: no kernels needed.
-      ARGUS_JUPYTER: "off",
-      ARGUS_SESSION_RATE_PER_MINUTE: "100000",
-      OPENAI_BASE_URL: `${MODEL_BASE}/v1`,
-      OPENAI_API_KEY: "scripted",
-      ARGUS_MODEL_MAX_RETRIES: "0",
-      ARGUS_MODEL_CONVERSATION: "conversation",
-      ARGUS_MODEL_PLANNER: "planner",
-      ARGUS_MODEL_CODER: "coder",
-      ARGUS_MODEL_VQA: "vqa",
-      ARGUS_MODEL_JUDGE: "judge",
-      ARGUS_MODEL_BROWSER: "browser",
-      ARGUS_CHROMIUM: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      ARGUS_BROWSER_ALLOW: lab.hostPort,
-      // A HiDPI screen: screenshots have twice the viewport's pixels, and the pointer marker
-      // must still land where the click was (it is placed by the viewport, not the image).
-      ARGUS_BROWSER_DEVICE_SCALE: "2",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+/** Argus as the config starts the shared one (e2e/own-server.ts), plus the browser's settings. */
+function startArgus(lab: Lab) {
+  return startOwnArgus({
+    // No planner in this story: no kernels needed.
+    ARGUS_JUPYTER: "off",
+    ARGUS_MODEL_BROWSER: "browser",
+    ARGUS_CHROMIUM: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    ARGUS_BROWSER_ALLOW: lab.hostPort,
+    // A HiDPI screen: screenshots have twice the viewport's pixels, and the pointer marker
+    // must still land where the click was (it is placed by the viewport, not the image).
+    ARGUS_BROWSER_DEVICE_SCALE: "2",
   });
-  let log = "";
-  proc.stdout!.on("data", (c: Buffer) => (log += c.toString()));
-  proc.stderr!.on("data", (c: Buffer) => (log += c.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Argus did not start:\n${log}`)), 60_000);
-    proc.stdout!.on("data", () => {
-      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(log);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    proc.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`Argus exited with ${code} before listening:\n${log}`));
-    });
-  });
-  return { url, proc, dataDir, log: () => log };
-}
-
-async function stopArgus(argus: Argus | undefined): Promise<void> {
-  if (!argus) return;
-  if (argus.proc.exitCode === null && argus.proc.signalCode === null) {
-    const exited = new Promise((resolve) => argus.proc.once("exit", resolve));
-    argus.proc.kill("SIGTERM");
-    await exited;
-  }
-  rmSync(argus.dataDir, { recursive: true, force: true });
 }
 
 /** Replaces every "{{NAME}}" string in the scenario (whole values become numbers when given numbers). */
@@ -118,7 +62,7 @@ async function passwordFieldCentre(page: Page, lab: Lab): Promise<{ x: number; y
 }
 
 let lab: Lab;
-let argus: Argus | undefined;
+let argus: Awaited<ReturnType<typeof startOwnArgus>> | undefined;
 
 test.beforeAll(async () => {
   lab = await startLab();
@@ -126,7 +70,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  await stopArgus(argus);
+  await argus?.stop();
   await lab?.close();
 });
 

@@ -7,8 +7,9 @@ const MODEL_PORT = Number(process.env.ARGUS_E2E_MODEL_PORT ?? 4311);
 
 /**
  * An Argus server of the spec's own, for a setting the shared e2e server cannot have (no kernel
- * pool, so a run's first cell always starts its kernel cold): started like the shared one
- * (server.ts through tsx, production build), on a free port, against the same scripted model.
+ * pool, so a run's first cell always starts its kernel cold; a browser model and a lab allowed):
+ * started like the shared one (server.ts through tsx, production build), on a free port, against
+ * the same scripted model. `env` adds to or overrides the shared server's settings.
  */
 export async function startOwnArgus(env: Record<string, string>): Promise<{ url: string; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "argus-e2e-own-"));

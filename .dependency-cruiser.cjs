@@ -12,9 +12,9 @@ const TEST = "\\.test\\.tsx?$";
  * may use the reducer), so the tier rules apply to product code only.
  */
 const SERVER_TIER = "^(server\\.ts$|app/|lib/server/)";
-const FEATURE_TIER = "^(agents/|lib/(runtime|sessions|batches|functions|bridge|vision-tools|scale|doctor)/)";
-const ENGINE_TIER = "^lib/(db|kernels|llm|files|vision|computer)/";
-const FOUNDATION_TIER = "^lib/(protocol/|common/|text/|errors\\.ts$|config(-env)?\\.ts$)";
+const FEATURE_TIER = "^(agents/|lib/features/)";
+const ENGINE_TIER = "^lib/engines/";
+const FOUNDATION_TIER = "^lib/foundation/";
 
 module.exports = {
   forbidden: [
@@ -30,7 +30,7 @@ module.exports = {
       severity: "error",
       comment:
         "The server tier (server.ts, app/, lib/server/) wires and serves everything; nothing below it imports it. " +
-        "A helper two tiers need belongs in lib/common/ (or the tier that owns it), not in lib/server/.",
+        "A helper two tiers need belongs in lib/foundation/common/ (or the tier that owns it), not in lib/server/.",
       from: { path: "^(lib/(?!server/)|agents/|components/)" },
       to: { path: SERVER_TIER },
     },
@@ -57,9 +57,9 @@ module.exports = {
       severity: "error",
       comment:
         "The foundation (wire types and schemas, errors, configuration, small utilities) imports nothing above it. " +
-        "lib/config.ts and lib/config-env.ts parse the browser's URL lists with lib/computer/url-policy.ts, itself import-free.",
+        "Configuration's URL-list parser and the address ranges it needs live here too (lib/foundation/net/), so there is no exception.",
       from: { path: FOUNDATION_TIER, pathNot: TEST },
-      to: { path: `${SERVER_TIER}|${FEATURE_TIER}|${ENGINE_TIER}|^components/`, pathNot: "^lib/computer/url-policy\\.ts$" },
+      to: { path: `${SERVER_TIER}|${FEATURE_TIER}|${ENGINE_TIER}|^components/` },
     },
     {
       name: "agents-not-server",
@@ -72,8 +72,8 @@ module.exports = {
       name: "runtime-knows-no-vision",
       severity: "error",
       comment: "The controller and run manager are agent-agnostic: no concrete agent, no vision tool, no bridge service.",
-      from: { path: "^lib/runtime/" },
-      to: { path: "^(agents/(?!types)|lib/bridge/|lib/files/|lib/llm/images)" },
+      from: { path: "^lib/features/runtime/" },
+      to: { path: "^(agents/(?!types)|lib/features/bridge/|lib/engines/files/|lib/engines/llm/images)" },
     },
     {
       name: "no-test-doubles-in-product",
@@ -85,9 +85,9 @@ module.exports = {
     {
       name: "client-only-wire-types",
       severity: "error",
-      comment: "The browser shares only wire types with the server (lib/protocol), never server modules.",
+      comment: "The browser shares only wire types with the server (lib/foundation/protocol), never server modules.",
       from: { path: "^(components|lib/client)/" },
-      to: { path: "^lib/(server|sessions|runtime|db|kernels|files)/" },
+      to: { path: "^lib/(server/|features/(sessions|runtime)/|engines/(db|kernels|files)/)" },
     },
   ],
   options: {

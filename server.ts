@@ -1,12 +1,12 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import next from "next";
-import { loadConfig, modelStatus } from "./lib/config";
-import { isArgusError } from "./lib/errors";
+import { loadConfig, modelStatus } from "./lib/foundation/config";
+import { isArgusError } from "./lib/foundation/errors";
 import { createArgusCore } from "./lib/server/argus-core";
 import { allowedHosts } from "./lib/server/allowed-hosts";
 import { refuseUndecodablePath } from "./lib/server/bad-path";
-import { trustedProxies } from "./lib/common/trusted-proxies";
+import { trustedProxies } from "./lib/foundation/common/trusted-proxies";
 import { stampClientAddress } from "./lib/server/client-address";
 import { refuseForeignHost } from "./lib/server/foreign-host";
 import { setArgus } from "./lib/server/context";

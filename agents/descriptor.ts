@@ -3,14 +3,14 @@
  * tools it offers its model, what a delegating agent hands it and what it hands back, how it
  * is made for a run, and what else its finish does. Each `agents/<name>/descriptor.ts`
  * exports one; `registry.ts` collects them. Adding an agent is adding one of these (and its
- * card in lib/protocol/agent-cards.ts).
+ * card in lib/foundation/protocol/agent-cards.ts).
  */
 import type { z } from "zod";
-import type { Db } from "@/lib/db/database";
-import type { FileRow } from "@/lib/db/files";
-import type { ToolSpecs } from "@/lib/llm/tool-schema";
-import type { KnownAgentCard } from "@/lib/protocol/agent-cards";
-import type { ArgusEvent } from "@/lib/protocol/events";
+import type { Db } from "@/lib/engines/db/database";
+import type { FileRow } from "@/lib/engines/db/files";
+import type { ToolSpecs } from "@/lib/engines/llm/tool-schema";
+import type { KnownAgentCard } from "@/lib/foundation/protocol/agent-cards";
+import type { ArgusEvent } from "@/lib/foundation/protocol/events";
 import type { BrowserEngine, BrowserEngineInputs } from "./browser/engine";
 import type { Agent, PrepareImage } from "./types";
 
@@ -68,7 +68,7 @@ export interface FinishEnv {
 }
 
 export interface AgentDescriptor<I extends z.ZodType = z.ZodType> {
-  /** Its card (lib/protocol/agent-cards.ts): name, label, where its cells run, what its finish shows. */
+  /** Its card (lib/foundation/protocol/agent-cards.ts): name, label, where its cells run, what its finish shows. */
   readonly card: KnownAgentCard;
   /** Every set of tools it offers its model, by the call that offers it; each tool says its draft field. */
   readonly tools: Readonly<Record<string, ToolSpecs>>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { toJsonSchema, type ToolSpecs } from "@/lib/llm/tool-schema";
-import { AGENT_CARDS, ROOT_AGENT } from "@/lib/protocol/agent-cards";
-import { DraftViewSchema } from "@/lib/protocol/socket";
+import { toJsonSchema, type ToolSpecs } from "@/lib/engines/llm/tool-schema";
+import { AGENT_CARDS, ROOT_AGENT } from "@/lib/foundation/protocol/agent-cards";
+import { DraftViewSchema } from "@/lib/foundation/protocol/socket";
 import { agentDescriptor, AGENT_DESCRIPTORS } from "./registry";
 
 const THINKING = new Set(["thinking", "thoughts"]);

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { filesOfSession } from "@/lib/db/files";
-import { ROOT_AGENT } from "@/lib/protocol/agent-cards";
-import type { AgentName } from "@/lib/protocol/events";
+import { filesOfSession } from "@/lib/engines/db/files";
+import { ROOT_AGENT } from "@/lib/foundation/protocol/agent-cards";
+import type { AgentName } from "@/lib/foundation/protocol/events";
 import { browserDescriptor } from "./browser/descriptor";
 import { coderDescriptor } from "./coder/descriptor";
 import { conversationDescriptor } from "./conversation/descriptor";

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { loadConfig } from "@/lib/config";
-import { BlobStore } from "@/lib/db/blobs";
-import { functionVersions } from "@/lib/db/functions";
-import { insertSession } from "@/lib/db/sessions";
+import { loadConfig } from "@/lib/foundation/config";
+import { BlobStore } from "@/lib/engines/db/blobs";
+import { functionVersions } from "@/lib/engines/db/functions";
+import { insertSession } from "@/lib/engines/db/sessions";
 import { testDatabases } from "@/tests/helpers/test-database";
 import { agentPolicy } from "./run-policy";
 

@@ -1,10 +1,10 @@
-import type { ArgusConfig } from "@/lib/config";
-import type { BatchDeps } from "@/lib/batches/service";
-import { batchStarter } from "@/lib/batches/agent-port";
-import type { BlobStore } from "@/lib/db/blobs";
-import type { Db } from "@/lib/db/database";
-import { imagePreparer } from "@/lib/files/prepare-image";
-import type { RunManagerDeps } from "@/lib/runtime/run-manager";
+import type { ArgusConfig } from "@/lib/foundation/config";
+import type { BatchDeps } from "@/lib/features/batches/service";
+import { batchStarter } from "@/lib/features/batches/agent-port";
+import type { BlobStore } from "@/lib/engines/db/blobs";
+import type { Db } from "@/lib/engines/db/database";
+import { imagePreparer } from "@/lib/engines/files/prepare-image";
+import type { RunManagerDeps } from "@/lib/features/runtime/run-manager";
 import { browserEngineFactory } from "./browser/make-engine";
 import { agentFinished, agentsForRun } from "./registry";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ToolCatalogueEntry } from "@/lib/protocol/tool-catalogue";
+import type { ToolCatalogueEntry } from "@/lib/foundation/protocol/tool-catalogue";
 import { CATALOGUE_BUDGET_CHARS, renderToolCatalogue } from "./tool-catalogue-prompt";
 
 const tool = (name: string, when = "counting things on a tray, measuring each one's area and position, and more besides"): ToolCatalogueEntry => ({

@@ -1,4 +1,4 @@
-import type { ToolCatalogueEntry } from "@/lib/protocol/tool-catalogue";
+import type { ToolCatalogueEntry } from "@/lib/foundation/protocol/tool-catalogue";
 
 /** The whole catalogue section of a system prompt stays within this many characters. */
 export const CATALOGUE_BUDGET_CHARS = 6_000;

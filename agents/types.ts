@@ -1,8 +1,8 @@
-import type { ReplyDraft } from "@/lib/llm/draft";
-import type { ModelClient } from "@/lib/llm/models";
-import type { Usage } from "@/lib/llm/usage";
-import type { AgentName } from "@/lib/protocol/event-base";
-import type { ArgusEvent, JsonObject } from "@/lib/protocol/events";
+import type { ReplyDraft } from "@/lib/engines/llm/draft";
+import type { ModelClient } from "@/lib/engines/llm/models";
+import type { Usage } from "@/lib/engines/llm/usage";
+import type { AgentName } from "@/lib/foundation/protocol/event-base";
+import type { ArgusEvent, JsonObject } from "@/lib/foundation/protocol/events";
 
 /**
  * What an agent decides in one step (OpenHands' `agent.step(state) → action`).
@@ -72,4 +72,4 @@ export interface RunAgents {
   create: AgentFactory;
 }
 
-export { ZERO_USAGE as NO_USAGE, sumUsage as addUsage } from "@/lib/llm/usage";
+export { ZERO_USAGE as NO_USAGE, sumUsage as addUsage } from "@/lib/engines/llm/usage";

@@ -1,5 +1,5 @@
 import { ChatApp } from "@/components/app/chat-app";
-import { modelStatus } from "@/lib/config";
+import { modelStatus } from "@/lib/foundation/config";
 import { argusArea } from "@/lib/server/areas";
 
 export const dynamic = "force-dynamic";

@@ -12,8 +12,8 @@
 import os from "node:os";
 import path from "node:path";
 import { writeFile } from "node:fs/promises";
-import { intakeItems } from "@/lib/batches/batch-intake";
-import { createSession } from "@/lib/sessions/service";
+import { intakeItems } from "@/lib/features/batches/batch-intake";
+import { createSession } from "@/lib/features/sessions/service";
 import { COUNT_COINS_CODE, coinImage } from "@/tests/helpers/coin-images";
 import { startKernelCore } from "@/tests/helpers/kernel-core";
 

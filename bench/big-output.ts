@@ -10,8 +10,8 @@
  */
 import os from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { recordCell } from "@/lib/kernels/cell-record";
-import { createSession } from "@/lib/sessions/service";
+import { recordCell } from "@/lib/engines/kernels/cell-record";
+import { createSession } from "@/lib/features/sessions/service";
 import { startKernelCore } from "@/tests/helpers/kernel-core";
 import { fmt, percentile, table } from "./lib/stats";
 

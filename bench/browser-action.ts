@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
-import { CHROMIUM_FLAGS } from "@/lib/computer/chromium";
+import { CHROMIUM_FLAGS } from "@/lib/engines/computer/chromium";
 import { browserManager, centreOf, CHROMIUM } from "@/tests/helpers/computer";
 import { startLab } from "@/tests/helpers/browser-lab";
 import { agentRoundTrip } from "./browser/agent-round-trip";

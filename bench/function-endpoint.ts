@@ -9,8 +9,8 @@
  */
 import { execFileSync } from "node:child_process";
 import os from "node:os";
-import { openDatabase } from "@/lib/db/database";
-import { addFunctionVersion } from "@/lib/db/functions";
+import { openDatabase } from "@/lib/engines/db/database";
+import { addFunctionVersion } from "@/lib/engines/db/functions";
 import { api, startArgus } from "@/tests/helpers/argus-server";
 import { coinImage } from "@/tests/helpers/coin-images";
 import { tempDir } from "@/tests/helpers/temp-dir";

@@ -12,7 +12,7 @@
 import { execFileSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { openFunctionRunner, runFunction } from "@/lib/functions/run-function";
+import { openFunctionRunner, runFunction } from "@/lib/features/functions/run-function";
 import { coinImage } from "@/tests/helpers/coin-images";
 import { startKernelCore } from "@/tests/helpers/kernel-core";
 import { COUNT, FUNCTION_LABEL } from "./lib/coin-functions";

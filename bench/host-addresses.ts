@@ -1,6 +1,6 @@
 /**
  * What judging one request against this machine's own addresses costs
- * (lib/computer/host-addresses.ts): reading os.networkInterfaces() for every
+ * (lib/engines/computer/host-addresses.ts): reading os.networkInterfaces() for every
  * judgement, against the set reused for up to a second (what Argus does),
  * beside the baseline of the same judgement with no own-address check.
  *
@@ -8,8 +8,8 @@
  */
 import { writeFileSync } from "node:fs";
 import os from "node:os";
-import { addressesOf, hostAddresses } from "@/lib/computer/host-addresses";
-import { classifyAddress } from "@/lib/computer/ip-address";
+import { addressesOf, hostAddresses } from "@/lib/engines/computer/host-addresses";
+import { classifyAddress } from "@/lib/foundation/net/ip-address";
 
 const N = Number(process.env.BENCH_N ?? 20_000);
 const ADDRESSES = ["93.184.216.34", "2606:4700::1111", "8.8.8.8", "::ffff:1.1.1.1"];

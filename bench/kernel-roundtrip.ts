@@ -12,7 +12,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { createSession } from "@/lib/sessions/service";
+import { createSession } from "@/lib/features/sessions/service";
 import { startKernelCore } from "@/tests/helpers/kernel-core";
 import { fmt, percentile, table } from "./lib/stats";
 

@@ -8,10 +8,10 @@ import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import sharp from "sharp";
-import { BlobStore } from "@/lib/db/blobs";
-import { migrate, openDatabase } from "@/lib/db/database";
-import { insertFile } from "@/lib/db/files";
-import { readImageHeader } from "@/lib/files/image-header";
+import { BlobStore } from "@/lib/engines/db/blobs";
+import { migrate, openDatabase } from "@/lib/engines/db/database";
+import { insertFile } from "@/lib/engines/db/files";
+import { readImageHeader } from "@/lib/engines/files/image-header";
 import { coinImage } from "@/tests/helpers/coin-images";
 import { tempDir } from "@/tests/helpers/temp-dir";
 

@@ -11,9 +11,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { loadConfig } from "@/lib/config";
-import { sessionRoom } from "@/lib/protocol/socket";
-import { createSession } from "@/lib/sessions/service";
+import { loadConfig } from "@/lib/foundation/config";
+import { sessionRoom } from "@/lib/foundation/protocol/socket";
+import { createSession } from "@/lib/features/sessions/service";
 import { startSpineServer } from "@/scripted-model/spine-server";
 import { fmt, percentile, table } from "./lib/stats";
 

@@ -13,12 +13,12 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser } from "@playwright/test";
 import sharp from "sharp";
-import { loadConfig } from "@/lib/config";
-import { storeExecutionImages } from "@/lib/files/generated";
-import type { ArgusEventInput } from "@/lib/protocol/events";
+import { loadConfig } from "@/lib/foundation/config";
+import { storeExecutionImages } from "@/lib/engines/files/generated";
+import type { ArgusEventInput } from "@/lib/foundation/protocol/events";
 import { createArgusCore } from "@/lib/server/argus-core";
-import { newSecret } from "@/lib/common/secrets";
-import { createSession } from "@/lib/sessions/service";
+import { newSecret } from "@/lib/foundation/common/secrets";
+import { createSession } from "@/lib/features/sessions/service";
 import { startArgus } from "@/tests/helpers/argus-server";
 import { fmt, table } from "./lib/stats";
 

@@ -20,8 +20,8 @@ import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import sharp from "sharp";
-import { modelBytesOnDisk } from "@/lib/vision/model-files";
-import { createVisionService, defaultWorkerCount, type VisionService } from "@/lib/vision/service";
+import { modelBytesOnDisk } from "@/lib/engines/vision/model-files";
+import { createVisionService, defaultWorkerCount, type VisionService } from "@/lib/engines/vision/service";
 import { fmt, percentile, table } from "./lib/stats";
 import { scorePedestrians, SIGN_WORDS, VTEST_PEOPLE, wordsRead } from "./lib/vision-truth";
 

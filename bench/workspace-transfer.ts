@@ -10,10 +10,10 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { loadConfig } from "@/lib/config";
-import { readWorkspaceFile, writeWorkspaceFile } from "@/lib/files/workspace-fs";
+import { loadConfig } from "@/lib/foundation/config";
+import { readWorkspaceFile, writeWorkspaceFile } from "@/lib/engines/files/workspace-fs";
 import { createArgusCore } from "@/lib/server/argus-core";
-import { createSession } from "@/lib/sessions/service";
+import { createSession } from "@/lib/features/sessions/service";
 import { startExternalJupyter } from "@/tests/helpers/external-jupyter";
 import { tempDir } from "@/tests/helpers/temp-dir";
 import { fmt, percentile, table } from "./lib/stats";

@@ -14,8 +14,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openDatabase } from "@/lib/db/database";
-import { addFunctionVersion } from "@/lib/db/functions";
+import { openDatabase } from "@/lib/engines/db/database";
+import { addFunctionVersion } from "@/lib/engines/db/functions";
 import { api, startArgus } from "@/tests/helpers/argus-server";
 import { tempDir } from "@/tests/helpers/temp-dir";
 import { bombForm, memoryOf, zipOfZeros } from "@/tests/helpers/zip-bomb";

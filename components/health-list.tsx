@@ -1,4 +1,4 @@
-import type { Health } from "@/lib/protocol/health";
+import type { Health } from "@/lib/foundation/protocol/health";
 
 const LABELS: Record<keyof Omit<Health, "ok" | "models" | "modelNotes">, string> = { db: "Database", jupyter: "Jupyter", model: "Model", isolation: "Kernel sandbox", limits: "Kernel limits", disk: "Disk space" };
 

@@ -2,8 +2,8 @@
 
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import type { DoctorReport } from "@/lib/protocol/doctor";
-import { renderReport } from "@/lib/doctor/table";
+import type { DoctorReport } from "@/lib/foundation/protocol/doctor";
+import { renderReport } from "@/lib/features/doctor/table";
 
 type State = { kind: "idle" } | { kind: "checking" } | { kind: "done"; report: DoctorReport } | { kind: "failed"; message: string };
 

@@ -1,5 +1,5 @@
-import { MODEL_ROLES as ROLES } from "@/lib/protocol/agent-cards";
-import type { Health } from "@/lib/protocol/health";
+import { MODEL_ROLES as ROLES } from "@/lib/foundation/protocol/agent-cards";
+import type { Health } from "@/lib/foundation/protocol/health";
 
 const TONE: Record<NonNullable<Health["models"][keyof Health["models"]]>, string> = {
   ok: "text-foreground",

@@ -1,4 +1,4 @@
-import type { VisionToolsHealth } from "@/lib/protocol/health";
+import type { VisionToolsHealth } from "@/lib/foundation/protocol/health";
 import { visionHealthRows } from "@/lib/client/vision-health";
 
 /** The neural vision tools on the status page: engine state, memory, queue, and each model. */

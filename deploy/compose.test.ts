@@ -1,16 +1,16 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "@/lib/config";
-import { EnvSchema } from "@/lib/config-env";
-import { trustedProxies } from "@/lib/common/trusted-proxies";
-import { JupyterHostEnvSchema, parseJupyterHostEnv } from "@/lib/kernels/jupyter-host";
+import { loadConfig } from "@/lib/foundation/config";
+import { EnvSchema } from "@/lib/foundation/config-env";
+import { trustedProxies } from "@/lib/foundation/common/trusted-proxies";
+import { JupyterHostEnvSchema, parseJupyterHostEnv } from "@/lib/engines/kernels/jupyter-host";
 import { interpolate, loadCompose, rawCompose, TEST_SECRETS, type ComposeService } from "@/tests/helpers/compose-file";
 
 /**
  * deploy/compose.yaml, checked without Docker (not available where the tests run): the file parses
- * as Compose reads it, every setting it passes is one Argus (lib/config-env.ts) or the Jupyter host
- * (lib/kernels/jupyter-host.ts) knows and accepts, what it names exists, and the network layout
+ * as Compose reads it, every setting it passes is one Argus (lib/foundation/config-env.ts) or the Jupyter host
+ * (lib/engines/kernels/jupyter-host.ts) knows and accepts, what it names exists, and the network layout
  * keeps the kernels away from Postgres and Redis.
  */
 const ROOT = path.resolve(import.meta.dirname, "..");

@@ -18,7 +18,7 @@ import { startOwnArgus } from "./own-server";
 import { ask, expectCleanTranscript, shot } from "./support";
 
 const MODEL_BASE = `http://127.0.0.1:${process.env.ARGUS_E2E_MODEL_PORT ?? 4311}`;
-/** Argus's browser screen (lib/computer/computer-manager.ts); the model sees it at this size too. */
+/** Argus's browser screen (lib/engines/computer/computer-manager.ts); the model sees it at this size too. */
 const SCREEN = { width: 1024, height: 768 };
 
 /** Argus as the config starts the shared one (e2e/own-server.ts), plus the browser's settings. */

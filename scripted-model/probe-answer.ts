@@ -1,5 +1,5 @@
 /**
- * How the scripted model answers a model check (lib/doctor/probe.ts marks its requests with the
+ * How the scripted model answers a model check (lib/features/doctor/probe.ts marks its requests with the
  * `x-argus-doctor` header) that its scenario has no turn for: as the capable model it stands in
  * for would, a call of the offered tool, or a short text. Without it, "Check models" on a running
  * scripted world met turns scripted for Argus's own calls: it was refused (every role "down" while

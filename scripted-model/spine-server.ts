@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ArgusConfig } from "@/lib/config";
+import type { ArgusConfig } from "@/lib/foundation/config";
 import { createArgusCore, type ArgusCore } from "@/lib/server/argus-core";
 import { allowedHosts } from "@/lib/server/allowed-hosts";
 import { attachSocketServer, type ArgusIo } from "@/lib/server/socket";

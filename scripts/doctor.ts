@@ -2,10 +2,10 @@
  * `npm run doctor`: is each role's model reachable, known, able to call tools (and how), able to
  * see images, and streaming? One table, a fix per problem; exit 1 when a role cannot work.
  */
-import { loadConfig } from "@/lib/config";
-import { checkJupyter } from "@/lib/doctor/jupyter-check";
-import { runDoctor } from "@/lib/doctor/run-doctor";
-import { renderReport } from "@/lib/doctor/table";
+import { loadConfig } from "@/lib/foundation/config";
+import { checkJupyter } from "@/lib/features/doctor/jupyter-check";
+import { runDoctor } from "@/lib/features/doctor/run-doctor";
+import { renderReport } from "@/lib/features/doctor/table";
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);

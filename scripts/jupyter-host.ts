@@ -7,15 +7,15 @@
  *   JUPYTER_TOKEN=… node --import tsx scripts/jupyter-host.ts
  *   node --import tsx scripts/jupyter-host.ts --kernelspec-only   # only write the kernelspec, for
  *     a Kernel or Enterprise Gateway you start yourself (its JUPYTER_DATA_DIR, or `jupyter kernelspec install`)
- * Settings: lib/kernels/jupyter-host.ts (docs/kernels.md "Kernels on a shared Jupyter").
+ * Settings: lib/engines/kernels/jupyter-host.ts (docs/kernels.md "Kernels on a shared Jupyter").
  */
 import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { hostKernelspec, hostServerArgs, parseJupyterHostEnv } from "@/lib/kernels/jupyter-host";
-import { writeKernelspec } from "@/lib/kernels/kernelspec";
-import { socketRuntimeDir } from "@/lib/kernels/socket-runtime-dir";
+import { hostKernelspec, hostServerArgs, parseJupyterHostEnv } from "@/lib/engines/kernels/jupyter-host";
+import { writeKernelspec } from "@/lib/engines/kernels/kernelspec";
+import { socketRuntimeDir } from "@/lib/engines/kernels/socket-runtime-dir";
 
 const PYTHON_DIR = path.resolve(import.meta.dirname, "..", "python");
 

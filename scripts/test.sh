@@ -66,7 +66,7 @@ phase_done "python (waited for after vitest)"
 # beside it (its own servers and ports).
 shopt -s nullglob
 POSTGRES_PASS=(
-  lib/db/database.test.ts lib/db/batches.test.ts lib/db/run-fencing.test.ts lib/runtime/event-log.test.ts tests/integration/restart.test.ts
+  lib/engines/db/database.test.ts lib/engines/db/batches.test.ts lib/engines/db/run-fencing.test.ts lib/features/runtime/event-log.test.ts tests/integration/restart.test.ts
   tests/integration/http-*.test.ts tests/integration/socket*.test.ts
   tests/integration/agents-{count-coins,hitl,restart,run-on-all,shared-jupyter,update-callback,faults}.test.ts
   tests/integration/functions-http.test.ts tests/integration/batches-runner.test.ts

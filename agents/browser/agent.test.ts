@@ -8,9 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ImageRef, StepResult } from "@/agents/types";
-import { readCommand } from "@/lib/computer/browser-command";
-import type { SafetyCheck } from "@/lib/protocol/browser-wire";
-import { browseObservation, type SavedImage } from "@/lib/protocol/event-builders";
+import { readCommand } from "@/lib/engines/computer/browser-command";
+import type { SafetyCheck } from "@/lib/foundation/protocol/browser-wire";
+import { browseObservation, type SavedImage } from "@/lib/foundation/protocol/event-builders";
 import { call, failure, logged, pictureStore, startStepBench, stateNote, type StepBench } from "@/tests/helpers/agent-steps";
 import { BrowserAgent, type BrowserInputs } from "./agent";
 import { browserEngineFactory } from "./make-engine";

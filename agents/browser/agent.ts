@@ -7,9 +7,9 @@
  * model sees the screen downscaled and its coordinates are scaled back here.
  */
 import { NO_USAGE, type Agent, type ImageRef, type ObservationExtras, type PrepareImage, type StepContext, type StepResult } from "@/agents/types";
-import type { BrowserCommand } from "@/lib/computer/browser-command";
-import type { SafetyCheck } from "@/lib/protocol/browser-wire";
-import type { ArgusEvent } from "@/lib/protocol/events";
+import type { BrowserCommand } from "@/lib/engines/computer/browser-command";
+import type { SafetyCheck } from "@/lib/foundation/protocol/browser-wire";
+import type { ArgusEvent } from "@/lib/foundation/protocol/events";
 import type { BrowserEngine, BrowserEngineInputs, BrowserMove } from "./engine";
 import { actionToPage, modelScreen, offScreen, regionOffScreen, regionToPage, scaleBetween, type Scale, type Size } from "./screen-scale";
 

@@ -6,7 +6,7 @@
  */
 import type { ModelMessage } from "ai";
 import type { StepContext } from "@/agents/types";
-import { joinThinking } from "@/lib/llm/reply-calls";
+import { joinThinking } from "@/lib/engines/llm/reply-calls";
 import type { BrowserDecision, BrowserEngine, BrowserEngineInputs, BrowserMove, MoveOutcome } from "./engine";
 import { browserSystem, browserTask } from "./prompt";
 import { browserTools, computerMove, toolMove } from "./tools";

@@ -1,4 +1,4 @@
-import { agentCard } from "@/lib/protocol/agent-cards";
+import { agentCard } from "@/lib/foundation/protocol/agent-cards";
 import type { AgentDescriptor } from "../descriptor";
 import { BrowserAgent, describeBrowsing } from "./agent";
 import { BrowserDelegationSchema, BrowserOutputsSchema } from "./inputs";

@@ -6,9 +6,9 @@
  * into "the next move".
  */
 import type { StepContext } from "@/agents/types";
-import type { ComputerAction } from "@/lib/computer/computer-actions";
-import type { Usage } from "@/lib/llm/usage";
-import type { SafetyCheck } from "@/lib/protocol/browser-wire";
+import type { ComputerAction } from "@/lib/engines/computer/computer-actions";
+import type { Usage } from "@/lib/engines/llm/usage";
+import type { SafetyCheck } from "@/lib/foundation/protocol/browser-wire";
 
 /** The screen as the model is shown it, downscaled: its pixels are the model's coordinates. */
 export interface ScreenView {

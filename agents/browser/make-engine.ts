@@ -2,7 +2,7 @@
  * Which engine speaks to the browser model: Chat Completions function tools by default, the
  * Responses API's computer tool when ARGUS_BROWSER_API resolves to `responses` (config.browser.api).
  */
-import type { BrowserApi } from "@/lib/config";
+import type { BrowserApi } from "@/lib/foundation/config";
 import { ChatBrowserEngine } from "./chat-engine";
 import type { BrowserEngine, BrowserEngineInputs } from "./engine";
 import { ResponsesEngine } from "./responses-engine";

@@ -8,10 +8,10 @@
 import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
 import type { StepContext } from "@/agents/types";
-import { ModelError } from "@/lib/llm/errors";
-import { ModelClient, type ModelClientOptions } from "@/lib/llm/models";
-import type { CallOutcome } from "@/lib/llm/role-health";
-import type { SafetyCheck } from "@/lib/protocol/browser-wire";
+import { ModelError } from "@/lib/engines/llm/errors";
+import { ModelClient, type ModelClientOptions } from "@/lib/engines/llm/models";
+import type { CallOutcome } from "@/lib/engines/llm/role-health";
+import type { SafetyCheck } from "@/lib/foundation/protocol/browser-wire";
 import { startScriptedModel, type LoggedRequest, type ScriptedModel, type Turn } from "@/scripted-model/server";
 import type { MoveOutcome, ScreenView } from "./engine";
 import { ResponsesEngine } from "./responses-engine";

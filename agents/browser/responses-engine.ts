@@ -18,11 +18,11 @@
  * Reasoning items are sent back right before the call they came with, as the API requires.
  */
 import type { StepContext } from "@/agents/types";
-import { parseAction } from "@/lib/computer/computer-actions";
-import { isArgusError } from "@/lib/errors";
-import type { ResponseItem } from "@/lib/llm/models";
-import { joinThinking } from "@/lib/llm/reply-calls";
-import type { SafetyCheck } from "@/lib/protocol/browser-wire";
+import { parseAction } from "@/lib/engines/computer/computer-actions";
+import { isArgusError } from "@/lib/foundation/errors";
+import type { ResponseItem } from "@/lib/engines/llm/models";
+import { joinThinking } from "@/lib/engines/llm/reply-calls";
+import type { SafetyCheck } from "@/lib/foundation/protocol/browser-wire";
 import type { BrowserDecision, BrowserEngine, BrowserEngineInputs, BrowserMove, MoveOutcome, ScreenView } from "./engine";
 import { browserTask } from "./prompt";
 import { describeMove, functionMove, functionTools, messageText, readChecks, summaryText, text, type ModelCheck } from "./responses-items";

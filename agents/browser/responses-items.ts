@@ -4,9 +4,9 @@
  * response's reasoning, message and call items say — their texts, the model's pending safety
  * checks, and a function call as a move (or an `invalid` move saying what is wrong with it). Pure.
  */
-import { describeAction } from "@/lib/computer/computer-actions";
-import type { ResponseItem } from "@/lib/llm/models";
-import { toJsonSchema } from "@/lib/llm/tool-schema";
+import { describeAction } from "@/lib/engines/computer/computer-actions";
+import type { ResponseItem } from "@/lib/engines/llm/models";
+import { toJsonSchema } from "@/lib/engines/llm/tool-schema";
 import type { BrowserMove } from "./engine";
 import { browserTools, toolMove, type FunctionCall } from "./tools";
 

@@ -4,8 +4,8 @@
  * CSS pixels here. Device pixels never enter: the screenshot is resized from
  * whatever scale the page renders at (HiDPI) to exactly this size. Pure.
  */
-import type { ComputerAction } from "@/lib/computer/computer-actions";
-import { fitWithin } from "@/lib/llm/images";
+import type { ComputerAction } from "@/lib/engines/computer/computer-actions";
+import { fitWithin } from "@/lib/engines/llm/images";
 import type { Region } from "./engine";
 
 export type Size = readonly [number, number];

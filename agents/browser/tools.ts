@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { parseAction } from "@/lib/computer/computer-actions";
-import { isArgusError } from "@/lib/errors";
-import type { ToolCallOf, ToolSpecs } from "@/lib/llm/tool-schema";
+import { parseAction } from "@/lib/engines/computer/computer-actions";
+import { isArgusError } from "@/lib/foundation/errors";
+import type { ToolCallOf, ToolSpecs } from "@/lib/engines/llm/tool-schema";
 import type { BrowserMove } from "./engine";
 
 const thinking = z.string().max(4_000).optional().describe("Why this step, briefly.");

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StepResult } from "@/agents/types";
-import { CodeContextSchema } from "@/lib/protocol/contexts";
+import { CodeContextSchema } from "@/lib/foundation/protocol/contexts";
 import { call, cell, delegated, failure, startStepBench, stateNote, type StepBench } from "@/tests/helpers/agent-steps";
 import { CoderAgent, type CoderInputs } from "./agent";
 

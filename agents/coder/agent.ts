@@ -1,7 +1,7 @@
 import { addUsage, NO_USAGE, type Agent, type StepContext, type StepResult } from "@/agents/types";
 import type { ModelMessage } from "ai";
-import { CodeContextSchema, PlanContextSchema, type CodeContext } from "@/lib/protocol/contexts";
-import type { ArgusEvent } from "@/lib/protocol/events";
+import { CodeContextSchema, PlanContextSchema, type CodeContext } from "@/lib/foundation/protocol/contexts";
+import type { ArgusEvent } from "@/lib/foundation/protocol/events";
 import { PlannerDelegationSchema } from "../planner/inputs";
 import { coderSystem, editBrief, planBrief } from "./prompt";
 import { coderTools, fixTools, testTools } from "./tools";

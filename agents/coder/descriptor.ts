@@ -1,6 +1,6 @@
-import { keepCoderResult } from "@/lib/functions/keep-function";
-import { agentCard } from "@/lib/protocol/agent-cards";
-import { CodeContextSchema } from "@/lib/protocol/contexts";
+import { keepCoderResult } from "@/lib/features/functions/keep-function";
+import { agentCard } from "@/lib/foundation/protocol/agent-cards";
+import { CodeContextSchema } from "@/lib/foundation/protocol/contexts";
 import type { AgentDescriptor } from "../descriptor";
 import { CoderAgent, describeCode } from "./agent";
 import { CoderDelegationSchema } from "./inputs";

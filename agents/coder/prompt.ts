@@ -1,4 +1,4 @@
-import type { PlanContext } from "@/lib/protocol/contexts";
+import type { PlanContext } from "@/lib/foundation/protocol/contexts";
 
 export const CODER_SYSTEM = `You are the coder of Argus. You turn a plan that was worked out in a notebook into ONE clean, tested Python function the person can run on their own images.
 

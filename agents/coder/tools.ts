@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ToolSpecs } from "@/lib/llm/tool-schema";
+import type { ToolSpecs } from "@/lib/engines/llm/tool-schema";
 
 export const coderTools = {
   write_code: {

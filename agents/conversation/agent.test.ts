@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Agent, StepResult } from "@/agents/types";
-import { ModelError } from "@/lib/llm/errors";
+import { ModelError } from "@/lib/engines/llm/errors";
 import { answer, call, delegated, failure, startStepBench, stateNote, type StepBench } from "@/tests/helpers/agent-steps";
 import { ConversationAgent, type ConversationInputs } from "./agent";
 

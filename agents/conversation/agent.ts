@@ -1,6 +1,6 @@
 import { NO_USAGE, type Agent, type StepContext, type StepResult } from "@/agents/types";
-import type { AgentMessage } from "@/lib/protocol/agent-message";
-import type { ArgusEvent } from "@/lib/protocol/events";
+import type { AgentMessage } from "@/lib/foundation/protocol/agent-message";
+import type { ArgusEvent } from "@/lib/foundation/protocol/events";
 import { BrowserDelegationSchema, BrowserOutputsSchema } from "../browser/inputs";
 import { CoderDelegationSchema } from "../coder/inputs";
 import { BROWSE_SYSTEM, browseOutcomeInstruction, CONVERSATION_SYSTEM, outcomeInstruction, renderConversation } from "./prompt";

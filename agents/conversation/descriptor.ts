@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { AgentMessage } from "@/lib/protocol/agent-message";
-import { agentCard } from "@/lib/protocol/agent-cards";
-import { toAgentMessage } from "@/lib/runtime/projection";
+import type { AgentMessage } from "@/lib/foundation/protocol/agent-message";
+import { agentCard } from "@/lib/foundation/protocol/agent-cards";
+import { toAgentMessage } from "@/lib/features/runtime/projection";
 import type { AgentDescriptor } from "../descriptor";
 import { ConversationAgent } from "./agent";
 import { lastCode } from "./last-code";

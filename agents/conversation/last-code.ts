@@ -1,4 +1,4 @@
-import type { ArgusEvent } from "@/lib/protocol/events";
+import type { ArgusEvent } from "@/lib/foundation/protocol/events";
 
 /** The code the coder produced last in this session (what edit_code starts from). */
 export function lastCode(events: readonly ArgusEvent[]): { code: string; test: string } | null {

@@ -1,4 +1,4 @@
-import type { AgentMessage } from "@/lib/protocol/agent-message";
+import type { AgentMessage } from "@/lib/foundation/protocol/agent-message";
 
 export const CONVERSATION_SYSTEM = `You are Argus, an assistant that answers vision questions about the person's images and videos by writing and running Python code.
 

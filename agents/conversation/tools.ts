@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ToolSpecs } from "@/lib/llm/tool-schema";
+import type { ToolSpecs } from "@/lib/engines/llm/tool-schema";
 
 const CONVERSATION_ACTIONS = ["generate_or_edit_vision_code", "edit_code", "run_on_all_images"] as const;
 

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ImageRef, StepResult } from "@/agents/types";
-import { PlanContextSchema } from "@/lib/protocol/contexts";
+import { PlanContextSchema } from "@/lib/foundation/protocol/contexts";
 import { answer, call, cell, failure, pictureStore, startStepBench, stateNote, type StepBench } from "@/tests/helpers/agent-steps";
 import { PlannerAgent, type PlannerInputs } from "./agent";
 

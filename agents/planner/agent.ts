@@ -1,7 +1,7 @@
-import { joinThinking } from "@/lib/llm/reply-calls";
+import { joinThinking } from "@/lib/engines/llm/reply-calls";
 import { addUsage, NO_USAGE, type Agent, type ObservationExtras, type StepContext, type StepResult } from "@/agents/types";
-import { PlanContextSchema, type PlanContext } from "@/lib/protocol/contexts";
-import type { ArgusEvent } from "@/lib/protocol/events";
+import { PlanContextSchema, type PlanContext } from "@/lib/foundation/protocol/contexts";
+import type { ArgusEvent } from "@/lib/foundation/protocol/events";
 import { buildPlannerMessages, type ImageRef, type PlannerTurnRecord, type PrepareImage } from "./memory";
 import { PLANNER_FIX_NOTE, plannerSystem, SUMMARY_SYSTEM } from "./prompt";
 import { plannerFixTools, plannerTools, summaryTools } from "./tools";

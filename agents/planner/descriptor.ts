@@ -1,5 +1,5 @@
-import { PlanContextSchema } from "@/lib/protocol/contexts";
-import { agentCard } from "@/lib/protocol/agent-cards";
+import { PlanContextSchema } from "@/lib/foundation/protocol/contexts";
+import { agentCard } from "@/lib/foundation/protocol/agent-cards";
 import type { AgentDescriptor } from "../descriptor";
 import { PlannerAgent, describePlan } from "./agent";
 import { PlannerDelegationSchema } from "./inputs";

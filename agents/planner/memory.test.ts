@@ -9,7 +9,7 @@ import {
   type PlannerTurnRecord,
   type PrepareImage,
 } from "./memory";
-import { truncateMiddle } from "@/lib/text/truncate-middle";
+import { truncateMiddle } from "@/lib/foundation/text/truncate-middle";
 
 // Real images, made with sharp, and a real prepareImage that downscales them with sharp.
 const pixels = new Map<string, Buffer>();

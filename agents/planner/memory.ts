@@ -32,8 +32,8 @@
  *    messages of all turns but the two newest are byte-identical, so provider prefix caches hit.
  */
 import type { ImagePart, ModelMessage, TextPart } from "ai";
-import { MAX_EDGE } from "@/lib/llm/images";
-import { truncateMiddle } from "@/lib/text/truncate-middle";
+import { MAX_EDGE } from "@/lib/engines/llm/images";
+import { truncateMiddle } from "@/lib/foundation/text/truncate-middle";
 import type { ImageRef, PlannerTurnRecord, PrepareImage } from "./turn-record";
 import { attachedLabel, budgetLine, imageStub, newestTurnImages, renderTurnAction } from "./turn-text";
 

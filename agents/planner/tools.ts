@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ToolSpecs } from "@/lib/llm/tool-schema";
+import type { ToolSpecs } from "@/lib/engines/llm/tool-schema";
 
 const thinking = z.string().max(8_000).describe("Your reasoning for this step, briefly.");
 

@@ -3,8 +3,8 @@
  * tagged text, stubs for pictures not attached, labels for the ones that are,
  * the turn budget, and which pictures the newest turn attaches. Pure.
  */
-import { fitWithin } from "@/lib/llm/images";
-import { truncateMiddle } from "@/lib/text/truncate-middle";
+import { fitWithin } from "@/lib/engines/llm/images";
+import { truncateMiddle } from "@/lib/foundation/text/truncate-middle";
 import type { ImageRef, PlannerTurnRecord } from "./turn-record";
 
 

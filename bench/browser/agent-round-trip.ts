@@ -6,7 +6,7 @@
  * Printed beside bare Playwright (mouse move + screenshot) measured in the same run.
  */
 import { chromium } from "playwright-core";
-import { CHROMIUM_FLAGS } from "@/lib/computer/chromium";
+import { CHROMIUM_FLAGS } from "@/lib/engines/computer/chromium";
 import { browserTurn, startBrowse, startBrowseWorld, turn } from "@/tests/helpers/browse-run";
 import { CHROMIUM } from "@/tests/helpers/computer";
 import { fmt, percentile, table } from "../lib/stats";

@@ -7,8 +7,8 @@
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { io as connect, type Socket } from "socket.io-client";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
-import type { RunStateWire } from "@/lib/protocol/state-wire";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
+import type { RunStateWire } from "@/lib/foundation/protocol/state-wire";
 
 export type ClientRequest =
   | { id: number; op: "open"; key: string; url: string; sessionId: string; token: string }

@@ -1,5 +1,5 @@
 /** Whether each client got every message of its session once, in order, and nothing else. */
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
 import type { Session, Watch } from "./sessions";
 import { sleep } from "./settings";
 import type { World } from "./world";

@@ -1,7 +1,7 @@
 /** Sessions over HTTP, and Socket.io clients (in their own process, client-process.ts) that record what they receive. */
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import type { RunStateWire } from "@/lib/protocol/state-wire";
+import type { RunStateWire } from "@/lib/foundation/protocol/state-wire";
 import type { ClientRequest, Received } from "./client-process";
 import { remaining, sleep, TERMINAL } from "./settings";
 import type { World } from "./world";

@@ -7,7 +7,7 @@
  *   - ten sessions, one appender each at once (ten runs on one database).
  */
 import type { ArgusCore } from "@/lib/server/argus-core";
-import { createSession } from "@/lib/sessions/service";
+import { createSession } from "@/lib/features/sessions/service";
 
 export interface AppendRate {
   shape: string;

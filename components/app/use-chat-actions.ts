@@ -2,8 +2,8 @@
 
 import { useCallback, useState } from "react";
 import { api, ApiError } from "@/lib/client/api";
-import type { UploadView } from "@/lib/protocol/files";
-import type { RedoRequest } from "@/lib/protocol/redo";
+import type { UploadView } from "@/lib/foundation/protocol/files";
+import type { RedoRequest } from "@/lib/foundation/protocol/redo";
 
 export interface Attachment {
   key: string;
@@ -90,7 +90,7 @@ export function useChatActions(ensureSession: () => Promise<string>, onUploaded:
     [attachments, ensureSession],
   );
 
-  /** Does a turn again (Retry, Continue, Regenerate, Edit: lib/protocol/redo.ts); resolves true when the server took it. */
+  /** Does a turn again (Retry, Continue, Regenerate, Edit: lib/foundation/protocol/redo.ts); resolves true when the server took it. */
   const redo = useCallback(
     async (request: RedoRequest, content = ""): Promise<boolean> => {
       setError(null);

@@ -4,7 +4,7 @@ import { useEffect, useRef } from "react";
 import { Button } from "@/components/ui/button";
 import { browserProofHeaders } from "@/lib/client/browser-proof";
 import { useBatch } from "@/lib/client/use-batch";
-import type { UploadView } from "@/lib/protocol/files";
+import type { UploadView } from "@/lib/foundation/protocol/files";
 import { BatchProgressBar } from "./batch-progress";
 import { BatchTable } from "./batch-table";
 import { RunOnImagesDialog } from "./run-on-images-dialog";

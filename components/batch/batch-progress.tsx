@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { firstItemLine, progressLine } from "@/lib/batches/progress";
+import { firstItemLine, progressLine } from "@/lib/features/batches/progress";
 import type { BatchState } from "@/lib/client/batch-state";
 
 /** Now, once a second while `on` (the seconds a batch has waited for its first item). */

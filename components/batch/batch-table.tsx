@@ -1,6 +1,6 @@
 "use client";
 
-import type { BatchItemView } from "@/lib/protocol/batches";
+import type { BatchItemView } from "@/lib/foundation/protocol/batches";
 
 function shown(result: unknown): string {
   if (result === null || result === undefined) return "";

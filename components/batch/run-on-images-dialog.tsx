@@ -4,7 +4,7 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { browserProofHeaders } from "@/lib/client/browser-proof";
-import type { UploadView } from "@/lib/protocol/files";
+import type { UploadView } from "@/lib/foundation/protocol/files";
 
 interface Props {
   sessionId: string;

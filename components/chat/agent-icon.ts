@@ -1,5 +1,5 @@
 import { FlaskConical, SquareTerminal, type LucideIcon } from "lucide-react";
-import { agentCard, type AgentCard } from "@/lib/protocol/agent-cards";
+import { agentCard, type AgentCard } from "@/lib/foundation/protocol/agent-cards";
 
 const ICONS: Record<NonNullable<AgentCard["icon"]>, LucideIcon> = { terminal: SquareTerminal, flask: FlaskConical };
 

@@ -1,5 +1,5 @@
-import { agentCard } from "@/lib/protocol/agent-cards";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import { agentCard } from "@/lib/foundation/protocol/agent-cards";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
 
 export interface AgentNoteProps {
   /** Where the note sits in the transcript (its seq and role). */

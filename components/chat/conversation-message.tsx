@@ -1,5 +1,5 @@
 import { Eye } from "lucide-react";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
 import { CopyButton } from "./copy-button";
 import { MarkdownText } from "./markdown-text";
 import { MediaThumbnail } from "./media-thumbnail";

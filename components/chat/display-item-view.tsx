@@ -2,9 +2,9 @@
 
 import { memo } from "react";
 import { isEntry, type DisplayItem } from "@/lib/client/message-parts";
-import { agentCard } from "@/lib/protocol/agent-cards";
-import { taskListText } from "@/lib/protocol/chat-text";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import { agentCard } from "@/lib/foundation/protocol/agent-cards";
+import { taskListText } from "@/lib/foundation/protocol/chat-text";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
 import { AgentNote } from "./agent-note";
 import { BrowserStepBlock } from "./browser-step-block";
 import { ConversationMessage } from "./conversation-message";

@@ -4,8 +4,8 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { items, streamed } from "@/tests/helpers/chat-items";
 import { describe, expect, it } from "vitest";
 import { createDraftStore } from "@/lib/client/live-draft";
-import type { DraftWire } from "@/lib/protocol/socket";
-import type { RunStateWire } from "@/lib/protocol/state-wire";
+import type { DraftWire } from "@/lib/foundation/protocol/socket";
+import type { RunStateWire } from "@/lib/foundation/protocol/state-wire";
 import { LiveDraftBubble } from "./live-draft-bubble";
 import { MessageList } from "./message-list";
 

@@ -2,7 +2,7 @@
 
 import { useId, useState } from "react";
 import { collapsedPreview } from "@/lib/client/long-text";
-import { formatCount } from "@/lib/protocol/message-limit";
+import { formatCount } from "@/lib/foundation/protocol/message-limit";
 
 /**
  * The person's message text; a long one starts collapsed to its beginning with "Show more", so a

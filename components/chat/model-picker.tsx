@@ -5,8 +5,8 @@ import { useEffect, useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { api, ApiError } from "@/lib/client/api";
 import { roleLabel, withChoice } from "@/lib/client/model-picker";
-import type { ModelRole } from "@/lib/protocol/agent-cards";
-import type { ModelChoices } from "@/lib/protocol/model-choices";
+import type { ModelRole } from "@/lib/foundation/protocol/agent-cards";
+import type { ModelChoices } from "@/lib/foundation/protocol/model-choices";
 
 export interface ModelPickerProps {
   /** The chat's choice per role (its settings); a role left out uses the server's model. */

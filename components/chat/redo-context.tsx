@@ -1,10 +1,10 @@
 "use client";
 
 import { createContext, useContext } from "react";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
 
 /**
- * What the transcript's items need to offer a turn again (lib/protocol/redo.ts): which of the
+ * What the transcript's items need to offer a turn again (lib/foundation/protocol/redo.ts): which of the
  * person's messages may be edited, the earlier versions a mark replaced, and the actions. Given
  * by the message list through context, so the memoised items need no extra props.
  */

@@ -1,5 +1,5 @@
 import { CircleStop } from "lucide-react";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
 
 /**
  * Where the person stopped a run: a quiet line across the transcript, so the

@@ -4,7 +4,7 @@ import { Check, ShieldCheck, X } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { Button } from "@/components/ui/button";
 import { shortUrl } from "@/lib/client/browser-screens";
-import type { SafetyPayload } from "@/lib/protocol/browser-wire";
+import type { SafetyPayload } from "@/lib/foundation/protocol/browser-wire";
 import { PointedScreenshot } from "./pointed-screenshot";
 
 /** The answers the server knows; anything but CONFIRM is a refusal. */

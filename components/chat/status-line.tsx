@@ -1,4 +1,4 @@
-import type { RunStateWire } from "@/lib/protocol/state-wire";
+import type { RunStateWire } from "@/lib/foundation/protocol/state-wire";
 import { statusText, type StatusTone } from "./status-text";
 
 export interface StatusLineProps {

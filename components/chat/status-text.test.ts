@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RunStateWire } from "@/lib/protocol/state-wire";
+import type { RunStateWire } from "@/lib/foundation/protocol/state-wire";
 import { formatTokens, statusText } from "./status-text";
 
 const state = (over: Partial<RunStateWire>): RunStateWire => ({

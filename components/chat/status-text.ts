@@ -2,8 +2,8 @@
  * What the status line says, as a pure function of the run state so the
  * wording is unit-tested rather than scattered through JSX.
  */
-import { agentCard } from "@/lib/protocol/agent-cards";
-import type { RunStateWire } from "@/lib/protocol/state-wire";
+import { agentCard } from "@/lib/foundation/protocol/agent-cards";
+import type { RunStateWire } from "@/lib/foundation/protocol/state-wire";
 
 /** 950 → "950", 1234 → "1.2k", 12_345 → "12k", 1_234_567 → "1.2M". */
 export function formatTokens(n: number): string {

@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { parseObservation, type Entry, type StepAgent } from "@/lib/client/message-parts";
-import { agentCard } from "@/lib/protocol/agent-cards";
+import { agentCard } from "@/lib/foundation/protocol/agent-cards";
 import { agentIcon } from "./agent-icon";
 import { CodeBlock } from "./code-block";
 import { ObservationView } from "./observation-view";

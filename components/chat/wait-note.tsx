@@ -2,7 +2,7 @@
 
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { sessionWaits } from "@/lib/client/session-waits";
-import { waitWords } from "@/lib/protocol/waits";
+import { waitWords } from "@/lib/foundation/protocol/waits";
 
 /**
  * What a running step says under its code: what the run waits for while it waits (a notebook

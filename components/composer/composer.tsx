@@ -6,7 +6,7 @@ import type { Attachment } from "@/components/app/use-chat-actions";
 import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/textarea";
 import { ACCEPT_ATTRIBUTE, checkUpload } from "@/lib/client/upload-rules";
-import { lengthNote } from "@/lib/protocol/message-limit";
+import { lengthNote } from "@/lib/foundation/protocol/message-limit";
 import { AttachmentChip } from "./attachment-chip";
 import { LengthCounter } from "./length-counter";
 

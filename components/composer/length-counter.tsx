@@ -1,4 +1,4 @@
-import type { LengthNote } from "@/lib/protocol/message-limit";
+import type { LengthNote } from "@/lib/foundation/protocol/message-limit";
 
 /**
  * The message's length near the limit ("19 400 / 20 000"), and past it why Send is off, in words.

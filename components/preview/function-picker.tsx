@@ -1,6 +1,6 @@
 "use client";
 
-import type { FunctionSummaryView } from "@/lib/protocol/functions";
+import type { FunctionSummaryView } from "@/lib/foundation/protocol/functions";
 
 /**
  * Which of the session's kept functions the Code tab shows, when it keeps more

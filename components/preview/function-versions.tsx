@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import type { FunctionVersionView } from "@/lib/protocol/functions";
+import type { FunctionVersionView } from "@/lib/foundation/protocol/functions";
 import { CodeDiffView } from "./code-diff-view";
 
 function VersionSelect({ label, value, versions, onChange }: { label: string; value: number; versions: FunctionVersionView[]; onChange: (v: number) => void }) {

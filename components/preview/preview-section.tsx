@@ -2,16 +2,16 @@
 
 import { useCallback, useEffect, useMemo, type ReactNode } from "react";
 import { Tabs, TabsContent } from "@/components/ui/tabs";
-import type { UploadView } from "@/lib/protocol/files";
+import type { UploadView } from "@/lib/foundation/protocol/files";
 import { browserScreens, hasBrowserActivity } from "@/lib/client/browser-screens";
 import { finalCode, resultImage, sessionImages } from "@/lib/client/preview-data";
 import type { Polygon } from "@/lib/client/polygons";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
 import type { BrowserPolicyChecks } from "./browser-policy-toggle";
 import { BrowserTab } from "./browser-tab";
 import { CodeTab } from "./code-tab";
 import { BatchPanel } from "@/components/batch/batch-panel";
-import { functionName } from "@/lib/functions/function-name";
+import { functionName } from "@/lib/features/functions/function-name";
 import { MediaTab } from "./media-tab";
 import { NotebookTab } from "./notebook-tab";
 import { PREVIEW_TABS, PreviewTabList, type PreviewTab } from "./preview-tab-list";

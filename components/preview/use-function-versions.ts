@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import type { FunctionSummaryView, FunctionVersionView } from "@/lib/protocol/functions";
+import type { FunctionSummaryView, FunctionVersionView } from "@/lib/foundation/protocol/functions";
 
 export interface FunctionVersionsState {
   status: "idle" | "loading" | "ready" | "error";

@@ -1,10 +1,10 @@
-import type { RedoRequest } from "@/lib/protocol/redo";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
-import type { UploadView } from "@/lib/protocol/files";
-import type { FunctionTokenCreated } from "@/lib/protocol/functions";
-import type { SessionSettingsView } from "@/lib/protocol/api";
-import type { ModelChoices } from "@/lib/protocol/model-choices";
-import type { PendingInteraction, SessionSummary } from "@/lib/protocol/sessions";
+import type { RedoRequest } from "@/lib/foundation/protocol/redo";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
+import type { UploadView } from "@/lib/foundation/protocol/files";
+import type { FunctionTokenCreated } from "@/lib/foundation/protocol/functions";
+import type { SessionSettingsView } from "@/lib/foundation/protocol/api";
+import type { ModelChoices } from "@/lib/foundation/protocol/model-choices";
+import type { PendingInteraction, SessionSummary } from "@/lib/foundation/protocol/sessions";
 import { browserProofHeaders, rememberBrowserProof } from "./browser-proof";
 
 export type { SessionSummary };

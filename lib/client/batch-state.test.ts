@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { BatchItemView, BatchView } from "@/lib/protocol/batches";
+import type { BatchItemView, BatchView } from "@/lib/foundation/protocol/batches";
 import { applyBatchEvent, withPage } from "./batch-state";
 
 const counts = { pending: 2, running: 0, done: 0, failed: 0, cancelled: 0 };

@@ -1,4 +1,4 @@
-import type { BatchEvent, BatchItemView, BatchProgress, BatchView } from "@/lib/protocol/batches";
+import type { BatchEvent, BatchItemView, BatchProgress, BatchView } from "@/lib/foundation/protocol/batches";
 
 /** What the batch panel shows: the batch, its progress, and its rows by index. */
 export interface BatchState {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { BrowserObservationWire } from "@/lib/protocol/browser-wire";
+import type { BrowserObservationWire } from "@/lib/foundation/protocol/browser-wire";
 import { items as i, transcript } from "@/tests/helpers/chat-items";
 import { browserErrorWords, browserScreens, hasBrowserActivity, pointerPercent, shortUrl, shownScreenIndex } from "./browser-screens";
 

@@ -2,7 +2,7 @@
  * The Browser tab's data: the session's browser screenshots in order, where
  * the pointer was, and stepping through them. Pure.
  */
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
 import { isSafeImageUrl } from "./links";
 
 export interface BrowserScreen {

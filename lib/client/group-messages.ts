@@ -1,11 +1,11 @@
 /**
  * Wire messages → the items the chat lists: steps paired with their output,
  * questions with their answers, and which error offers Retry. Pure; reads
- * each message's typed chat item (lib/protocol/chat-item.ts), never its text.
+ * each message's typed chat item (lib/foundation/protocol/chat-item.ts), never its text.
  */
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
-import { agentCard } from "@/lib/protocol/agent-cards";
-import type { CellAgent, ChatItemOf, ChatItemType, InteractionItem } from "@/lib/protocol/chat-item";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
+import { agentCard } from "@/lib/foundation/protocol/agent-cards";
+import type { CellAgent, ChatItemOf, ChatItemType, InteractionItem } from "@/lib/foundation/protocol/chat-item";
 
 /** A wire message whose item is of the given type(s). */
 export type Entry<T extends ChatItemType = ChatItemType> = StreamedMessage & { item: ChatItemOf<T> };

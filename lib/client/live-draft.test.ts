@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { DraftWire } from "@/lib/protocol/socket";
-import type { RunStateWire } from "@/lib/protocol/state-wire";
+import type { DraftWire } from "@/lib/foundation/protocol/socket";
+import type { RunStateWire } from "@/lib/foundation/protocol/state-wire";
 import { createDraftStore, draftTitle, isDraftWire, visibleDraft } from "./live-draft";
 
 const draft = (over: Partial<DraftWire> = {}): DraftWire => ({ runId: "r1", agent: "planner", step: 2, afterSeq: 10, view: { thinking: "Look", code: "x = 1" }, ...over });

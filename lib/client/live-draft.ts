@@ -1,11 +1,11 @@
 /**
  * The live draft the chat shows while a step is being written. Drafts are ephemeral socket
- * events (see lib/protocol/socket.ts): the page keeps only the newest one and decides, from
+ * events (see lib/foundation/protocol/socket.ts): the page keeps only the newest one and decides, from
  * what it already holds, whether it still stands. Pure, so the rules are unit-tested.
  */
-import { agentCard, AGENT_KINDS, NON_AGENT_PRODUCERS } from "@/lib/protocol/agent-cards";
-import type { DraftView, DraftWire } from "@/lib/protocol/socket";
-import type { RunStateWire } from "@/lib/protocol/state-wire";
+import { agentCard, AGENT_KINDS, NON_AGENT_PRODUCERS } from "@/lib/foundation/protocol/agent-cards";
+import type { DraftView, DraftWire } from "@/lib/foundation/protocol/socket";
+import type { RunStateWire } from "@/lib/foundation/protocol/state-wire";
 
 const VIEW_KEYS = new Set(["tool", "thinking", "code", "test", "response", "question", "plan"]);
 const AGENTS: ReadonlySet<string> = new Set([...AGENT_KINDS, ...NON_AGENT_PRODUCERS]);

@@ -1,4 +1,4 @@
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
 
 /**
  * Merges newly received messages into the list the page shows, by `seq`:

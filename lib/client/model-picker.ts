@@ -1,5 +1,5 @@
 /** The chat's model picker: role names in words, and the choice after one change. Pure. */
-import type { ModelRole } from "@/lib/protocol/agent-cards";
+import type { ModelRole } from "@/lib/foundation/protocol/agent-cards";
 
 const LABELS: Partial<Record<ModelRole, string>> = {
   conversation: "Conversation",

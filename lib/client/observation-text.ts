@@ -1,6 +1,6 @@
 /**
  * A cell's observation text (the `----- name -----` sections of
- * `lib/kernels/execution-text.ts`) split back into sections and cleaned for
+ * `lib/engines/kernels/execution-text.ts`) split back into sections and cleaned for
  * display the way a terminal would show it.
  */
 

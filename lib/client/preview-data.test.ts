@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { UploadView } from "@/lib/protocol/files";
-import type { ChatItem } from "@/lib/protocol/chat-item";
+import type { UploadView } from "@/lib/foundation/protocol/files";
+import type { ChatItem } from "@/lib/foundation/protocol/chat-item";
 import { items as i, streamed } from "@/tests/helpers/chat-items";
 import {
   finalCode,

@@ -2,11 +2,11 @@
  * What the preview pane shows, derived from the session's messages, uploads
  * and notebook. Pure: the components fetch and render, these decide.
  */
-import type { UploadView } from "@/lib/protocol/files";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
-import { agentCard } from "@/lib/protocol/agent-cards";
-import type { CellAgent, ChatItemOf } from "@/lib/protocol/chat-item";
-import { stepNumbers, stepTitle } from "@/lib/protocol/step-numbers";
+import type { UploadView } from "@/lib/foundation/protocol/files";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
+import { agentCard } from "@/lib/foundation/protocol/agent-cards";
+import type { CellAgent, ChatItemOf } from "@/lib/foundation/protocol/chat-item";
+import { stepNumbers, stepTitle } from "@/lib/foundation/protocol/step-numbers";
 
 /* ---- the coder's deliverable ---- */
 
@@ -146,7 +146,7 @@ export function sessionImages(uploads: readonly UploadView[], messages: readonly
       seen.add(urlKey(url));
       // Named after the step as the chat titles it, so "image 1 from Planner · turn 2" is findable there.
       const from = cell.step ?? "a cell";
-      // Every generated file is stored with a thumbnail (lib/files/generated.ts).
+      // Every generated file is stored with a thumbnail (lib/engines/files/generated.ts).
       const thumb = /^\/api\/files\/[\w-]+$/.test(url) ? { thumbnailUrl: `${url}?variant=thumb` } : {};
       items.push({ url, name: `image ${i + 1} from ${from}`, origin: "generated", kind: "image", ...thumb });
     });
@@ -230,7 +230,7 @@ export function parseNotebook(doc: unknown): NotebookCellView[] | null {
   const cells: NotebookCellView[] = [];
   doc.cells.forEach((c, i) => {
     if (!isRecord(c)) return;
-    // The download's own setup (lib/kernels/notebook-helpers.ts) is not something the session ran.
+    // The download's own setup (lib/engines/kernels/notebook-helpers.ts) is not something the session ran.
     if (isRecord(c.metadata) && isRecord(c.metadata.argus) && c.metadata.argus.helpers === true) return;
     const id = typeof c.id === "string" && c.id ? c.id : `cell-${i}`;
     const source = multiline(c.source);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
-import type { ChatItem } from "@/lib/protocol/chat-item";
-import type { RunStateWire } from "@/lib/protocol/state-wire";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
+import type { ChatItem } from "@/lib/foundation/protocol/chat-item";
+import type { RunStateWire } from "@/lib/foundation/protocol/state-wire";
 import { foldSuperseded, redoOffers } from "./redo-view";
 
 const msg = (seq: number, item: ChatItem, runId = "a"): StreamedMessage => ({ role: "user", content: "", item, seq, runId, ts: "" });

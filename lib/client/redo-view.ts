@@ -1,11 +1,11 @@
 /**
- * What the chat offers to do a turn again (lib/protocol/redo.ts), and how it folds what a
+ * What the chat offers to do a turn again (lib/foundation/protocol/redo.ts), and how it folds what a
  * Regenerate or Edit superseded: out of the main flow, kept under the mark that replaced it
  * (ChatGPT keeps earlier versions the same way). Pure; reads the typed chat items.
  */
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
-import { supersededBy, supersededRanges } from "@/lib/protocol/redo";
-import type { RunStateWire } from "@/lib/protocol/state-wire";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
+import { supersededBy, supersededRanges } from "@/lib/foundation/protocol/redo";
+import type { RunStateWire } from "@/lib/foundation/protocol/state-wire";
 
 export interface FoldedMessages {
   /** The messages of the current version of the chat, in order. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { BatchEvent } from "@/lib/protocol/batches";
+import type { BatchEvent } from "@/lib/foundation/protocol/batches";
 import { listenToBatches, publishBatchEvent, publishReconnect } from "./session-batch-events";
 
 describe("session batch events", () => {

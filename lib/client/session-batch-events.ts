@@ -1,4 +1,4 @@
-import type { BatchEvent } from "@/lib/protocol/batches";
+import type { BatchEvent } from "@/lib/foundation/protocol/batches";
 
 /**
  * Batch events reach the batch panel through the session's one socket

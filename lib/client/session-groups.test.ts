@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SessionSummary } from "@/lib/protocol/sessions";
+import type { SessionSummary } from "@/lib/foundation/protocol/sessions";
 import { dayGroup, sessionDate, sessionGroups } from "./session-groups";
 
 const now = new Date("2026-11-27T10:00:00Z");

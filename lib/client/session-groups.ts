@@ -1,4 +1,4 @@
-import type { SessionSummary } from "@/lib/protocol/sessions";
+import type { SessionSummary } from "@/lib/foundation/protocol/sessions";
 
 /**
  * The sidebar's list: chats that were used (a chat gets its title from its first question, so an

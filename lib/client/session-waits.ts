@@ -1,9 +1,9 @@
 /**
- * The wait the open chat's run is in now, if any (lib/protocol/waits.ts), for the step that
+ * The wait the open chat's run is in now, if any (lib/foundation/protocol/waits.ts), for the step that
  * shows it. A small store outside React state, fed by the session's socket (use-session-stream.ts):
  * one page shows one chat, and a wait begins and ends a few times per run at most.
  */
-import { WaitWireSchema, type WaitWhat } from "@/lib/protocol/waits";
+import { WaitWireSchema, type WaitWhat } from "@/lib/foundation/protocol/waits";
 
 export interface ShownWait {
   id: string;

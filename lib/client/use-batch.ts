@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useState } from "react";
-import type { BatchEvent, BatchItemView, BatchProgress, BatchView } from "@/lib/protocol/batches";
+import type { BatchEvent, BatchItemView, BatchProgress, BatchView } from "@/lib/foundation/protocol/batches";
 import { applyBatchEvent, withPage, type BatchState } from "./batch-state";
 import { listenToBatches } from "./session-batch-events";
 

@@ -2,13 +2,13 @@
 
 import { useEffect, useMemo, useRef, useState } from "react";
 import { io, type Socket } from "socket.io-client";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
-import type { SyncAck } from "@/lib/protocol/socket";
-import type { RunStateWire } from "@/lib/protocol/state-wire";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
+import type { SyncAck } from "@/lib/foundation/protocol/socket";
+import type { RunStateWire } from "@/lib/foundation/protocol/state-wire";
 import { createDraftStore, isDraftWire, type DraftStore } from "./live-draft";
 import { hasChatItem, lastSeq, mergeMessages } from "./merge-messages";
 import { isSocketRefusal } from "./session-refusal";
-import type { BatchEvent } from "@/lib/protocol/batches";
+import type { BatchEvent } from "@/lib/foundation/protocol/batches";
 import { publishBatchEvent, publishReconnect } from "./session-batch-events";
 import { sessionWaits } from "./session-waits";
 

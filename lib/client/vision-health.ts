@@ -1,4 +1,4 @@
-import type { VisionToolsHealth } from "@/lib/protocol/health";
+import type { VisionToolsHealth } from "@/lib/foundation/protocol/health";
 
 export interface VisionHealthRow {
   key: string;

@@ -6,7 +6,7 @@ import { getArgus } from "./context";
  * lists the members its handlers use, and a handler gets those and nothing else (picked at run
  * time, so a member that is not listed is not there, not merely untyped).
  *
- * Opening a session (lib/sessions/service.ts) needs its whole SessionDeps, since deleting one
+ * Opening a session (lib/features/sessions/service.ts) needs its whole SessionDeps, since deleting one
  * stops its run, browser and warm kernels: every area that authorises a session carries them.
  */
 const SESSION = ["db", "blobs", "events", "config", "locks", "kernels", "runs", "runRouter", "computers", "functionCalls"] as const;

@@ -1,33 +1,33 @@
 import path from "node:path";
-import type { ArgusConfig } from "@/lib/config";
+import type { ArgusConfig } from "@/lib/foundation/config";
 import { agentPolicy } from "@/agents/run-policy";
 import { renderToolCatalogue } from "@/agents/tool-catalogue-prompt";
-import type { KeyedMutex } from "@/lib/common/keyed-mutex";
-import type { BatchChannel } from "@/lib/batches/batch-channel";
-import type { BatchRunner } from "@/lib/batches/batch-runner";
-import type { Semaphore } from "@/lib/batches/semaphore";
-import type { ComputerManager } from "@/lib/computer/computer-manager";
-import type { BlobStore } from "@/lib/db/blobs";
-import type { Db } from "@/lib/db/database";
-import type { DiskSpace } from "@/lib/db/disk-space";
-import type { ModelCheck } from "@/lib/doctor/model-check";
-import type { WarmFunctionRunners } from "@/lib/functions/warm-runners";
-import { builtinBridgeMethods, type BridgeMethods } from "@/lib/kernels/bridge";
-import { chooseJupyterBackend, type JupyterChoice } from "@/lib/kernels/jupyter-backend-choice";
-import type { JupyterBackend } from "@/lib/kernels/jupyter-server";
-import type { KernelRegistry } from "@/lib/kernels/registry";
-import type { ModelClient } from "@/lib/llm/models";
-import type { ServerHealth } from "@/lib/protocol/health";
-import type { DraftChannel } from "@/lib/runtime/draft-channel";
-import type { WaitChannel } from "@/lib/runtime/wait-channel";
-import { EndpointModelList } from "@/lib/llm/endpoint-models";
-import type { EventLog } from "@/lib/runtime/event-log";
-import type { RunManager } from "@/lib/runtime/run-manager";
-import type { RedisClient } from "@/lib/scale/redis";
-import type { RunRouter } from "@/lib/scale/run-router";
-import { SessionCreationLimit } from "@/lib/sessions/creation-rate";
-import type { SessionDeps } from "@/lib/sessions/service";
-import type { VisionTools } from "@/lib/vision-tools/port";
+import type { KeyedMutex } from "@/lib/foundation/common/keyed-mutex";
+import type { BatchChannel } from "@/lib/features/batches/batch-channel";
+import type { BatchRunner } from "@/lib/features/batches/batch-runner";
+import type { Semaphore } from "@/lib/features/batches/semaphore";
+import type { ComputerManager } from "@/lib/engines/computer/computer-manager";
+import type { BlobStore } from "@/lib/engines/db/blobs";
+import type { Db } from "@/lib/engines/db/database";
+import type { DiskSpace } from "@/lib/engines/db/disk-space";
+import type { ModelCheck } from "@/lib/features/doctor/model-check";
+import type { WarmFunctionRunners } from "@/lib/features/functions/warm-runners";
+import { builtinBridgeMethods, type BridgeMethods } from "@/lib/engines/kernels/bridge";
+import { chooseJupyterBackend, type JupyterChoice } from "@/lib/engines/kernels/jupyter-backend-choice";
+import type { JupyterBackend } from "@/lib/engines/kernels/jupyter-server";
+import type { KernelRegistry } from "@/lib/engines/kernels/registry";
+import type { ModelClient } from "@/lib/engines/llm/models";
+import type { ServerHealth } from "@/lib/foundation/protocol/health";
+import type { DraftChannel } from "@/lib/features/runtime/draft-channel";
+import type { WaitChannel } from "@/lib/features/runtime/wait-channel";
+import { EndpointModelList } from "@/lib/engines/llm/endpoint-models";
+import type { EventLog } from "@/lib/features/runtime/event-log";
+import type { RunManager } from "@/lib/features/runtime/run-manager";
+import type { RedisClient } from "@/lib/features/scale/redis";
+import type { RunRouter } from "@/lib/features/scale/run-router";
+import { SessionCreationLimit } from "@/lib/features/sessions/creation-rate";
+import type { SessionDeps } from "@/lib/features/sessions/service";
+import type { VisionTools } from "@/lib/features/vision-tools/port";
 import { buildBatches } from "./wiring/batches";
 import { createBrowserServices } from "./wiring/browser";
 import { healthReport } from "./wiring/health";
@@ -37,8 +37,8 @@ import { lifecycle } from "./wiring/lifecycle";
 import { buildModel } from "./wiring/model";
 import { buildRuns } from "./wiring/runs";
 import { buildScale } from "./wiring/scale";
-import { closeRedis } from "@/lib/scale/redis";
-import { refuseDuplicateId } from "@/lib/scale/run-recovery";
+import { closeRedis } from "@/lib/features/scale/redis";
+import { refuseDuplicateId } from "@/lib/features/scale/run-recovery";
 import { buildStorage } from "./wiring/storage";
 
 /**
@@ -70,7 +70,7 @@ export interface ArgusCore extends SessionDeps {
   model: ModelClient | null;
   /** Starts, resumes and stops agent runs in this process. */
   runs: RunManager;
-  /** Starts, answers and stops runs from a request, wherever the run's owner is (lib/scale). */
+  /** Starts, answers and stops runs from a request, wherever the run's owner is (lib/features/scale). */
   runRouter: RunRouter;
   /** The Redis client (REDIS_URL), for the Socket.io adapter; null for a lone instance. */
   redis: RedisClient | null;

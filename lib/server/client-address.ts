@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { clientAddress, type TrustedProxies } from "@/lib/common/trusted-proxies";
+import { clientAddress, type TrustedProxies } from "@/lib/foundation/common/trusted-proxies";
 
 /**
  * Route handlers get a web Request without the socket, so server.ts copies

@@ -1,4 +1,4 @@
-import { ArgusError } from "@/lib/errors";
+import { ArgusError } from "@/lib/foundation/errors";
 import type { ArgusCore } from "./argus-core";
 
 /**

@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import { diskFullError, isDiskFull } from "@/lib/db/disk-space";
-import { ArgusError, isArgusError, statusOf, toErrorBody } from "@/lib/errors";
-import type { Credentials } from "@/lib/sessions/service";
+import { diskFullError, isDiskFull } from "@/lib/engines/db/disk-space";
+import { ArgusError, isArgusError, statusOf, toErrorBody } from "@/lib/foundation/errors";
+import type { Credentials } from "@/lib/features/sessions/service";
 import { bearerToken, browserCookieName, isSameOrigin, readCookies } from "./auth";
 import { BROWSER_PROOF_HEADER, provenBrowsers } from "./browser-proof";
 import { secureCookiesOn } from "./context";

@@ -2,7 +2,7 @@ import { createWriteStream, type WriteStream } from "node:fs";
 import path from "node:path";
 import { finished } from "node:stream/promises";
 import busboy from "busboy";
-import { ArgusError } from "@/lib/errors";
+import { ArgusError } from "@/lib/foundation/errors";
 import { DISCARD_LIMIT_BYTES, discardRest } from "./discard-body";
 import { MAX_FIELD_BYTES, type FormLimits } from "./multipart";
 

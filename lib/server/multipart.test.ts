@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ArgusError } from "@/lib/errors";
+import { ArgusError } from "@/lib/foundation/errors";
 import { filesIn, isMultipartForm, readCappedForm, requiredFile } from "./multipart";
 
 const URL = "http://argus.test/api/form";

@@ -1,5 +1,5 @@
 import busboy from "busboy";
-import { ArgusError } from "@/lib/errors";
+import { ArgusError } from "@/lib/foundation/errors";
 import { readCapped } from "./http";
 
 /** Room for the multipart envelope (boundary, part headers) around one file of the upload limit. */

@@ -1,9 +1,9 @@
 import type { Server as HttpServer } from "node:http";
 import { createAdapter } from "@socket.io/redis-streams-adapter";
 import { Server, type Socket } from "socket.io";
-import { latestRun } from "@/lib/db/runs";
-import { ArgusError, isArgusError } from "@/lib/errors";
-import type { RunState } from "@/lib/protocol/state";
+import { latestRun } from "@/lib/engines/db/runs";
+import { ArgusError, isArgusError } from "@/lib/foundation/errors";
+import type { RunState } from "@/lib/foundation/protocol/state";
 import {
   sessionRoom,
   SocketAuthSchema,
@@ -12,8 +12,8 @@ import {
   type ServerToClientEvents,
   type SocketError,
   type SyncAck,
-} from "@/lib/protocol/socket";
-import { authorizeSession } from "@/lib/sessions/service";
+} from "@/lib/foundation/protocol/socket";
+import { authorizeSession } from "@/lib/features/sessions/service";
 import type { ArgusArea } from "./areas";
 import { isAllowedHost, type AllowedHosts } from "./allowed-hosts";
 import { browserCookieName, isSameOrigin, readCookies } from "./auth";

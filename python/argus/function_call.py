@@ -1,6 +1,6 @@
 """Runs one stored function on files inside an isolated kernel (issue #15).
 
-Internal module, used by the server's function runner (lib/functions/). The
+Internal module, used by the server's function runner (lib/features/functions/). The
 server sends one cell that calls `call_chunk` on a chunk of files (or
 `call_function` on one); each file's outcome comes back as one display output
 of mime type RESULT_MIME as soon as it is known, so nothing has to be parsed

@@ -12,7 +12,7 @@ small reference instead (mimetype FILE_REF_MIME):
                 "size": <bytes>, "sha256": "<hex>"}]}
 
 The server reads the file as untrusted input (it never follows a link, checks
-the size and hash, see lib/kernels/picture-refs.ts), puts the picture back in
+the size and hash, see lib/engines/kernels/picture-refs.ts), puts the picture back in
 the output as if it had travelled inline, and deletes the file. Anything that
 goes wrong here (disk full, a read-only workspace) leaves the picture inline:
 slower, never lost.

@@ -1,7 +1,7 @@
 """A cell's printed output is cut to its head and tail in the kernel, not after the trip.
 
 The Argus server keeps at most the first and the last million characters of
-each stream of a cell (lib/kernels/capped-text.ts) and drops the middle. A cell
+each stream of a cell (lib/engines/kernels/capped-text.ts) and drops the middle. A cell
 printing 10 MB still sent all 10 MB through jupyter-server, whose single event
 loop then relayed every other session's messages behind it. So the kernel cuts
 the same way before sending: the head goes out live, the tail is held (at most

@@ -7,7 +7,7 @@ staging file that is renamed into place only after its size and sha256 match
 what the server sent; reads go out in chunks the server checks against the sha256
 `stat` reported. Paths are the workspace's, opened without following links.
 
-Not a planner tool: the server calls it (lib/kernels/kernel-files.ts).
+Not a planner tool: the server calls it (lib/engines/kernels/kernel-files.ts).
 """
 
 from __future__ import annotations

@@ -102,7 +102,7 @@ class Host:
     def kernelspec(self, name: str, *, sandbox: str, memory_mb: int = TEST_MEMORY_MB,
                    cpu_seconds: int = 600, package_dir: Optional[str] = None,
                    max_processes: Optional[int] = None) -> str:
-        """The same kernel.json as lib/kernels/kernelspec.ts writes."""
+        """The same kernel.json as lib/engines/kernels/kernelspec.ts writes."""
         spec = {
             "argv": [sys.executable, LAUNCHER, "{connection_file}"],
             "display_name": "Argus Python (sandboxed)",

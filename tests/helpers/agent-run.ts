@@ -2,9 +2,9 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { io as connect, type Socket } from "socket.io-client";
 import { loadScenario, startScriptedModel, type ScriptedModel, type ScriptedModelOptions } from "@/scripted-model/server";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
-import type { SyncAck } from "@/lib/protocol/socket";
-import type { RunStateWire } from "@/lib/protocol/state-wire";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
+import type { SyncAck } from "@/lib/foundation/protocol/socket";
+import type { RunStateWire } from "@/lib/foundation/protocol/state-wire";
 import { api, startArgus, type RunningServer } from "./argus-server";
 import { tempDir } from "./temp-dir";
 

@@ -1,21 +1,21 @@
 /**
  * For agent unit tests (agents/<name>/agent.test.ts): the scripted model on loopback and the
  * real ModelClient pointed at it, a StepContext to hand to `agent.step`, and observations built
- * the way the controller builds them (lib/protocol/event-builders, parsed by the event schema),
+ * the way the controller builds them (lib/foundation/protocol/event-builders, parsed by the event schema),
  * so an agent is driven step by step with no Argus server, kernel or browser. The model is the
  * only thing replaced, and only by the scripted server speaking the real protocol.
  */
 import path from "node:path";
 import sharp from "sharp";
 import type { ImageRef, PrepareImage, StepContext } from "@/agents/types";
-import { BlobStore } from "@/lib/db/blobs";
-import { openDatabase } from "@/lib/db/database";
-import { insertSession } from "@/lib/db/sessions";
-import { imagePreparer } from "@/lib/files/prepare-image";
-import { storeGeneratedImage } from "@/lib/files/generated";
-import { ModelClient, type ModelClientOptions } from "@/lib/llm/models";
-import { cellObservation, delegateResult, errorNote, personMessage, stateChanged } from "@/lib/protocol/event-builders";
-import { ArgusEventSchema, type AgentName, type ArgusEvent, type ArgusEventInput } from "@/lib/protocol/events";
+import { BlobStore } from "@/lib/engines/db/blobs";
+import { openDatabase } from "@/lib/engines/db/database";
+import { insertSession } from "@/lib/engines/db/sessions";
+import { imagePreparer } from "@/lib/engines/files/prepare-image";
+import { storeGeneratedImage } from "@/lib/engines/files/generated";
+import { ModelClient, type ModelClientOptions } from "@/lib/engines/llm/models";
+import { cellObservation, delegateResult, errorNote, personMessage, stateChanged } from "@/lib/foundation/protocol/event-builders";
+import { ArgusEventSchema, type AgentName, type ArgusEvent, type ArgusEventInput } from "@/lib/foundation/protocol/events";
 import { startScriptedModel, type LoggedRequest, type ScriptedModel, type Turn } from "@/scripted-model/server";
 import { tempDir } from "./temp-dir";
 

@@ -5,8 +5,8 @@
  * and prints the seqs its subscriber heard, in the order heard, as JSON.
  *   node --import tsx tests/helpers/append-worker.ts <url> <sessionId> <count> <tag>
  */
-import { openDatabase } from "@/lib/db/database";
-import { EventLog } from "@/lib/runtime/event-log";
+import { openDatabase } from "@/lib/engines/db/database";
+import { EventLog } from "@/lib/features/runtime/event-log";
 
 const [url, sessionId, count, tag] = process.argv.slice(2) as [string, string, string, string];
 const db = await openDatabase(url);

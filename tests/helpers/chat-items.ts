@@ -3,10 +3,10 @@
  * in a transcript as StreamedMessages (with the compatible text form written from them, as the
  * server does).
  */
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
-import type { BrowserObservationWire, SafetyPayload } from "@/lib/protocol/browser-wire";
-import type { CellAgent, ChatItem, Speaker } from "@/lib/protocol/chat-item";
-import { chatItemMessage } from "@/lib/protocol/chat-text";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
+import type { BrowserObservationWire, SafetyPayload } from "@/lib/foundation/protocol/browser-wire";
+import type { CellAgent, ChatItem, Speaker } from "@/lib/foundation/protocol/chat-item";
+import { chatItemMessage } from "@/lib/foundation/protocol/chat-text";
 
 export function streamed(item: ChatItem, seq: number, extra: Partial<Pick<StreamedMessage, "runId" | "ts">> = {}): StreamedMessage {
   return { ...chatItemMessage(item), item, seq, runId: "r1", ts: "2025-01-01T00:00:00Z", ...extra };

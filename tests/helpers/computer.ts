@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { ComputerManager, type ComputerManagerOptions } from "@/lib/computer/computer-manager";
-import type { BrowserComputer } from "@/lib/computer/browser-computer";
-import { parseAllowList, parseBlockList } from "@/lib/computer/url-policy";
+import { ComputerManager, type ComputerManagerOptions } from "@/lib/engines/computer/computer-manager";
+import type { BrowserComputer } from "@/lib/engines/computer/browser-computer";
+import { parseAllowList, parseBlockList } from "@/lib/foundation/net/url-policy";
 
 /** Debian's Chromium unless ARGUS_CHROMIUM says otherwise; never a downloaded browser. */
 export const CHROMIUM = process.env.ARGUS_CHROMIUM ?? "/usr/bin/chromium";

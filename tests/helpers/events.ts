@@ -1,4 +1,4 @@
-import type { ArgusEventInput } from "@/lib/protocol/events";
+import type { ArgusEventInput } from "@/lib/foundation/protocol/events";
 
 /** Small builders for events a test appends to the log. */
 export const userMessage = (content: string, runId?: string): ArgusEventInput => ({

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { ManagedJupyterServer } from "@/lib/kernels/jupyter-server";
-import { writeKernelspec } from "@/lib/kernels/kernelspec";
+import { ManagedJupyterServer } from "@/lib/engines/kernels/jupyter-server";
+import { writeKernelspec } from "@/lib/engines/kernels/kernelspec";
 import { PYTHON_DIR } from "@/lib/server/argus-core";
 
 export interface ExternalJupyterOptions {

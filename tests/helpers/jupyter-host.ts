@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { freePort } from "@/lib/kernels/free-port";
-import { ping } from "@/lib/kernels/jupyter-ping";
+import { freePort } from "@/lib/engines/kernels/free-port";
+import { ping } from "@/lib/engines/kernels/jupyter-ping";
 import { loadCompose } from "./compose-file";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");

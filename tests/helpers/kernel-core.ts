@@ -1,6 +1,6 @@
-import { loadConfig } from "@/lib/config";
+import { loadConfig } from "@/lib/foundation/config";
 import { createArgusCore, type ArgusCore } from "@/lib/server/argus-core";
-import { createSession } from "@/lib/sessions/service";
+import { createSession } from "@/lib/features/sessions/service";
 import { tempDir } from "./temp-dir";
 import { engineEnv } from "./test-engines";
 import { keepToolCatalogue, seedToolCatalogue } from "./tool-catalogue-seed";

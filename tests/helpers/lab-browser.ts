@@ -5,8 +5,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { BrowserComputer } from "@/lib/computer/browser-computer";
-import type { ComputerManager } from "@/lib/computer/computer-manager";
+import type { BrowserComputer } from "@/lib/engines/computer/browser-computer";
+import type { ComputerManager } from "@/lib/engines/computer/computer-manager";
 import { startLab, type Lab } from "./browser-lab";
 import { browserManager } from "./computer";
 

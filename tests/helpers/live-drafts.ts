@@ -6,13 +6,13 @@
  */
 import type { Socket } from "socket.io-client";
 import { expect } from "vitest";
-import { openDatabase } from "@/lib/db/database";
-import { eventsAfter } from "@/lib/db/events";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
-import { isAction, type ActionEvent } from "@/lib/protocol/events";
-import type { DraftWire, SyncAck } from "@/lib/protocol/socket";
-import { DraftWireSchema } from "@/lib/protocol/socket";
-import { fromDict } from "@/lib/runtime/serialization";
+import { openDatabase } from "@/lib/engines/db/database";
+import { eventsAfter } from "@/lib/engines/db/events";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
+import { isAction, type ActionEvent } from "@/lib/foundation/protocol/events";
+import type { DraftWire, SyncAck } from "@/lib/foundation/protocol/socket";
+import { DraftWireSchema } from "@/lib/foundation/protocol/socket";
+import { fromDict } from "@/lib/features/runtime/serialization";
 import type { AgentWorld, Watch } from "./agent-run";
 
 export type Arrival = { kind: "draft"; draft: DraftWire } | { kind: "message"; message: StreamedMessage };

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { crc32, deflateSync } from "node:zlib";
 import sharp from "sharp";
-import { ArgusError } from "@/lib/errors";
+import { ArgusError } from "@/lib/foundation/errors";
 
 /** Real media made at test time: never mocks, never checked-in binaries. */
 

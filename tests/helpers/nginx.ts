@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { connect } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { freePort } from "@/lib/kernels/free-port";
+import { freePort } from "@/lib/engines/kernels/free-port";
 import { nginxConfForTest } from "./nginx-conf";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");

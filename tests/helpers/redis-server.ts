@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort } from "@/lib/kernels/free-port";
+import { freePort } from "@/lib/engines/kernels/free-port";
 
 export interface RunningRedis {
   /** `redis://127.0.0.1:<port>`: what REDIS_URL is set to. */

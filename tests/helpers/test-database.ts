@@ -1,10 +1,10 @@
 import path from "node:path";
-import { openDatabase, type Db } from "@/lib/db/database";
+import { openDatabase, type Db } from "@/lib/engines/db/database";
 import { tempDir } from "./temp-dir";
 import { postgresDatabaseFor, TEST_DB } from "./test-engines";
 
 /**
- * Databases for tests that use lib/db directly, on the engine under test
+ * Databases for tests that use lib/engines/db directly, on the engine under test
  * (ARGUS_TEST_DB): a SQLite file in a scratch directory, or a fresh database
  * on the run's test Postgres. `open(name)` twice opens the same database.
  */

@@ -3,7 +3,7 @@
  *
  * An Argus with Jupyter asks the kernel package for its tool catalogue when it starts (it imports
  * the package with OpenCV and scikit-image: about a CPU-second), and keeps the answer in its data
- * directory under a hash of the interpreter and the package's sources (lib/kernels/tool-catalogue-cache.ts).
+ * directory under a hash of the interpreter and the package's sources (lib/engines/kernels/tool-catalogue-cache.ts).
  * Every test server has a fresh data directory, so each asked again. A test data directory is now
  * seeded with the last answer a test server of this checkout wrote; the server checks its key as
  * at any restart, and asks Python again when the package changed. How the catalogue is read and

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "vitest";
-import { WarmFunctionRunners } from "@/lib/functions/warm-runners";
+import { WarmFunctionRunners } from "@/lib/features/functions/warm-runners";
 import { startKernelCore, type KernelCore } from "./kernel-core";
 
 /** Warm function kernels over a test core's real kernels: 2 kept, a minute idle, unless `options` says otherwise. */

@@ -8,7 +8,7 @@
  * screen, as in agents-browse.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BrowserObservationWire, SafetyPayload } from "@/lib/protocol/browser-wire";
+import type { BrowserObservationWire, SafetyPayload } from "@/lib/foundation/protocol/browser-wire";
 import { answerSafety, m, startBrowse, startBrowseWorld, tagged, turn, type BrowseWorld, type TurnIn } from "@/tests/helpers/browse-run";
 import type { LoggedRequest, Turn } from "@/scripted-model/server";
 

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BrowserActionWire, BrowserObservationWire, SafetyPayload } from "@/lib/protocol/browser-wire";
+import type { BrowserActionWire, BrowserObservationWire, SafetyPayload } from "@/lib/foundation/protocol/browser-wire";
 import { scenarioPath } from "@/tests/helpers/agent-run";
 import { answerSafety, browserTurn, m, MAX_STEPS, startBrowse, startBrowseWorld, tagged, turn, type BrowseWorld, type TurnIn } from "@/tests/helpers/browse-run";
 

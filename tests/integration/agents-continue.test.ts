@@ -1,6 +1,6 @@
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
 import { startAgentWorld, watchSession, type AgentWorld } from "@/tests/helpers/agent-run";
 
 // One server for both runs (they take the scenario's turns in order): a server start with its Jupyter is the slow part.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadToolCatalogue } from "@/lib/kernels/tool-catalogue";
+import { loadToolCatalogue } from "@/lib/engines/kernels/tool-catalogue";
 import { PYTHON_DIR } from "@/lib/server/argus-core";
 import { coinsPng, scenarioPath, startAgentWorld, uploadFile, watchSession, type AgentWorld } from "@/tests/helpers/agent-run";
 

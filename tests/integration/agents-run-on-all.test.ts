@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@/lib/db/database";
-import { addFunctionVersion } from "@/lib/db/functions";
+import { openDatabase } from "@/lib/engines/db/database";
+import { addFunctionVersion } from "@/lib/engines/db/functions";
 import { COUNT_COINS_CODE, coinImage } from "@/tests/helpers/coin-images";
 import { eventually } from "@/tests/helpers/kernel-core";
 import { scenarioPath, startAgentWorld, uploadFile, watchSession, type AgentWorld } from "@/tests/helpers/agent-run";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getSession } from "@/lib/db/sessions";
+import { getSession } from "@/lib/engines/db/sessions";
 import { loadScenario, startScriptedModel, type ScriptedModel } from "@/scripted-model/server";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
 import { ROLE_MODELS, scenarioPath } from "@/tests/helpers/agent-run";
 import { eventually, startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
 

@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { loadConfig } from "@/lib/config";
-import { intakeItems } from "@/lib/batches/batch-intake";
-import { itemsOfBatch } from "@/lib/db/batches";
-import type { BatchEvent } from "@/lib/protocol/batches";
+import { loadConfig } from "@/lib/foundation/config";
+import { intakeItems } from "@/lib/features/batches/batch-intake";
+import { itemsOfBatch } from "@/lib/engines/db/batches";
+import type { BatchEvent } from "@/lib/foundation/protocol/batches";
 import { createArgusCore, type ArgusCore } from "@/lib/server/argus-core";
-import { createSession } from "@/lib/sessions/service";
+import { createSession } from "@/lib/features/sessions/service";
 import { COUNT_COINS_CODE, coinImage } from "@/tests/helpers/coin-images";
 import { tempDir } from "@/tests/helpers/temp-dir";
 import { engineEnv } from "@/tests/helpers/test-engines";

@@ -6,7 +6,7 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ComputerManager } from "@/lib/computer/computer-manager";
+import type { ComputerManager } from "@/lib/engines/computer/computer-manager";
 import { startLab, type Lab } from "../helpers/browser-lab";
 import { browserManager, centreOf } from "../helpers/computer";
 import { tempDir } from "../helpers/temp-dir";

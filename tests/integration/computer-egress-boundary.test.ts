@@ -15,7 +15,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ComputerManager } from "@/lib/computer/computer-manager";
+import type { ComputerManager } from "@/lib/engines/computer/computer-manager";
 import { browserManager, chromiumProcessesUnder, textOf } from "../helpers/computer";
 import { refusal } from "../helpers/media";
 import { tempDir } from "../helpers/temp-dir";

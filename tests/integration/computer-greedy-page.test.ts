@@ -8,7 +8,7 @@
  */
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BrowserComputer } from "@/lib/computer/browser-computer";
+import type { BrowserComputer } from "@/lib/engines/computer/browser-computer";
 import type { Lab } from "@/tests/helpers/browser-lab";
 import { openLabBrowser, type LabBrowser } from "@/tests/helpers/lab-browser";
 

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ComputerManager } from "@/lib/computer/computer-manager";
+import type { ComputerManager } from "@/lib/engines/computer/computer-manager";
 import { startLab, type Lab } from "@/tests/helpers/browser-lab";
 import { browserManager, centreOf } from "@/tests/helpers/computer";
 

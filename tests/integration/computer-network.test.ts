@@ -6,7 +6,7 @@
  * side too: the server that should not be reached records every request.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ComputerManager } from "@/lib/computer/computer-manager";
+import type { ComputerManager } from "@/lib/engines/computer/computer-manager";
 import { startLab, type Lab } from "../helpers/browser-lab";
 import { browserManager, centreOf, textOf } from "../helpers/computer";
 import { refusal } from "../helpers/media";

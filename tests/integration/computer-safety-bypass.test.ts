@@ -7,11 +7,11 @@
  * harm in real Chromium, then the policy (fed by the real probe) must ask first.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { BrowserCommand } from "@/lib/computer/browser-command";
-import type { BrowserComputer } from "@/lib/computer/browser-computer";
-import type { ComputerAction } from "@/lib/computer/computer-actions";
-import { performAction } from "@/lib/computer/computer-actions";
-import { policyChecks, policyMove } from "@/lib/computer/safety-policy";
+import type { BrowserCommand } from "@/lib/engines/computer/browser-command";
+import type { BrowserComputer } from "@/lib/engines/computer/browser-computer";
+import type { ComputerAction } from "@/lib/engines/computer/computer-actions";
+import { performAction } from "@/lib/engines/computer/computer-actions";
+import { policyChecks, policyMove } from "@/lib/engines/computer/safety-policy";
 import type { Lab } from "@/tests/helpers/browser-lab";
 import { openLabBrowser, type LabBrowser } from "@/tests/helpers/lab-browser";
 import { centreOf } from "@/tests/helpers/computer";

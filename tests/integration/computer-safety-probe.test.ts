@@ -6,8 +6,8 @@
  * as a possible password field. Real Chromium, the lab on loopback.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BrowserComputer } from "@/lib/computer/browser-computer";
-import { policyChecks } from "@/lib/computer/safety-policy";
+import type { BrowserComputer } from "@/lib/engines/computer/browser-computer";
+import { policyChecks } from "@/lib/engines/computer/safety-policy";
 import type { Lab } from "@/tests/helpers/browser-lab";
 import { openLabBrowser, type LabBrowser } from "@/tests/helpers/lab-browser";
 import { centreOf } from "@/tests/helpers/computer";

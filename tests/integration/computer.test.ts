@@ -5,9 +5,9 @@
  */
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BrowserComputer } from "@/lib/computer/browser-computer";
-import { performAction } from "@/lib/computer/computer-actions";
-import type { ComputerManager } from "@/lib/computer/computer-manager";
+import type { BrowserComputer } from "@/lib/engines/computer/browser-computer";
+import { performAction } from "@/lib/engines/computer/computer-actions";
+import type { ComputerManager } from "@/lib/engines/computer/computer-manager";
 import { tempDir } from "../helpers/temp-dir";
 import { startLab, type Lab } from "../helpers/browser-lab";
 import { browserManager, centreOf, textOf } from "../helpers/computer";

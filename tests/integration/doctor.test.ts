@@ -5,9 +5,9 @@
 import { spawnSync } from "node:child_process";
 import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadConfig } from "@/lib/config";
-import { runDoctor } from "@/lib/doctor/run-doctor";
-import { renderReport } from "@/lib/doctor/table";
+import { loadConfig } from "@/lib/foundation/config";
+import { runDoctor } from "@/lib/features/doctor/run-doctor";
+import { renderReport } from "@/lib/features/doctor/table";
 import { ROLE_MODELS } from "@/tests/helpers/agent-run";
 import { loadScenario, startScriptedModel, type Dialect, type ScriptedModel, type Turn } from "@/scripted-model/server";
 

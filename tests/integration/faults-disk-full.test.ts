@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadScenario, startScriptedModel, type ScriptedModel } from "@/scripted-model/server";
-import type { SyncAck } from "@/lib/protocol/socket";
+import type { SyncAck } from "@/lib/foundation/protocol/socket";
 import { ROLE_MODELS, scenarioPath, watchSession } from "@/tests/helpers/agent-run";
 import { api, startArgus, type RunningServer } from "@/tests/helpers/argus-server";
 

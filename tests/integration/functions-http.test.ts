@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@/lib/db/database";
-import { filesOfSession } from "@/lib/db/files";
-import { addFunctionVersion } from "@/lib/db/functions";
+import { openDatabase } from "@/lib/engines/db/database";
+import { filesOfSession } from "@/lib/engines/db/files";
+import { addFunctionVersion } from "@/lib/engines/db/functions";
 import { coinImage } from "@/tests/helpers/coin-images";
 import { coinsPng, scenarioPath, startAgentWorld, uploadFile, watchSession, type AgentWorld } from "@/tests/helpers/agent-run";
 

@@ -6,10 +6,10 @@
  */
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "@/lib/config";
-import { openFunctionRunner } from "@/lib/functions/run-function";
+import { loadConfig } from "@/lib/foundation/config";
+import { openFunctionRunner } from "@/lib/features/functions/run-function";
 import { createArgusCore, type ArgusCore } from "@/lib/server/argus-core";
-import { createSession } from "@/lib/sessions/service";
+import { createSession } from "@/lib/features/sessions/service";
 import { COUNT_COINS_CODE, coinImage } from "@/tests/helpers/coin-images";
 import { startDeployedJupyter, type DeployedJupyter } from "@/tests/helpers/jupyter-host";
 import { tempDir } from "@/tests/helpers/temp-dir";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openFunctionRunner, runFunction, type FunctionRunnerDeps } from "@/lib/functions/run-function";
-import { deleteSession as deleteSessionRow } from "@/lib/db/sessions";
+import { openFunctionRunner, runFunction, type FunctionRunnerDeps } from "@/lib/features/functions/run-function";
+import { deleteSession as deleteSessionRow } from "@/lib/engines/db/sessions";
 import { startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
 import { COUNT_COINS_CODE, coinImage } from "@/tests/helpers/coin-images";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { WarmFunctionRunners } from "@/lib/functions/warm-runners";
+import type { WarmFunctionRunners } from "@/lib/features/functions/warm-runners";
 import { eventually } from "@/tests/helpers/kernel-core";
 import { tinyInput, warmCoreForFile, warmRunners } from "@/tests/helpers/warm-runners";
 

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@/lib/db/database";
-import { addFunctionVersion } from "@/lib/db/functions";
+import { openDatabase } from "@/lib/engines/db/database";
+import { addFunctionVersion } from "@/lib/engines/db/functions";
 import { api, startArgus, type RunningServer } from "@/tests/helpers/argus-server";
 import { COUNT_COINS_CODE, coinImage } from "@/tests/helpers/coin-images";
 import { eventually } from "@/tests/helpers/kernel-core";

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tooLongMessage } from "@/lib/protocol/message-limit";
+import { tooLongMessage } from "@/lib/foundation/protocol/message-limit";
 import { coinsPng, scenarioPath, startAgentWorld, uploadFile, watchSession, type AgentWorld } from "@/tests/helpers/agent-run";
 import { tempDir } from "@/tests/helpers/temp-dir";
 

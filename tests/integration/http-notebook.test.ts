@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { appendCell } from "@/lib/db/cells";
-import { openDatabase } from "@/lib/db/database";
-import { cellOutputDir, recordCell } from "@/lib/kernels/cell-record";
+import { appendCell } from "@/lib/engines/db/cells";
+import { openDatabase } from "@/lib/engines/db/database";
+import { cellOutputDir, recordCell } from "@/lib/engines/kernels/cell-record";
 import { eventually } from "@/tests/helpers/kernel-core";
 import { useArgusServer } from "@/tests/helpers/argus-server";
 import { nbformatProblems } from "@/tests/helpers/nbformat";

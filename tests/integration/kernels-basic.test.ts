@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cellsOfSession } from "@/lib/db/cells";
-import { buildNotebook } from "@/lib/kernels/notebook";
+import { cellsOfSession } from "@/lib/engines/db/cells";
+import { buildNotebook } from "@/lib/engines/kernels/notebook";
 import { eventually, startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
 import { nbformatProblems } from "@/tests/helpers/nbformat";
 

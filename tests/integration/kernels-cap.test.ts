@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isArgusError } from "@/lib/errors";
+import { isArgusError } from "@/lib/foundation/errors";
 import { startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
 
 /**

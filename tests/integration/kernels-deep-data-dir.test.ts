@@ -1,14 +1,14 @@
 /**
  * A data directory deep enough that Jupyter's ipc socket paths would pass the 107-byte Unix limit
  * (a checkout in a long home path): kernels still start and run, sandbox included
- * (lib/kernels/socket-runtime-dir.ts). Before, every kernel start failed with ZeroMQ's
+ * (lib/engines/kernels/socket-runtime-dir.ts). Before, every kernel start failed with ZeroMQ's
  * "File name too long" and a run ended in "Unhandled error".
  */
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { socketsFitIn } from "@/lib/kernels/socket-runtime-dir";
+import { socketsFitIn } from "@/lib/engines/kernels/socket-runtime-dir";
 import { startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
 import { tempDir } from "@/tests/helpers/temp-dir";
 

@@ -1,11 +1,11 @@
 import { connect } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "@/lib/config";
-import { openDatabase } from "@/lib/db/database";
-import { setSessionKernelId } from "@/lib/db/session-kernels";
+import { loadConfig } from "@/lib/foundation/config";
+import { openDatabase } from "@/lib/engines/db/database";
+import { setSessionKernelId } from "@/lib/engines/db/session-kernels";
 import { createArgusCore, type ArgusCore } from "@/lib/server/argus-core";
-import { createSession } from "@/lib/sessions/service";
+import { createSession } from "@/lib/features/sessions/service";
 import { api, startArgus } from "@/tests/helpers/argus-server";
 import { loadCompose, TEST_SECRETS } from "@/tests/helpers/compose-file";
 import { startDeployedJupyter, type DeployedJupyter } from "@/tests/helpers/jupyter-host";

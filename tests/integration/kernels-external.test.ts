@@ -2,10 +2,10 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "@/lib/config";
-import { ManagedJupyterServer } from "@/lib/kernels/jupyter-server";
+import { loadConfig } from "@/lib/foundation/config";
+import { ManagedJupyterServer } from "@/lib/engines/kernels/jupyter-server";
 import { createArgusCore, type ArgusCore } from "@/lib/server/argus-core";
-import { createSession } from "@/lib/sessions/service";
+import { createSession } from "@/lib/features/sessions/service";
 import { startExternalJupyter } from "@/tests/helpers/external-jupyter";
 import { tempDir } from "@/tests/helpers/temp-dir";
 

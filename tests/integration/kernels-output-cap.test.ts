@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recordedCells } from "@/lib/kernels/cell-record";
-import { DEFAULT_COLLECTOR_LIMITS } from "@/lib/kernels/execution-collector";
+import { recordedCells } from "@/lib/engines/kernels/cell-record";
+import { DEFAULT_COLLECTOR_LIMITS } from "@/lib/engines/kernels/execution-collector";
 import { eventually, startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
 
 /**

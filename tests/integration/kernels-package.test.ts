@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
-import { registerBridgeMethods } from "@/lib/kernels/bridge";
+import { registerBridgeMethods } from "@/lib/engines/kernels/bridge";
 
 let k: KernelCore;
 beforeAll(async () => {

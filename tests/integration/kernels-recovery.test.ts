@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ArgusEvent } from "@/lib/protocol/events";
-import type { ManagedJupyterServer } from "@/lib/kernels/jupyter-server";
+import type { ArgusEvent } from "@/lib/foundation/protocol/events";
+import type { ManagedJupyterServer } from "@/lib/engines/kernels/jupyter-server";
 import { eventually, startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
 
 let k: KernelCore;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { WaitWire } from "@/lib/protocol/waits";
+import type { WaitWire } from "@/lib/foundation/protocol/waits";
 import { startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
 
 /**

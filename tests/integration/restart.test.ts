@@ -1,8 +1,8 @@
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@/lib/db/database";
-import { EventLog } from "@/lib/runtime/event-log";
+import { openDatabase } from "@/lib/engines/db/database";
+import { EventLog } from "@/lib/features/runtime/event-log";
 import { api, startArgus } from "@/tests/helpers/argus-server";
 import { userMessage } from "@/tests/helpers/events";
 import { tempDir } from "@/tests/helpers/temp-dir";

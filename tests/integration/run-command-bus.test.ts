@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { ArgusError } from "@/lib/errors";
-import { createRedisClient, type RedisClient } from "@/lib/scale/redis";
-import { RunCommandBus } from "@/lib/scale/run-command-bus";
-import { seal } from "@/lib/scale/command-seal";
-import { commandChannel, type RunCommand } from "@/lib/scale/run-commands";
+import { ArgusError } from "@/lib/foundation/errors";
+import { createRedisClient, type RedisClient } from "@/lib/features/scale/redis";
+import { RunCommandBus } from "@/lib/features/scale/run-command-bus";
+import { seal } from "@/lib/features/scale/command-seal";
+import { commandChannel, type RunCommand } from "@/lib/features/scale/run-commands";
 import { haveRedis, startRedis, type RunningRedis } from "@/tests/helpers/redis-server";
 
 /** Run commands between two buses over a real redis-server (started here, on loopback). */

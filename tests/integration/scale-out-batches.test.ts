@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@/lib/db/database";
-import { addFunctionVersion } from "@/lib/db/functions";
-import type { BatchEvent } from "@/lib/protocol/batches";
+import { openDatabase } from "@/lib/engines/db/database";
+import { addFunctionVersion } from "@/lib/engines/db/functions";
+import type { BatchEvent } from "@/lib/foundation/protocol/batches";
 import { scenarioPath, watchSession } from "@/tests/helpers/agent-run";
 import { coinImage } from "@/tests/helpers/coin-images";
 import { haveRedis } from "@/tests/helpers/redis-server";

@@ -8,9 +8,9 @@
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
-import { openDatabase } from "@/lib/db/database";
-import { eventsAfter } from "@/lib/db/events";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
+import { openDatabase } from "@/lib/engines/db/database";
+import { eventsAfter } from "@/lib/engines/db/events";
 import { loadScenario, type Scenario } from "@/scripted-model/server";
 import { scenarioPath, watchSession, type Watch } from "@/tests/helpers/agent-run";
 import { haveRedis } from "@/tests/helpers/redis-server";

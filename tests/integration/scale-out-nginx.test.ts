@@ -1,7 +1,7 @@
 import { request } from "node:http";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SyncAck } from "@/lib/protocol/socket";
+import type { SyncAck } from "@/lib/foundation/protocol/socket";
 import { scenarioPath } from "@/tests/helpers/agent-run";
 import { haveNginx, startNginx, type RunningNginx } from "@/tests/helpers/nginx";
 import { haveRedis } from "@/tests/helpers/redis-server";

@@ -2,9 +2,9 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Db } from "@/lib/db/database";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
-import type { RunStateWire } from "@/lib/protocol/state-wire";
+import { openDatabase, type Db } from "@/lib/engines/db/database";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
+import type { RunStateWire } from "@/lib/foundation/protocol/state-wire";
 import { scenarioPath, watchSession, type Watch } from "@/tests/helpers/agent-run";
 import { api } from "@/tests/helpers/argus-server";
 import { haveRedis } from "@/tests/helpers/redis-server";
@@ -62,7 +62,7 @@ async function startWaitingRun(owner = world.a): Promise<{ session: ScaleOutSess
   return { session, runId, watch, raiseFlag: () => writeFileSync(path.join(world.dataDir, "sessions", session.id, "go.flag"), "go") };
 }
 
-/** Whether a write for a run waits on the lease row's lock (the fence check of lib/db/leases.ts). */
+/** Whether a write for a run waits on the lease row's lock (the fence check of lib/engines/db/leases.ts). */
 async function fencedWriteWaiting(db: Db): Promise<boolean> {
   const row = await db.one<{ n: string | number }>(
     "SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE run_leases SET epoch = epoch%'",

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { StreamedMessage } from "@/lib/protocol/agent-message";
-import type { SyncAck } from "@/lib/protocol/socket";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
+import type { SyncAck } from "@/lib/foundation/protocol/socket";
 import { loadScenario } from "@/scripted-model/server";
 import { scenarioPath, watchSession, type Watch } from "@/tests/helpers/agent-run";
 import { haveRedis } from "@/tests/helpers/redis-server";

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@/lib/db/database";
-import { addFunctionVersion } from "@/lib/db/functions";
+import { openDatabase } from "@/lib/engines/db/database";
+import { addFunctionVersion } from "@/lib/engines/db/functions";
 import { api, startArgus, type RunningServer } from "@/tests/helpers/argus-server";
 import { tempDir } from "@/tests/helpers/temp-dir";
 import { bombForm, memoryOf, zipOfZeros } from "@/tests/helpers/zip-bomb";

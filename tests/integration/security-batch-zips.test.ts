@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@/lib/db/database";
-import { addFunctionVersion } from "@/lib/db/functions";
+import { openDatabase } from "@/lib/engines/db/database";
+import { addFunctionVersion } from "@/lib/engines/db/functions";
 import { api, startArgus, type RunningServer } from "@/tests/helpers/argus-server";
 import { tempDir } from "@/tests/helpers/temp-dir";
 import { zipOfZeros } from "@/tests/helpers/zip-bomb";

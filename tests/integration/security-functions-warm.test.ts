@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { addFunctionVersion } from "@/lib/db/functions";
-import { getSession } from "@/lib/db/sessions";
-import { ArgusError } from "@/lib/errors";
-import { callSessionFunction } from "@/lib/functions/session-functions";
-import type { WarmFunctionRunners } from "@/lib/functions/warm-runners";
-import { kernelCpuSeconds } from "@/lib/kernels/kernel-cpu";
-import { removeSession } from "@/lib/sessions/service";
+import { addFunctionVersion } from "@/lib/engines/db/functions";
+import { getSession } from "@/lib/engines/db/sessions";
+import { ArgusError } from "@/lib/foundation/errors";
+import { callSessionFunction } from "@/lib/features/functions/session-functions";
+import type { WarmFunctionRunners } from "@/lib/features/functions/warm-runners";
+import { kernelCpuSeconds } from "@/lib/engines/kernels/kernel-cpu";
+import { removeSession } from "@/lib/features/sessions/service";
 import { eventually } from "@/tests/helpers/kernel-core";
 import { tinyInput, warmCoreForFile, warmRunners } from "@/tests/helpers/warm-runners";
 

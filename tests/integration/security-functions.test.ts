@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openFunctionRunner, runFunction, type FunctionRunnerDeps } from "@/lib/functions/run-function";
+import { openFunctionRunner, runFunction, type FunctionRunnerDeps } from "@/lib/features/functions/run-function";
 import { startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
 
 /**

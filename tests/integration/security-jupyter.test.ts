@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { JupyterEndpoint } from "@/lib/kernels/jupyter-server";
+import type { JupyterEndpoint } from "@/lib/engines/kernels/jupyter-server";
 import { startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
 
 /**

@@ -3,11 +3,11 @@ import { readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recordedCells } from "@/lib/kernels/cell-record";
-import { buildNotebook } from "@/lib/kernels/notebook";
-import { FILE_REF_MIME } from "@/lib/kernels/picture-refs";
-import { storeExecutionImages } from "@/lib/files/generated";
-import type { Execution } from "@/lib/protocol/contexts";
+import { recordedCells } from "@/lib/engines/kernels/cell-record";
+import { buildNotebook } from "@/lib/engines/kernels/notebook";
+import { FILE_REF_MIME } from "@/lib/engines/kernels/picture-refs";
+import { storeExecutionImages } from "@/lib/engines/files/generated";
+import type { Execution } from "@/lib/foundation/protocol/contexts";
 import { eventually, startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
 import { noisyImage } from "@/tests/helpers/media";
 

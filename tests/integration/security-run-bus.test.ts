@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { commandChannel } from "@/lib/scale/run-commands";
+import { commandChannel } from "@/lib/features/scale/run-commands";
 import { loadScenario, startScriptedModel, type ScriptedModel } from "@/scripted-model/server";
 import { ROLE_MODELS, scenarioPath } from "@/tests/helpers/agent-run";
 import { api, startArgus, type RunningServer } from "@/tests/helpers/argus-server";

@@ -2,10 +2,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getSession } from "@/lib/db/sessions";
-import { storeUpload } from "@/lib/files/store-upload";
-import { removeSession } from "@/lib/sessions/service";
-import { copyWorkspaceFiles } from "@/lib/kernels/workspace";
+import { getSession } from "@/lib/engines/db/sessions";
+import { storeUpload } from "@/lib/engines/files/store-upload";
+import { removeSession } from "@/lib/features/sessions/service";
+import { copyWorkspaceFiles } from "@/lib/engines/kernels/workspace";
 import { startScriptedModel, type ScriptedModel } from "@/scripted-model/server";
 import { ROLE_MODELS } from "@/tests/helpers/agent-run";
 import { startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";

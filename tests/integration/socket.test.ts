@@ -1,11 +1,11 @@
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "@/lib/config";
-import { eventsAfter } from "@/lib/db/events";
-import { StreamedMessageSchema, type StreamedMessage } from "@/lib/protocol/agent-message";
-import type { SyncAck } from "@/lib/protocol/socket";
-import type { RunStateWire } from "@/lib/protocol/state-wire";
-import { createSession } from "@/lib/sessions/service";
+import { loadConfig } from "@/lib/foundation/config";
+import { eventsAfter } from "@/lib/engines/db/events";
+import { StreamedMessageSchema, type StreamedMessage } from "@/lib/foundation/protocol/agent-message";
+import type { SyncAck } from "@/lib/foundation/protocol/socket";
+import type { RunStateWire } from "@/lib/foundation/protocol/state-wire";
+import { createSession } from "@/lib/features/sessions/service";
 import { startSpineServer, type SpineServer } from "@/scripted-model/spine-server";
 import { agentReply, stateChange, userMessage } from "@/tests/helpers/events";
 import { tempDir } from "@/tests/helpers/temp-dir";

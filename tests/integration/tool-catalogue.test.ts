@@ -2,8 +2,8 @@ import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { renderToolCatalogue, CATALOGUE_BUDGET_CHARS } from "@/agents/tool-catalogue-prompt";
-import { loadToolCatalogue } from "@/lib/kernels/tool-catalogue";
-import { cachedToolCatalogue } from "@/lib/kernels/tool-catalogue-cache";
+import { loadToolCatalogue } from "@/lib/engines/kernels/tool-catalogue";
+import { cachedToolCatalogue } from "@/lib/engines/kernels/tool-catalogue-cache";
 import { PYTHON_DIR } from "@/lib/server/argus-core";
 import { tempDir } from "@/tests/helpers/temp-dir";
 

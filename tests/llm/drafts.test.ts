@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { draftView, type ReplyDraft } from "@/lib/llm/draft";
-import { ModelClient, type ToolSpecs } from "@/lib/llm/models";
+import { draftView, type ReplyDraft } from "@/lib/engines/llm/draft";
+import { ModelClient, type ToolSpecs } from "@/lib/engines/llm/models";
 import { startScriptedModel, type ScriptedModel, type Turn } from "@/scripted-model/server";
 
 const byRole = { conversation: "conversation", planner: "planner", coder: "coder", vqa: "vqa", judge: "judge" };

@@ -1,7 +1,7 @@
 /**
  * ModelClient against the scripted model over real HTTP: the real AI SDK provider, real
  * streaming, real sockets. Timeouts and backoff are shrunk so the whole file runs in seconds.
- * It lives under tests/ rather than beside lib/llm/models.ts because it needs the scripted
+ * It lives under tests/ rather than beside lib/engines/llm/models.ts because it needs the scripted
  * model, and nothing under lib/ imports scripted-model/.
  */
 import { createServer as createHttpServer, type IncomingMessage } from "node:http";
@@ -9,9 +9,9 @@ import { createServer } from "node:net";
 import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ModelError } from "@/lib/llm/errors";
-import { imagePart } from "@/lib/llm/images";
-import { ModelClient, type ModelClientOptions, type RestartInfo, type ToolSpecs } from "@/lib/llm/models";
+import { ModelError } from "@/lib/engines/llm/errors";
+import { imagePart } from "@/lib/engines/llm/images";
+import { ModelClient, type ModelClientOptions, type RestartInfo, type ToolSpecs } from "@/lib/engines/llm/models";
 import { startScriptedModel, type ScriptedModel, type Turn } from "@/scripted-model/server";
 
 const byRole = { conversation: "conversation", planner: "planner", coder: "coder", vqa: "vqa", judge: "judge" };

@@ -6,9 +6,9 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ModelError } from "@/lib/llm/errors";
-import { ModelClient, type ModelClientOptions, type ToolSpecs } from "@/lib/llm/models";
-import type { ToolProtocolSetting } from "@/lib/config";
+import { ModelError } from "@/lib/engines/llm/errors";
+import { ModelClient, type ModelClientOptions, type ToolSpecs } from "@/lib/engines/llm/models";
+import type { ToolProtocolSetting } from "@/lib/foundation/config";
 import { startScriptedModel, type ScriptedModel, type Turn } from "@/scripted-model/server";
 
 const byRole = { conversation: "conversation", planner: "planner", coder: "coder", vqa: "vqa", judge: "judge" };

@@ -1,6 +1,6 @@
 import { argusArea } from "@/lib/server/areas";
 import { json, route } from "@/lib/server/http";
-import { modelChoices } from "@/lib/llm/model-choices";
+import { modelChoices } from "@/lib/engines/llm/model-choices";
 
 export const dynamic = "force-dynamic";
 

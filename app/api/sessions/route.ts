@@ -1,12 +1,12 @@
-import { CreateSessionBody } from "@/lib/protocol/api";
+import { CreateSessionBody } from "@/lib/foundation/protocol/api";
 import { BROWSER_COOKIE, browserCookieHeader, readCookies, shadowCookieRemovals } from "@/lib/server/auth";
 import { browserProofOf } from "@/lib/server/browser-proof";
 import { clientAddressOf } from "@/lib/server/client-address";
 import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, json, readJson, route } from "@/lib/server/http";
-import { listSessions, renameSession } from "@/lib/sessions/service";
-import { getSession } from "@/lib/db/sessions";
-import { createBrowserSession } from "@/lib/sessions/browser-identity";
+import { listSessions, renameSession } from "@/lib/features/sessions/service";
+import { getSession } from "@/lib/engines/db/sessions";
+import { createBrowserSession } from "@/lib/features/sessions/browser-identity";
 
 export const dynamic = "force-dynamic";
 

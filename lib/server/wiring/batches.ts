@@ -1,11 +1,11 @@
-import type { ArgusConfig } from "@/lib/config";
-import { BatchChannel } from "@/lib/batches/batch-channel";
-import { BatchLeaseKeeper } from "@/lib/batches/batch-leases";
-import { BatchRunner } from "@/lib/batches/batch-runner";
-import { Semaphore } from "@/lib/batches/semaphore";
-import { WarmFunctionRunners } from "@/lib/functions/warm-runners";
-import type { KernelRegistry } from "@/lib/kernels/registry";
-import type { RunCommandBus } from "@/lib/scale/run-command-bus";
+import type { ArgusConfig } from "@/lib/foundation/config";
+import { BatchChannel } from "@/lib/features/batches/batch-channel";
+import { BatchLeaseKeeper } from "@/lib/features/batches/batch-leases";
+import { BatchRunner } from "@/lib/features/batches/batch-runner";
+import { Semaphore } from "@/lib/features/batches/semaphore";
+import { WarmFunctionRunners } from "@/lib/features/functions/warm-runners";
+import type { KernelRegistry } from "@/lib/engines/kernels/registry";
+import type { RunCommandBus } from "@/lib/features/scale/run-command-bus";
 import type { Storage } from "./storage";
 
 export interface BatchParts {

@@ -6,16 +6,16 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { ArgusConfig } from "@/lib/config";
-import { BrowserSteps } from "@/lib/computer/browser-steps";
-import { netnsUnavailable } from "@/lib/computer/chromium-netns";
-import { ComputerManager } from "@/lib/computer/computer-manager";
-import { getSession } from "@/lib/db/sessions";
-import { storeGeneratedImage } from "@/lib/files/generated";
-import { storeUpload } from "@/lib/files/store-upload";
-import { errorNote } from "@/lib/protocol/event-builders";
-import { workspaceDir } from "@/lib/common/workspace";
-import type { SessionDeps } from "@/lib/sessions/service";
+import type { ArgusConfig } from "@/lib/foundation/config";
+import { BrowserSteps } from "@/lib/engines/computer/browser-steps";
+import { netnsUnavailable } from "@/lib/engines/computer/chromium-netns";
+import { ComputerManager } from "@/lib/engines/computer/computer-manager";
+import { getSession } from "@/lib/engines/db/sessions";
+import { storeGeneratedImage } from "@/lib/engines/files/generated";
+import { storeUpload } from "@/lib/engines/files/store-upload";
+import { errorNote } from "@/lib/foundation/protocol/event-builders";
+import { workspaceDir } from "@/lib/foundation/common/workspace";
+import type { SessionDeps } from "@/lib/features/sessions/service";
 
 export interface BrowserServices {
   computers: ComputerManager;

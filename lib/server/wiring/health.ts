@@ -1,12 +1,12 @@
-import { modelStatus, type ArgusConfig } from "@/lib/config";
-import { pingDatabase, type Db } from "@/lib/db/database";
-import type { DiskSpace } from "@/lib/db/disk-space";
-import type { JupyterChoice } from "@/lib/kernels/jupyter-backend-choice";
-import type { KernelRegistry } from "@/lib/kernels/registry";
-import type { RoleHealth } from "@/lib/llm/role-health";
-import type { ServerHealth } from "@/lib/protocol/health";
-import type { RedisClient } from "@/lib/scale/redis";
-import type { VisionTools } from "@/lib/vision-tools/port";
+import { modelStatus, type ArgusConfig } from "@/lib/foundation/config";
+import { pingDatabase, type Db } from "@/lib/engines/db/database";
+import type { DiskSpace } from "@/lib/engines/db/disk-space";
+import type { JupyterChoice } from "@/lib/engines/kernels/jupyter-backend-choice";
+import type { KernelRegistry } from "@/lib/engines/kernels/registry";
+import type { RoleHealth } from "@/lib/engines/llm/role-health";
+import type { ServerHealth } from "@/lib/foundation/protocol/health";
+import type { RedisClient } from "@/lib/features/scale/redis";
+import type { VisionTools } from "@/lib/features/vision-tools/port";
 
 /** What /api/health and the status page report, read from the parts each time it is asked. */
 export function healthReport(

@@ -1,12 +1,12 @@
-import type { ArgusConfig } from "@/lib/config";
-import { modelBridgeMethods } from "@/lib/bridge/model-tools";
-import { sessionModelFor } from "@/lib/bridge/session-model";
-import { toolChoiceMethods } from "@/lib/bridge/tool-choice";
-import { registerBridgeMethods, type BridgeMethods } from "@/lib/kernels/bridge";
-import type { KernelRegistry } from "@/lib/kernels/registry";
-import type { ModelClient } from "@/lib/llm/models";
-import { createVisionService, type VisionService } from "@/lib/vision/service";
-import { visionBridgeMethods } from "@/lib/vision-tools/bridge-method";
+import type { ArgusConfig } from "@/lib/foundation/config";
+import { modelBridgeMethods } from "@/lib/features/bridge/model-tools";
+import { sessionModelFor } from "@/lib/features/bridge/session-model";
+import { toolChoiceMethods } from "@/lib/features/bridge/tool-choice";
+import { registerBridgeMethods, type BridgeMethods } from "@/lib/engines/kernels/bridge";
+import type { KernelRegistry } from "@/lib/engines/kernels/registry";
+import type { ModelClient } from "@/lib/engines/llm/models";
+import { createVisionService, type VisionService } from "@/lib/engines/vision/service";
+import { visionBridgeMethods } from "@/lib/features/vision-tools/bridge-method";
 import type { Storage } from "./storage";
 
 /**

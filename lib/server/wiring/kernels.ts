@@ -1,16 +1,16 @@
 import path from "node:path";
-import type { ArgusConfig } from "@/lib/config";
-import { filesOfSession } from "@/lib/db/files";
-import { clearSessionKernelId, sessionHoldingKernel, sessionKernelId, setSessionKernelId } from "@/lib/db/session-kernels";
-import type { BridgeMethods } from "@/lib/kernels/bridge";
-import { recordCell } from "@/lib/kernels/cell-record";
-import { KernelLedger } from "@/lib/kernels/kernel-ledger";
-import type { JupyterBackend } from "@/lib/kernels/jupyter-server";
-import { refillPolicy } from "@/lib/kernels/refill-schedule";
-import { KernelRegistry } from "@/lib/kernels/registry";
-import { cachedToolCatalogue } from "@/lib/kernels/tool-catalogue-cache";
-import { errorNote } from "@/lib/protocol/event-builders";
-import type { ToolCatalogueEntry } from "@/lib/protocol/tool-catalogue";
+import type { ArgusConfig } from "@/lib/foundation/config";
+import { filesOfSession } from "@/lib/engines/db/files";
+import { clearSessionKernelId, sessionHoldingKernel, sessionKernelId, setSessionKernelId } from "@/lib/engines/db/session-kernels";
+import type { BridgeMethods } from "@/lib/engines/kernels/bridge";
+import { recordCell } from "@/lib/engines/kernels/cell-record";
+import { KernelLedger } from "@/lib/engines/kernels/kernel-ledger";
+import type { JupyterBackend } from "@/lib/engines/kernels/jupyter-server";
+import { refillPolicy } from "@/lib/engines/kernels/refill-schedule";
+import { KernelRegistry } from "@/lib/engines/kernels/registry";
+import { cachedToolCatalogue } from "@/lib/engines/kernels/tool-catalogue-cache";
+import { errorNote } from "@/lib/foundation/protocol/event-builders";
+import type { ToolCatalogueEntry } from "@/lib/foundation/protocol/tool-catalogue";
 import { sinceStart } from "../start-clock";
 import type { Storage } from "./storage";
 

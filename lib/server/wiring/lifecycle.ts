@@ -1,9 +1,9 @@
-import type { ArgusConfig } from "@/lib/config";
-import type { Db } from "@/lib/db/database";
-import type { JupyterChoice } from "@/lib/kernels/jupyter-backend-choice";
-import type { KernelRegistry } from "@/lib/kernels/registry";
-import { closeRedis, type RedisClient } from "@/lib/scale/redis";
-import type { VisionService } from "@/lib/vision/service";
+import type { ArgusConfig } from "@/lib/foundation/config";
+import type { Db } from "@/lib/engines/db/database";
+import type { JupyterChoice } from "@/lib/engines/kernels/jupyter-backend-choice";
+import type { KernelRegistry } from "@/lib/engines/kernels/registry";
+import { closeRedis, type RedisClient } from "@/lib/features/scale/redis";
+import type { VisionService } from "@/lib/engines/vision/service";
 import type { BatchParts } from "./batches";
 import type { BrowserServices } from "./browser";
 import type { RunParts } from "./runs";

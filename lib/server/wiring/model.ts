@@ -1,8 +1,8 @@
-import { modelStatus, type ArgusConfig } from "@/lib/config";
-import { ModelCheck } from "@/lib/doctor/model-check";
-import { notConfiguredMessage } from "@/lib/llm/endpoint";
-import { ModelClient } from "@/lib/llm/models";
-import { RoleHealth } from "@/lib/llm/role-health";
+import { modelStatus, type ArgusConfig } from "@/lib/foundation/config";
+import { ModelCheck } from "@/lib/features/doctor/model-check";
+import { notConfiguredMessage } from "@/lib/engines/llm/endpoint";
+import { ModelClient } from "@/lib/engines/llm/models";
+import { RoleHealth } from "@/lib/engines/llm/role-health";
 
 export interface ModelParts {
   /** The model endpoint, or null when none is configured (messages then answer 503). */

@@ -1,13 +1,13 @@
-import type { ArgusConfig } from "@/lib/config";
-import { storeExecutionImages } from "@/lib/files/generated";
-import type { BatchRunner } from "@/lib/batches/batch-runner";
-import type { BrowserPort } from "@/lib/runtime/browser-port";
-import type { KernelRegistry } from "@/lib/kernels/registry";
-import type { ModelClient } from "@/lib/llm/models";
-import { DEFAULT_RUN_LIMITS } from "@/lib/runtime/event-log";
-import { RunManager, type RunManagerDeps } from "@/lib/runtime/run-manager";
-import type { RunCommandBus } from "@/lib/scale/run-command-bus";
-import { RunRouter } from "@/lib/scale/run-router";
+import type { ArgusConfig } from "@/lib/foundation/config";
+import { storeExecutionImages } from "@/lib/engines/files/generated";
+import type { BatchRunner } from "@/lib/features/batches/batch-runner";
+import type { BrowserPort } from "@/lib/features/runtime/browser-port";
+import type { KernelRegistry } from "@/lib/engines/kernels/registry";
+import type { ModelClient } from "@/lib/engines/llm/models";
+import { DEFAULT_RUN_LIMITS } from "@/lib/features/runtime/event-log";
+import { RunManager, type RunManagerDeps } from "@/lib/features/runtime/run-manager";
+import type { RunCommandBus } from "@/lib/features/scale/run-command-bus";
+import { RunRouter } from "@/lib/features/scale/run-router";
 import type { Storage } from "./storage";
 
 export interface RunParts {

@@ -1,6 +1,6 @@
-import type { ArgusConfig } from "@/lib/config";
-import { connectInBackground, createRedisClient, type RedisClient } from "@/lib/scale/redis";
-import { RunCommandBus } from "@/lib/scale/run-command-bus";
+import type { ArgusConfig } from "@/lib/foundation/config";
+import { connectInBackground, createRedisClient, type RedisClient } from "@/lib/features/scale/redis";
+import { RunCommandBus } from "@/lib/features/scale/run-command-bus";
 
 export interface ScaleParts {
   /** The Redis client (REDIS_URL), for the Socket.io adapter; null for a lone instance. */

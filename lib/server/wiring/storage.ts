@@ -1,12 +1,12 @@
 import { mkdirSync } from "node:fs";
-import type { ArgusConfig } from "@/lib/config";
-import { KeyedMutex } from "@/lib/common/keyed-mutex";
-import { BlobStore } from "@/lib/db/blobs";
-import { openDatabase, type Db } from "@/lib/db/database";
-import { DiskSpace } from "@/lib/db/disk-space";
-import { DraftChannel } from "@/lib/runtime/draft-channel";
-import { WaitChannel } from "@/lib/runtime/wait-channel";
-import { EventLog } from "@/lib/runtime/event-log";
+import type { ArgusConfig } from "@/lib/foundation/config";
+import { KeyedMutex } from "@/lib/foundation/common/keyed-mutex";
+import { BlobStore } from "@/lib/engines/db/blobs";
+import { openDatabase, type Db } from "@/lib/engines/db/database";
+import { DiskSpace } from "@/lib/engines/db/disk-space";
+import { DraftChannel } from "@/lib/features/runtime/draft-channel";
+import { WaitChannel } from "@/lib/features/runtime/wait-channel";
+import { EventLog } from "@/lib/features/runtime/event-log";
 
 /** The first step of the composition: where everything is kept, and the log every change goes through. */
 export interface Storage {

@@ -1,11 +1,11 @@
-import { getFile } from "@/lib/db/files";
-import { verifiedFile } from "@/lib/files/lazy-thumbnail";
-import { ArgusError } from "@/lib/errors";
-import { FileGrantQuery, FileVariantQuery } from "@/lib/protocol/api";
+import { getFile } from "@/lib/engines/db/files";
+import { verifiedFile } from "@/lib/engines/files/lazy-thumbnail";
+import { ArgusError } from "@/lib/foundation/errors";
+import { FileGrantQuery, FileVariantQuery } from "@/lib/foundation/protocol/api";
 import { parseByteRange } from "@/lib/server/byte-range";
 import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, parseWith, route } from "@/lib/server/http";
-import { authorizeFileRead } from "@/lib/sessions/function-tokens";
+import { authorizeFileRead } from "@/lib/features/sessions/function-tokens";
 
 export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ id: string }> };

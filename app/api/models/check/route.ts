@@ -1,4 +1,4 @@
-import { ModelCheckBody } from "@/lib/protocol/doctor";
+import { ModelCheckBody } from "@/lib/foundation/protocol/doctor";
 import { argusArea } from "@/lib/server/areas";
 import { json, readJson, route } from "@/lib/server/http";
 

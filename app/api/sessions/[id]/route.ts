@@ -1,8 +1,8 @@
-import { PatchSessionBody } from "@/lib/protocol/api";
+import { PatchSessionBody } from "@/lib/foundation/protocol/api";
 import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, json, readJson, route } from "@/lib/server/http";
-import { mergeSessionSettings } from "@/lib/db/sessions";
-import { authorizeSession, removeSession, renameSession, sessionView } from "@/lib/sessions/service";
+import { mergeSessionSettings } from "@/lib/engines/db/sessions";
+import { authorizeSession, removeSession, renameSession, sessionView } from "@/lib/features/sessions/service";
 
 export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ id: string }> };

@@ -1,9 +1,9 @@
-import { ArgusError } from "@/lib/errors";
+import { ArgusError } from "@/lib/foundation/errors";
 import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, json, parseWith, route } from "@/lib/server/http";
 import { isMultipartForm, MULTIPART_ENVELOPE_BYTES, ONE_FILE_FORM_PARTS, readCappedForm, requiredFile } from "@/lib/server/multipart";
-import { authorizeToolCall } from "@/lib/vision-tools/authorize";
-import { assertKnownTool, callTool, checkedToolImage, parseToolParams, ToolNameSchema } from "@/lib/vision-tools/call-tool";
+import { authorizeToolCall } from "@/lib/features/vision-tools/authorize";
+import { assertKnownTool, callTool, checkedToolImage, parseToolParams, ToolNameSchema } from "@/lib/features/vision-tools/call-tool";
 
 export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ name: string }> };

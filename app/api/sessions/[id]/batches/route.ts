@@ -1,11 +1,11 @@
-import { ArgusError } from "@/lib/errors";
-import { sessionBatches, startBatch } from "@/lib/batches/service";
-import { CreateBatchJsonSchema } from "@/lib/protocol/batches";
+import { ArgusError } from "@/lib/foundation/errors";
+import { sessionBatches, startBatch } from "@/lib/features/batches/service";
+import { CreateBatchJsonSchema } from "@/lib/foundation/protocol/batches";
 import { argusArea } from "@/lib/server/areas";
 import { withBatchForm } from "@/lib/server/batch-form";
 import { credentialsOf, json, readJson, route } from "@/lib/server/http";
 import { isMultipartForm } from "@/lib/server/multipart";
-import { authorizeSession } from "@/lib/sessions/service";
+import { authorizeSession } from "@/lib/features/sessions/service";
 
 export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ id: string }> };

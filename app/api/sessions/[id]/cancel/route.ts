@@ -1,6 +1,6 @@
 import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, json, route } from "@/lib/server/http";
-import { authorizeSession } from "@/lib/sessions/service";
+import { authorizeSession } from "@/lib/features/sessions/service";
 
 export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ id: string }> };

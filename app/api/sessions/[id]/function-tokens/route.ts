@@ -1,7 +1,7 @@
 import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, json, route } from "@/lib/server/http";
-import { createFunctionToken, listFunctionTokens } from "@/lib/sessions/function-tokens";
-import { authorizeSession } from "@/lib/sessions/service";
+import { createFunctionToken, listFunctionTokens } from "@/lib/features/sessions/function-tokens";
+import { authorizeSession } from "@/lib/features/sessions/service";
 
 export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ id: string }> };

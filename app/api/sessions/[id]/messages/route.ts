@@ -1,9 +1,9 @@
-import { getFile } from "@/lib/db/files";
-import { ArgusError } from "@/lib/errors";
-import { PostMessageBody } from "@/lib/protocol/api";
+import { getFile } from "@/lib/engines/db/files";
+import { ArgusError } from "@/lib/foundation/errors";
+import { PostMessageBody } from "@/lib/foundation/protocol/api";
 import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, json, readJson, route } from "@/lib/server/http";
-import { authorizeSession } from "@/lib/sessions/service";
+import { authorizeSession } from "@/lib/features/sessions/service";
 
 export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ id: string }> };

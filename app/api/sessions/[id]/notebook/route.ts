@@ -1,17 +1,17 @@
-import { zipFiles } from "@/lib/files/zip-writer";
-import { argusPackageFiles } from "@/lib/kernels/argus-package";
-import { recordedCells } from "@/lib/kernels/cell-record";
-import { buildNotebook } from "@/lib/kernels/notebook";
+import { zipFiles } from "@/lib/engines/files/zip-writer";
+import { argusPackageFiles } from "@/lib/engines/kernels/argus-package";
+import { recordedCells } from "@/lib/engines/kernels/cell-record";
+import { buildNotebook } from "@/lib/engines/kernels/notebook";
 import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, route } from "@/lib/server/http";
-import { authorizeSession } from "@/lib/sessions/service";
+import { authorizeSession } from "@/lib/features/sessions/service";
 
 export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ id: string }> };
 
 /**
  * The session's notebook (every cell its kernel ran, with outputs) as nbformat 4 JSON, starting with
- * the cells that load Argus's helpers so it runs in plain Jupyter (lib/kernels/notebook-helpers.ts).
+ * the cells that load Argus's helpers so it runs in plain Jupyter (lib/engines/kernels/notebook-helpers.ts).
  */
 export const GET = route(async (req: Request, { params }: Ctx) => {
   const area = argusArea("sessions");

@@ -1,10 +1,10 @@
-import { ArgusError } from "@/lib/errors";
-import { filesOfSession } from "@/lib/db/files";
-import { storeUpload, uploadView } from "@/lib/files/store-upload";
+import { ArgusError } from "@/lib/foundation/errors";
+import { filesOfSession } from "@/lib/engines/db/files";
+import { storeUpload, uploadView } from "@/lib/engines/files/store-upload";
 import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, json, route } from "@/lib/server/http";
 import { isMultipartForm, MULTIPART_ENVELOPE_BYTES, ONE_FILE_FORM_PARTS, readCappedForm, requiredFile } from "@/lib/server/multipart";
-import { authorizeSession } from "@/lib/sessions/service";
+import { authorizeSession } from "@/lib/features/sessions/service";
 
 export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ id: string }> };

@@ -1,8 +1,8 @@
-import { batchPage } from "@/lib/batches/service";
-import { BatchPageSchema } from "@/lib/protocol/batches";
+import { batchPage } from "@/lib/features/batches/service";
+import { BatchPageSchema } from "@/lib/foundation/protocol/batches";
 import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, json, parseWith, route } from "@/lib/server/http";
-import { authorizeSession } from "@/lib/sessions/service";
+import { authorizeSession } from "@/lib/features/sessions/service";
 
 export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ id: string; bid: string }> };

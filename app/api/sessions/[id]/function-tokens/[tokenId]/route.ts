@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, json, parseWith, route } from "@/lib/server/http";
-import { revokeFunctionToken } from "@/lib/sessions/function-tokens";
-import { authorizeSession } from "@/lib/sessions/service";
+import { revokeFunctionToken } from "@/lib/features/sessions/function-tokens";
+import { authorizeSession } from "@/lib/features/sessions/service";
 
 export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ id: string; tokenId: string }> };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FUNCTION_NAME } from "@/lib/functions/function-name";
+import { FUNCTION_NAME } from "@/lib/features/functions/function-name";
 
 /** Path and query values of the function routes, validated once for all of them. */
 export const FunctionNameSchema = z.string().regex(FUNCTION_NAME, "not a Python function name");

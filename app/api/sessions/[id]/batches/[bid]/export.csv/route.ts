@@ -1,7 +1,7 @@
-import { batchExport } from "@/lib/batches/service";
+import { batchExport } from "@/lib/features/batches/service";
 import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, route } from "@/lib/server/http";
-import { authorizeSession } from "@/lib/sessions/service";
+import { authorizeSession } from "@/lib/features/sessions/service";
 
 export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ id: string; bid: string }> };

@@ -1,8 +1,8 @@
-import { exportResponse } from "@/lib/functions/export-bundle";
-import { getVersion } from "@/lib/functions/session-functions";
+import { exportResponse } from "@/lib/features/functions/export-bundle";
+import { getVersion } from "@/lib/features/functions/session-functions";
 import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, parseWith, route } from "@/lib/server/http";
-import { authorizeSession } from "@/lib/sessions/service";
+import { authorizeSession } from "@/lib/features/sessions/service";
 import { FunctionNameSchema, VersionSchema } from "../params";
 
 export const dynamic = "force-dynamic";

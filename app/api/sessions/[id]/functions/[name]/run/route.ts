@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { ArgusError } from "@/lib/errors";
-import { runAnswer } from "@/lib/functions/run-answer";
-import { callSessionFunction, getVersion, inputFromBytes, inputFromUpload } from "@/lib/functions/session-functions";
+import { ArgusError } from "@/lib/foundation/errors";
+import { runAnswer } from "@/lib/features/functions/run-answer";
+import { callSessionFunction, getVersion, inputFromBytes, inputFromUpload } from "@/lib/features/functions/session-functions";
 import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, json, parseWith, readJson, route } from "@/lib/server/http";
 import { isMultipartForm, MULTIPART_ENVELOPE_BYTES, ONE_FILE_FORM_PARTS, readCappedForm, requiredFile } from "@/lib/server/multipart";
-import { authorizeFunctionCall, grantedImages } from "@/lib/sessions/function-tokens";
+import { authorizeFunctionCall, grantedImages } from "@/lib/features/sessions/function-tokens";
 import { FunctionNameSchema, VersionSchema } from "../params";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
-import { listVersions } from "@/lib/functions/session-functions";
+import { listVersions } from "@/lib/features/functions/session-functions";
 import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, json, parseWith, route } from "@/lib/server/http";
-import { authorizeSession } from "@/lib/sessions/service";
+import { authorizeSession } from "@/lib/features/sessions/service";
 import { FunctionNameSchema } from "../params";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
-import { getVersion, versionView } from "@/lib/functions/session-functions";
+import { getVersion, versionView } from "@/lib/features/functions/session-functions";
 import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, json, parseWith, route } from "@/lib/server/http";
-import { authorizeSession } from "@/lib/sessions/service";
+import { authorizeSession } from "@/lib/features/sessions/service";
 import { FunctionNameSchema, VersionSchema } from "../../params";
 
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
-import { exportResponse } from "@/lib/functions/export-bundle";
-import { getVersion } from "@/lib/functions/session-functions";
+import { exportResponse } from "@/lib/features/functions/export-bundle";
+import { getVersion } from "@/lib/features/functions/session-functions";
 import { argusArea } from "@/lib/server/areas";
 import { credentialsOf, parseWith, route } from "@/lib/server/http";
-import { authorizeSession } from "@/lib/sessions/service";
+import { authorizeSession } from "@/lib/features/sessions/service";
 import { FunctionNameSchema, VersionSchema } from "../../../params";
 
 export const dynamic = "force-dynamic";
@@ -10,7 +10,7 @@ type Ctx = { params: Promise<{ id: string; name: string; v: string }> };
 
 /**
  * One version of a function as a zip that runs outside Argus: `python3 <name>.py IMAGE…` prints
- * the result as JSON (lib/functions/export-script.ts). The session's own credentials only, as
+ * the result as JSON (lib/features/functions/export-script.ts). The session's own credentials only, as
  * `…/functions/:name/export`.
  */
 export const GET = route(async (req: Request, { params }: Ctx) => {

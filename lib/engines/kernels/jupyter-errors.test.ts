@@ -1,0 +1,21 @@
+import { ServerConnection } from "@jupyterlab/services";
+import { describe, expect, it } from "vitest";
+import { ArgusError } from "@/lib/foundation/errors";
+import { explainJupyterError } from "./jupyter-errors";
+
+describe("explainJupyterError", () => {
+  it("names the token when the server refuses it, and the address when it cannot be reached", () => {
+    const refused = explainJupyterError(new ServerConnection.ResponseError(new Response("Forbidden", { status: 403 })), "http://j:8888");
+    expect(refused).toBeInstanceOf(ArgusError);
+    expect((refused as Error).message).toMatch(/http:\/\/j:8888 refused Argus's token \(HTTP 403\).*Set JUPYTER_TOKEN/);
+    const unreachable = explainJupyterError(new ServerConnection.NetworkError(new TypeError("fetch failed")), "http://j:8888/");
+    expect((unreachable as Error).message).toMatch(/cannot reach the Jupyter server at http:\/\/j:8888 \(fetch failed\).*JUPYTER_URL/);
+  });
+
+  it("passes other failures through", () => {
+    const other = new ServerConnection.ResponseError(new Response("no", { status: 500 }));
+    expect(explainJupyterError(other, "http://j")).toBe(other);
+    const plain = new Error("x");
+    expect(explainJupyterError(plain, "http://j")).toBe(plain);
+  });
+});

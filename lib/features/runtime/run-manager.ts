@@ -1,0 +1,293 @@
+import { randomUUID } from "node:crypto";
+import type { AgentFactory } from "@/agents/types";
+import { diskFullError, isDiskFull } from "@/lib/engines/db/disk-space";
+import { isRunLeaseLost } from "@/lib/engines/db/run-leases";
+import { runsInState } from "@/lib/engines/db/runs";
+import { getSession, setTitleIfEmpty, type SessionRow } from "@/lib/engines/db/sessions";
+import { ArgusError, isArgusError } from "@/lib/foundation/errors";
+import type { PersonQuestion } from "@/lib/engines/kernels/bridge";
+import type { ModelClient } from "@/lib/engines/llm/models";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
+import type { PostMessage } from "@/lib/foundation/protocol/api";
+import { personMessage, question as questionEvent, stateChanged } from "@/lib/foundation/protocol/event-builders";
+import { fileUrl } from "@/lib/foundation/protocol/files";
+import type { AgentName, AgentState, ArgusEvent } from "@/lib/foundation/protocol/events";
+import { chosenModels } from "@/lib/features/sessions/chosen-models";
+import { pendingInteraction } from "./pending-interaction";
+import { attemptOptions, type ActiveRun, type RunManagerDeps, type RunSettings } from "./active-run";
+import { Controller, type ControllerOptions } from "./controller";
+import { rebuildNotebookIfLost } from "./notebook-rebuild";
+import { eventsAgentsSee } from "./redo-log";
+import { openRun, type RunOpening } from "./run-opening";
+import { DiskFullEndings } from "./disk-full-endings";
+import { writeRunEnding } from "./run-ending";
+
+export type { RunManagerDeps, RunSettings, RunStart } from "./active-run";
+
+/** The seed's update_callback: every AgentMessage of every session, in order. */
+export type UpdateCallback = (sessionId: string, message: StreamedMessage) => void;
+
+/**
+ * Starts, resumes and stops runs. At most one run is active per session; a
+ * message that arrives while the run waits for the person resumes that same
+ * run (the kernel stayed alive meanwhile).
+ */
+export class RunManager {
+  private readonly active = new Map<string, ActiveRun>();
+  /** The newest run of each session that failed or was stopped, with its agents: what Retry and Continue go on with. */
+  private readonly kept = new Map<string, { runId: string; controller: Controller; agents: AgentFactory }>();
+  private closing = false;
+  private subscriberCount = 0;
+  /** Endings of runs the full disk cut off, written once the disk has room. */
+  private readonly diskFull: DiskFullEndings;
+  /** Told when a run leaves this process (ended, failed or stopped): its lease is released. */
+  private readonly settledListeners = new Set<(sessionId: string, runId: string) => void>();
+
+  constructor(
+    private readonly core: RunManagerDeps,
+    private readonly model: ModelClient | null,
+    private readonly settings: RunSettings,
+  ) {
+    this.diskFull = new DiskFullEndings(core.events);
+  }
+
+  /**
+   * Runs the log says were still going when this process started were cut off
+   * by a stop or a crash (their kernels and model calls died with it): say so
+   * in their chats and mark them interrupted, so the session carries on.
+   */
+  async markInterrupted(shouldMark: (run: { id: string; sessionId: string }) => boolean = () => true): Promise<number> {
+    const stale = (await runsInState(this.core.db, ["loading", "running", "awaiting_user_input", "paused"])).filter(
+      // Another live instance may own some of them (see lib/features/scale/run-router.ts).
+      (run) => !this.active.has(run.sessionId) && shouldMark(run),
+    );
+    for (const run of stale) await this.noteInterrupted(run.sessionId, run.id);
+    return stale.length;
+  }
+
+  /**
+   * The server is stopping: mark every active run interrupted now, then stop
+   * them without letting them write anything more (otherwise a kernel dying in
+   * the teardown could end a run as an error before the process exits).
+   */
+  async shutdown(): Promise<void> {
+    this.closing = true;
+    this.diskFull.stop();
+    for (const [sessionId, run] of this.active) {
+      try {
+        await this.noteInterrupted(sessionId, run.runId);
+      } catch (error) {
+        // A full disk or an unreachable database: the next start marks the run interrupted from the log.
+        console.error(`[argus] could not mark run ${run.runId} interrupted:`, error);
+      }
+      run.abort.abort();
+      run.waiting?.reject(new Error("the server is stopping"));
+      run.waiting = null;
+    }
+  }
+
+  private async noteInterrupted(sessionId: string, runId: string): Promise<void> {
+    await writeRunEnding((event) => this.core.events.append(sessionId, event), runId, { kind: "server_stopped" });
+  }
+
+  /** Ends the run in memory when the full disk refused its ending too (disk-full-endings.ts). */
+  private endUnwritten(sessionId: string, runId: string): Promise<void> {
+    return this.diskFull.end(sessionId, runId);
+  }
+
+  private writeUnwritten(): Promise<unknown> {
+    return this.diskFull.writeUnwritten();
+  }
+
+  isActive(sessionId: string): boolean {
+    return this.active.has(sessionId);
+  }
+
+  /** Sessions whose run this process is executing (or holding for an answer). */
+  activeSessions(): string[] {
+    return [...this.active.keys()];
+  }
+
+  /** Registers a listener for runs leaving this process; returns a function that removes it. */
+  onSettled(listener: (sessionId: string, runId: string) => void): () => void {
+    this.settledListeners.add(listener);
+    return () => this.settledListeners.delete(listener);
+  }
+
+  /** Registers an update_callback; returns a function that removes it. */
+  subscribe(callback: UpdateCallback): () => void {
+    return this.core.events.subscribe(`update_callback:${++this.subscriberCount}`, ({ sessionId, message }) => {
+      if (message) callback(sessionId, message);
+    });
+  }
+
+  /** `options.runId` names a new run in advance (its lease was taken under that id). */
+  async post(
+    session: SessionRow,
+    body: PostMessage,
+    options: { runId?: string } = {},
+  ): Promise<{ runId: string; resumed: boolean }> {
+    const run = this.active.get(session.id);
+    const media = (body.media ?? []).map(fileUrl);
+
+    if (body.redo && run) throw new ArgusError("conflict:message", "A run is already in progress in this session; wait for it or stop it.");
+    if (body.answers !== undefined && run?.waiting?.seq !== body.answers) {
+      throw new ArgusError("conflict:message", "That question was already answered or is no longer waiting, so this answer was not used.");
+    }
+    if (run?.waiting) {
+      // An answer, whether sent as interaction_response or typed as plain text.
+      const { seq, resolve } = run.waiting;
+      run.waiting = null;
+      const answer = (await this.core.events.append(session.id, personMessage(body.content, media, { runId: run.runId, cause: seq }))).event;
+      resolve(answer);
+      return { runId: run.runId, resumed: true };
+    }
+    if (body.role === "interaction_response") {
+      throw new ArgusError("conflict:message", "There is no question waiting for an answer in this session.");
+    }
+    if (run) throw new ArgusError("conflict:message", "A run is already in progress in this session; wait for it or stop it.");
+    if (!this.model) {
+      throw new ArgusError(
+        "unavailable:message",
+        "No model is configured: set OPENAI_API_KEY (or OPENAI_BASE_URL) and ARGUS_MODEL, then restart Argus.",
+      );
+    }
+    // New work needs room, and the chat must first record how earlier runs ended.
+    this.core.disk.assertRoom("message");
+    // A continue goes on under the run's own id (the router leased it under that id).
+    const runId = body.redo?.kind === "continue" ? body.redo.runId : (options.runId ?? randomUUID());
+    const active: ActiveRun = { runId, abort: new AbortController(), waiting: null };
+    // Claimed before the first await, so a second message arriving meanwhile
+    // hears "a run is already in progress" instead of starting another run.
+    this.active.set(session.id, active);
+    const kept = this.kept.get(session.id) ?? null;
+    let opening: RunOpening;
+    try {
+      const unwritten = await this.writeUnwritten();
+      if (unwritten) throw diskFullError("message", unwritten);
+      opening = await openRun(this.core.events, session.id, runId, body, kept?.runId ?? null);
+      if (!body.redo || body.redo.kind === "edit") await setTitleIfEmpty(this.core.db, session.id, titleFrom(body.content));
+    } catch (error) {
+      if (this.active.get(session.id) === active) this.active.delete(session.id);
+      throw error;
+    }
+    // Whatever happens next, the run the process kept is either going on now or left behind.
+    this.kept.delete(session.id);
+    const work = async () => {
+      if (body.redo?.kind === "continue") await rebuildNotebookIfLost(this.core, { sessionId: session.id, runId, signal: active.abort.signal });
+      if (opening.continues && kept) {
+        await kept.controller.resume({ ...this.controllerOptions(session.id, active), agents: kept.agents });
+        this.keepIfResumable(session.id, active, kept.controller, kept.agents);
+      } else {
+        await this.execute(session.id, active, opening);
+      }
+    };
+    void work()
+      .catch(async (error: unknown) => {
+        if (!this.closing && isDiskFull(error)) return this.endUnwritten(session.id, runId);
+        // The database went away under the run: its end is recorded when it is back (run router).
+        if (isArgusError(error) && error.code === "unavailable:db") return console.error(`[argus] run ${runId} stopped: ${error.message}`);
+        // Another instance took the run over and wrote its ending (the database refused this write).
+        if (isRunLeaseLost(error)) return console.log(`[argus] run ${runId} stopped: ${error.message}`);
+        // A run whose session was deleted under it just ends; anything else is a bug to see.
+        const exists = await getSession(this.core.db, session.id).catch(() => true);
+        if (!this.closing && exists) console.error("[argus] run failed outside its controller:", error);
+      })
+      .catch((error: unknown) => console.error("[argus] could not end a run:", error))
+      .finally(() => {
+        if (this.active.get(session.id) === active) this.active.delete(session.id);
+        for (const listener of this.settledListeners) listener(session.id, runId);
+      });
+    return { runId, resumed: false };
+  }
+
+  /**
+   * Asks the person something from inside a running step (e.g. tool review
+   * while the planner's cell waits on the bridge): the same interaction card,
+   * the same waiting state, the same run. Resolves with the answer's text.
+   */
+  async ask(sessionId: string, question: PersonQuestion, agent: AgentName): Promise<string> {
+    const run = this.active.get(sessionId);
+    if (!run) throw new Error("there is no active run to ask the person in");
+    const state = (agentState: AgentState) => this.core.events.append(sessionId, stateChanged(agentState, "", { runId: run.runId }));
+    const asked = (await this.core.events.append(sessionId, questionEvent(agent, question, { runId: run.runId }))).event;
+    // Waiting before anything more is written: the question is on screen, and
+    // an answer that arrives during the next write must find the run waiting.
+    const answered = new Promise<ArgusEvent>((resolve, reject) => {
+      if (run.abort.signal.aborted) return reject(new Error("cancelled"));
+      run.waiting = { seq: asked.id!, resolve, reject };
+    });
+    answered.catch(() => undefined); // awaited below; a cancel meanwhile is not unhandled
+    try {
+      await state("awaiting_user_input");
+      const answer = await answered;
+      return "action" in answer && answer.action === "message" ? answer.args.content : "";
+    } finally {
+      if (!run.abort.signal.aborted) await state("running");
+    }
+  }
+
+  /** Stops the session's run if there is one (the session is being deleted). */
+  cancelIfActive(sessionId: string): void {
+    this.kept.delete(sessionId);
+    if (this.active.has(sessionId)) this.cancel(sessionId);
+  }
+
+  /**
+   * Stops the session's run without writing anything more: another instance
+   * already ended it in the log (this one stalled past its lease).
+   */
+  abandon(sessionId: string): void {
+    const run = this.active.get(sessionId);
+    if (!run) return;
+    run.abandoned = true;
+    run.abort.abort();
+    run.waiting?.reject(new Error("taken over by another instance"));
+    run.waiting = null;
+  }
+
+  /** Stops the active run: its model call is aborted and its cell interrupted. */
+  cancel(sessionId: string): { runId: string } {
+    const run = this.active.get(sessionId);
+    if (!run) throw new ArgusError("conflict:session", "There is no active run to stop.");
+    run.abort.abort();
+    run.waiting?.reject(new Error("cancelled"));
+    run.waiting = null;
+    return { runId: run.runId };
+  }
+
+  private controllerOptions(sessionId: string, run: ActiveRun): Omit<ControllerOptions, "agents"> {
+    return attemptOptions(sessionId, run, {
+      limits: this.settings.limits,
+      ask: (question, agent) => this.ask(sessionId, question, agent),
+      closing: () => this.closing || run.abandoned === true,
+    });
+  }
+
+  private async execute(sessionId: string, run: ActiveRun, opening: RunOpening): Promise<void> {
+    // Agents remember what is still current: turns a Regenerate or Edit superseded are left out.
+    const events = eventsAgentsSee(await this.core.events.eventsAfter(sessionId, 0));
+    const agents = await this.core.agents({ sessionId, events, text: opening.text, media: opening.media });
+    // The models the person chose for this chat (the model picker), else the server's.
+    const model = this.model!.withModels(chosenModels((await getSession(this.core.db, sessionId))?.settings ?? {}));
+    const controller = new Controller(this.core, model, { ...this.controllerOptions(sessionId, run), agents: agents.create });
+    await controller.run(agents.root, opening.firstSeq);
+    this.keepIfResumable(sessionId, run, controller, agents.create);
+  }
+
+  /** A run that failed or was stopped keeps its agents here, so Retry or Continue picks it up where it stopped. */
+  private keepIfResumable(sessionId: string, run: ActiveRun, controller: Controller, agents: AgentFactory): void {
+    if (controller.resumable && !this.closing && !run.abandoned) this.kept.set(sessionId, { runId: run.runId, controller, agents });
+  }
+
+  /** The question the session still owes an answer to (for the transcript view). */
+  async pending(sessionId: string) {
+    return pendingInteraction(await this.core.events.eventsAfter(sessionId, 0));
+  }
+}
+
+/** The first line of the first question, up to the length a rename allows (the sidebar shows it whole on hover). */
+function titleFrom(content: string): string {
+  const line = content.trim().split("\n")[0] ?? "";
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line || "Images";
+}

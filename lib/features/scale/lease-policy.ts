@@ -1,0 +1,53 @@
+import { isLeaseExpired } from "@/lib/engines/db/leases";
+import type { RunLease } from "@/lib/engines/db/run-leases";
+
+export { isLeaseExpired };
+
+/**
+ * Decisions about leases, apart from any I/O: when to renew and sweep (for runs and batches
+ * alike), and where a command for a session must go. Whether a lease has run out is the lease
+ * module's rule (lib/engines/db/leases.ts).
+ */
+
+/** The owner renews three times per lease; sweepers look twice per lease (at most every 2 s). */
+export function leaseTimings(leaseMs: number): { renewEveryMs: number; sweepEveryMs: number } {
+  return { renewEveryMs: Math.max(250, Math.floor(leaseMs / 3)), sweepEveryMs: Math.max(250, Math.min(2000, Math.floor(leaseMs / 2))) };
+}
+
+/**
+ * The longest an owner's death can go unnoticed: a full lease after its last
+ * renewal, plus one sweep interval for another instance to look.
+ */
+export function worstDetectionMs(leaseMs: number): number {
+  return leaseMs + leaseTimings(leaseMs).sweepEveryMs;
+}
+
+/** Where a cancel, an answer or a new message for a session is handled. */
+export type RunRoute =
+  /** Nobody else runs anything here: this instance handles it. */
+  | { kind: "local" }
+  /** A live run on another instance: the command goes to its owner. */
+  | { kind: "remote"; owner: string }
+  /** The owner died (its lease ran out): interrupt its run here, then handle it locally. */
+  | { kind: "take_over"; lease: RunLease };
+
+export function routeRunCommand(lease: RunLease | null, self: string, now: number): RunRoute {
+  if (!lease || lease.owner === self) return { kind: "local" };
+  if (isLeaseExpired(lease, now)) return { kind: "take_over", lease };
+  return { kind: "remote", owner: lease.owner };
+}
+
+/** Expired leases a sweeper on `self` should take over (its own are renewed, not swept). */
+export function leasesToTakeOver(leases: readonly RunLease[], self: string, now: number): RunLease[] {
+  return leases.filter((l) => l.owner !== self && isLeaseExpired(l, now));
+}
+
+/**
+ * Sessions whose run is still going here although this instance no longer
+ * holds their lease (it stalled past the lease and another instance already
+ * interrupted the run): they must stop, or two instances would act for one chat.
+ */
+export function runsWithoutLease(activeSessions: Iterable<string>, held: readonly string[]): string[] {
+  const holding = new Set(held);
+  return [...activeSessions].filter((s) => !holding.has(s));
+}

@@ -1,0 +1,47 @@
+import type { Db } from "@/lib/engines/db/database";
+import { allLeases, releaseAllLeases, releaseOwnerLeases } from "@/lib/engines/db/run-leases";
+import { ArgusError } from "@/lib/foundation/errors";
+import type { RunManager } from "@/lib/features/runtime/run-manager";
+import type { RunCommandBus } from "./run-command-bus";
+
+/**
+ * What an instance does about runs before it serves: refuse to start under an instance id a live
+ * process already uses, and mark interrupted the runs its own last stop cut off.
+ */
+
+/** Why a second process under an instance id already in use does not start, in plain words. */
+export function duplicateInstanceIdMessage(instanceId: string): string {
+  return `Another Argus instance is already running with ARGUS_INSTANCE_ID=${instanceId}. Each instance needs an id of its own (or none: one is made at start); this one did not start, so that instance's runs go on undisturbed.`;
+}
+
+/**
+ * Refuses to start under an ARGUS_INSTANCE_ID another live process already uses: recovering at
+ * start lets go of every lease under this id and marks their runs interrupted, which would cut
+ * off that process's live runs. A process under this id that died (a quick restart, even after
+ * kill -9) left no listener behind. Without Redis there is only one instance; with Redis not
+ * answering yet, the check cannot be made (logged). Two processes started under one id in the
+ * same instant may both pass: the check guards against a mistake, not a race.
+ */
+export async function refuseDuplicateId({ bus, instanceId, log }: { bus: RunCommandBus | null; instanceId: string; log: (line: string) => void }): Promise<void> {
+  if (!bus) return;
+  const listeners = await bus.listenersOfThisId();
+  if (listeners === null) log(`[runs] Redis did not answer, so this instance could not check that no other live instance uses ARGUS_INSTANCE_ID=${instanceId}`);
+  else if (listeners > 0) throw new ArgusError("conflict:api", duplicateInstanceIdMessage(instanceId));
+}
+
+/**
+ * At start: runs the log shows as live were cut off by this process's last stop, unless another
+ * live instance holds them. A lone instance owns everything, so every live run is marked (as
+ * before leases existed). Called once Socket.io is attached, so every client hears it.
+ */
+export async function recoverAtStart({ db, runs, instanceId, bus }: { db: Db; runs: RunManager; instanceId: string; bus: RunCommandBus | null }): Promise<number> {
+  if (!bus) {
+    await releaseAllLeases(db);
+    return runs.markInterrupted();
+  }
+  await releaseOwnerLeases(db, instanceId);
+  const held = new Map((await allLeases(db)).map((l) => [l.sessionId, l] as const));
+  // A live run with another instance's lease is that instance's business (its sweeper, or
+  // ours once the lease runs out); one without any lease was this process's or predates leases.
+  return runs.markInterrupted((run) => held.get(run.sessionId)?.runId !== run.id);
+}

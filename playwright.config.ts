@@ -19,6 +19,9 @@ const argusEnv = {
   NEXT_TELEMETRY_DISABLED: "1",
   HOST: "127.0.0.1",
   ARGUS_KERNEL_POOL: "1",
+  // Preloading the vision stack costs ~2.2 CPU-s per kernel start (every pooled spare too); a
+  // spec's cells import what they use, as the vitest servers' do (tests/helpers/argus-server.ts).
+  ARGUS_KERNEL_PRELOAD: "none",
   // Every spec's browser comes from 127.0.0.1 and together they create many sessions.
   ARGUS_SESSION_RATE_PER_MINUTE: "100000",
 };

@@ -23,6 +23,8 @@ export async function startOwnArgus(env: Record<string, string>): Promise<{ url:
       PORT: "0",
       ARGUS_DATA_DIR: dataDir,
       ARGUS_SESSION_RATE_PER_MINUTE: "100000",
+      // As the shared server (playwright.config.ts): no vision preload in every kernel.
+      ARGUS_KERNEL_PRELOAD: "none",
       OPENAI_BASE_URL: `http://127.0.0.1:${MODEL_PORT}/v1`,
       OPENAI_API_KEY: "scripted",
       ARGUS_MODEL_MAX_RETRIES: "0",

@@ -68,12 +68,13 @@ const passes = [
   { name: "playwright", file: "playwright.json", read: playwrightFiles },
 ];
 
-// Wall-clock seconds of each phase, written by scripts/test.sh as "phase seconds" lines.
+// Each phase's wall-clock seconds and, when given, the CPU-seconds of the processes scripts/test.sh
+// waited for during it ("phase<TAB>seconds[<TAB>cpu]" lines).
 const phasesFile = path.join(dir, "phases.txt");
 const phases = existsSync(phasesFile)
   ? readFileSync(phasesFile, "utf8").trim().split("\n").filter(Boolean).map((line) => {
-      const [name, seconds] = line.split("\t");
-      return { name, seconds: Number(seconds) };
+      const [name, seconds, cpu] = line.split("\t");
+      return { name, seconds: Number(seconds), cpu: cpu === undefined ? undefined : Number(cpu) };
     })
   : [];
 
@@ -86,9 +87,14 @@ const lines = [
   "",
 ];
 if (phases.length) {
-  lines.push("## Phases (wall-clock)", "", "| phase | seconds |", "|---|---:|");
-  for (const p of phases) lines.push(`| ${p.name} | ${p.seconds.toFixed(1)} |`);
-  lines.push(`| **total** | **${phases.reduce((sum, p) => sum + p.seconds, 0).toFixed(1)}** |`, "");
+  const sum = (key) => phases.reduce((total, p) => total + (p[key] ?? 0), 0);
+  const withCpu = phases.some((p) => p.cpu !== undefined);
+  lines.push("## Phases (wall-clock)", "");
+  if (withCpu) lines.push("CPU-s: every process `npm test` waited for during the phase (a background phase's when it is waited for), vitest's own included; a process nobody waited for is not counted.", "");
+  lines.push(`| phase | seconds |${withCpu ? " CPU-s |" : ""}`, `|---|---:|${withCpu ? "---:|" : ""}`);
+  const cpuCell = (cpu) => (withCpu ? ` ${cpu === undefined ? "–" : cpu.toFixed(1)} |` : "");
+  for (const p of phases) lines.push(`| ${p.name} | ${p.seconds.toFixed(1)} |${cpuCell(p.cpu)}`);
+  lines.push(`| **total** | **${sum("seconds").toFixed(1)}** |${withCpu ? ` **${sum("cpu").toFixed(1)}** |` : ""}`, "");
 }
 const all = [];
 for (const pass of passes) {
@@ -117,4 +123,4 @@ for (const f of all.sort((a, b) => b.seconds - a.seconds).slice(0, 15)) console.
 const costly = all.filter((f) => f.cpu !== undefined).sort((a, b) => b.cpu - a.cpu).slice(0, 15);
 if (costly.length) console.log("[timings] most CPU (vitest files, both passes):");
 for (const f of costly) console.log(`${fmt(f.cpu)} CPU-s ${fmt(f.seconds)} s  ${f.file}${f.pass === "vitest" ? "" : `  [${f.pass}]`}`);
-for (const p of phases) console.log(`[timings] phase ${p.name}: ${p.seconds.toFixed(1)} s`);
+for (const p of phases) console.log(`[timings] phase ${p.name}: ${p.seconds.toFixed(1)} s${p.cpu === undefined ? "" : `, ${p.cpu.toFixed(1)} CPU-s`}`);

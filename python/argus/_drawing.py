@@ -13,7 +13,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Dict, Iterable, Optional, Tuple
 
-import cv2
+from ._cv2 import cv2
 import numpy as np
 
 Color = Tuple[int, int, int]
@@ -37,7 +37,6 @@ PALETTE: Tuple[Color, ...] = (
     (128, 128, 0),    # olive
 )
 
-FONT = cv2.FONT_HERSHEY_SIMPLEX
 CAP_HEIGHT_AT_SCALE_1 = 21.5  # pixels, measured with cv2.getTextSize
 MIN_CAP_HEIGHT = 9.0          # below this Hershey glyphs blur into each other
 MIN_FONT_SCALE = 0.35         # smallest scale tried before shortening the text
@@ -101,7 +100,7 @@ class Tag:
 
 def _measure(text: str, scale: float) -> Tag:
     thickness = max(1, round(scale * 1.6))
-    (text_width, text_height), baseline = cv2.getTextSize(text, FONT, scale, thickness)
+    (text_width, text_height), baseline = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness)
     padding = max(2, round(text_height * 0.3))
     return Tag(
         text=text,
@@ -167,6 +166,6 @@ def draw_tag(canvas: np.ndarray, tag: Tag, left: int, top: int, color: Color) ->
     canvas[top:bottom, left:right] = color
     origin = (left + tag.padding, top + tag.height - tag.padding - tag.baseline)
     cv2.putText(
-        canvas, tag.text, origin, FONT, tag.scale, text_color_on(color), tag.thickness, cv2.LINE_AA
+        canvas, tag.text, origin, cv2.FONT_HERSHEY_SIMPLEX, tag.scale, text_color_on(color), tag.thickness, cv2.LINE_AA
     )
     return rect

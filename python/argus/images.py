@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 from typing import Optional, Union
 
-import cv2
+from ._cv2 import cv2
 import numpy as np
 from PIL import Image, ImageOps
 

@@ -7,7 +7,7 @@ look at it or save_image to keep it.
 
 from typing import Any, Dict, List, Sequence, Tuple
 
-import cv2
+from ._cv2 import cv2
 import numpy as np
 
 from ._detections import parse_boxes, parse_masks

@@ -5,7 +5,7 @@ import numbers
 import os
 from typing import Any, Dict, List, Optional, Union
 
-import cv2
+from ._cv2 import cv2
 import numpy as np
 
 from ._workspace import existing_file

@@ -49,28 +49,38 @@ export function bombPng(): Buffer {
   ]);
 }
 
+/** A video for writeVideos: where, which codec (`mp4v` → MP4, `VP80` → WebM), how many frames at what rate. */
+export interface VideoSpec {
+  file: string;
+  fourcc: string;
+  fps: number;
+  frames: number;
+  width?: number;
+  height?: number;
+}
+
 /**
- * Writes a real video with OpenCV (fourcc `mp4v` → MP4, `VP80` → WebM): a
- * moving bar on noise, so every frame differs. Returns the file's bytes.
+ * Writes real videos with OpenCV: a moving bar on noise, so every frame differs. All of them in one
+ * Python process, because importing OpenCV costs about half a CPU-second each time: a file that
+ * needs several videos writes them together in its beforeAll. Returns each file's bytes, in order.
  */
-export function writeVideo(
-  file: string,
-  opts: { fourcc: string; fps: number; frames: number; width?: number; height?: number },
-): Buffer {
+export function writeVideos(specs: VideoSpec[]): Buffer[] {
   const script = [
-    "import sys, cv2, numpy as np",
-    "path, fourcc, fps, n, w, h = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])",
-    "out = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*fourcc), fps, (w, h))",
-    "sys.exit(3) if not out.isOpened() else None",
-    "rng = np.random.default_rng(7)",
-    "for i in range(n):",
-    "    frame = rng.integers(0, 255, (h, w, 3), dtype=np.uint8)",
-    "    frame[:, (i * 4) % w : (i * 4) % w + 4] = 255",
-    "    out.write(frame)",
-    "out.release()",
+    "import json, sys, cv2, numpy as np",
+    "for spec in json.loads(sys.argv[1]):",
+    "    w, h, n = spec['width'], spec['height'], spec['frames']",
+    "    out = cv2.VideoWriter(spec['file'], cv2.VideoWriter_fourcc(*spec['fourcc']), float(spec['fps']), (w, h))",
+    "    if not out.isOpened():",
+    "        sys.exit('OpenCV could not write ' + spec['fourcc'])",
+    "    rng = np.random.default_rng(7)",
+    "    for i in range(n):",
+    "        frame = rng.integers(0, 255, (h, w, 3), dtype=np.uint8)",
+    "        frame[:, (i * 4) % w : (i * 4) % w + 4] = 255",
+    "        out.write(frame)",
+    "    out.release()",
   ].join("\n");
-  const args = [file, opts.fourcc, opts.fps, opts.frames, opts.width ?? 96, opts.height ?? 64].map(String);
-  const run = spawnSync(TEST_PYTHON, ["-c", script, ...args], { encoding: "utf8" });
-  if (run.status !== 0) throw new Error(`OpenCV could not write ${opts.fourcc}: ${run.stderr}`);
-  return readFileSync(file);
+  const specsJson = JSON.stringify(specs.map((v) => ({ ...v, width: v.width ?? 96, height: v.height ?? 64 })));
+  const run = spawnSync(TEST_PYTHON, ["-c", script, specsJson], { encoding: "utf8" });
+  if (run.status !== 0) throw new Error(`OpenCV could not write the videos: ${run.stderr}`);
+  return specs.map((v) => readFileSync(v.file));
 }

@@ -2,9 +2,9 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { formatBytes, processUpload, type UploadInput } from "@/lib/engines/files/process-upload";
-import { bombPng, refusal, TEST_PYTHON, writeVideo } from "@/tests/helpers/media";
+import { bombPng, refusal, TEST_PYTHON, writeVideos } from "@/tests/helpers/media";
 
 const MB = 1024 * 1024;
 const LIMITS = { maxBytes: 50 * MB, maxPixels: 100_000_000, maxVideoSeconds: 120 };
@@ -111,11 +111,23 @@ describe("processUpload: refusals", () => {
 });
 
 describe("processUpload: videos", () => {
+  // Written together, in one OpenCV import (tests/helpers/media.ts).
+  const videos = new Map<string, Buffer>();
+  beforeAll(() => {
+    const specs = [
+      { file: path.join(root, "clip-mp4v.mp4"), fourcc: "mp4v", fps: 10, frames: 15 },
+      { file: path.join(root, "clip-VP80.webm"), fourcc: "VP80", fps: 10, frames: 15 },
+      { file: path.join(root, "long.mp4"), fourcc: "mp4v", fps: 2, frames: 30 }, // 15 s
+      { file: path.join(root, "whole.webm"), fourcc: "VP80", fps: 10, frames: 40 },
+    ];
+    writeVideos(specs).forEach((bytes, i) => videos.set(path.basename(specs[i]!.file), bytes));
+  });
+
   it.each([
     ["mp4v", "mp4", "video/mp4"],
     ["VP80", "webm", "video/webm"],
   ])("probes a %s %s and cleans up its temp files", async (fourcc, ext, mime) => {
-    const bytes = writeVideo(path.join(root, `clip-${fourcc}.${ext}`), { fourcc, fps: 10, frames: 15 });
+    const bytes = videos.get(`clip-${fourcc}.${ext}`)!;
     const result = await upload(bytes, `clip.${ext}`);
     expect(result).toMatchObject({ name: `clip.${ext}`, kind: "video", mime, ext, size: bytes.length });
     expect(result).toMatchObject({ width: 96, height: 64, durationSec: 1.5, thumbnailMime: "image/webp" });
@@ -123,7 +135,7 @@ describe("processUpload: videos", () => {
   });
 
   it("refuses a video over the length limit and still cleans up", async () => {
-    const bytes = writeVideo(path.join(root, "long.mp4"), { fourcc: "mp4v", fps: 2, frames: 30 }); // 15 s
+    const bytes = videos.get("long.mp4")!;
     const error = await refusal(upload(bytes, "long.mp4", { limits: { ...LIMITS, maxVideoSeconds: 10 } }));
     expect(error.code).toBe("payload_too_large:upload");
     expect(error.message).toBe("The video is 15 s long; the limit is 10 s.");
@@ -131,7 +143,7 @@ describe("processUpload: videos", () => {
   });
 
   it("refuses a truncated WebM with 400 and still cleans up", async () => {
-    const full = writeVideo(path.join(root, "whole.webm"), { fourcc: "VP80", fps: 10, frames: 40 });
+    const full = videos.get("whole.webm")!;
     const error = await refusal(upload(full.subarray(0, full.length >> 1), "cut.webm"));
     expect(error.code).toBe("bad_request:upload");
     expect(error.message).toContain("truncated");

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import List, Optional, Tuple
 
-import cv2
+from .._cv2 import cv2
 import numpy as np
 
 from ._results import Box, inside_fraction, non_max_suppression

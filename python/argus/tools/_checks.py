@@ -12,7 +12,7 @@ import numbers
 import os
 from typing import Any, Iterable, Optional, Sequence
 
-import cv2
+from .._cv2 import cv2
 import numpy as np
 from PIL import Image
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Dict, List, Tuple
 
-import cv2
+from .._cv2 import cv2
 import numpy as np
 
 HsvRange = Tuple[Tuple[int, int, int], Tuple[int, int, int]]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Tuple
 
-import cv2
+from .._cv2 import cv2
 import numpy as np
 
 # A region (or a pair of pieces) whose area overlaps its moment ellipse by at

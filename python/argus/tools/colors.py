@@ -8,7 +8,7 @@ from __future__ import annotations
 import numbers
 from typing import Any, Dict, List, Optional, Sequence
 
-import cv2
+from .._cv2 import cv2
 import numpy as np
 
 from .._convert import type_name

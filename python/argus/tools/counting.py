@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-import cv2
+from .._cv2 import cv2
 import numpy as np
 
 from ..images import ImageLike

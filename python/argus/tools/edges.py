@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, List, Optional
 
-import cv2
+from .._cv2 import cv2
 import numpy as np
 
 from .._convert import type_name

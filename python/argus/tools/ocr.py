@@ -14,7 +14,7 @@ import shutil
 import subprocess
 from typing import Any, Dict, List, Tuple
 
-import cv2
+from .._cv2 import cv2
 import numpy as np
 
 from ..images import ImageLike

@@ -9,7 +9,7 @@ import math
 import threading
 from typing import Any, Dict, List, Optional
 
-import cv2
+from .._cv2 import cv2
 import numpy as np
 
 from ..images import ImageLike

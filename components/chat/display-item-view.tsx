@@ -53,7 +53,7 @@ function View({ item, pending, latest, defaultOpen, onAnswer, onRetry }: Display
 function MessageView({ message }: { message: StreamedMessage }) {
   if (isEntry(message, "user", "answer")) return <EditableUserMessage message={message} />;
   if (isEntry(message, "redo")) return <RedoNote message={message} render={renderEarlier} />;
-  if (isEntry(message, "output", "result")) return <ObservationMessage message={message} />;
+  if (isEntry(message, "cell_output", "output", "result")) return <ObservationMessage message={message} />;
   const item = message.item;
   switch (item.type) {
     case "agent_message":

@@ -5,7 +5,7 @@
  */
 export { boxPercent, describeAnswer, openingChoice, parseToolReview, parseToolReviewAnswer, visibleDetections } from "./tool-review";
 export type { Detection, ToolCandidate, ToolReview, ToolSuggestion } from "./tool-review";
-export { parseObservation } from "./observation-text";
+export { cellOutputView, plainOutputView } from "./observation-text";
 export { classifyLink, isSafeImageUrl } from "./links";
 export { groupMessages, isEntry } from "./group-messages";
 export type { DisplayItem, Entry, InteractionEntry, StepAgent } from "./group-messages";

@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { TaskItemSchema } from "./action-args";
 import { agentCard, AGENT_KINDS } from "./agent-cards";
+import { CellOutputSchema } from "./cell-output";
 import { RedoMarkSchema } from "./redo";
 import { BrowserActionWireSchema, BrowserObservationWireSchema, SafetyPayloadSchema } from "./browser-wire";
 
@@ -34,10 +35,12 @@ export const ChatItemSchema = z.discriminatedUnion("type", [
   /** A Python cell a planner or coder runs: its reasoning, then the code. */
   z.strictObject({ type: z.literal("cell"), agent: CellAgentSchema, thinking: z.string(), code: z.string() }),
   /**
-   * What a cell, command or file operation answered (`----- stdout -----` sections), with any pictures.
-   * `stopped`: the person stopped the run while the cell ran, so this is what it printed until then.
+   * What a cell answered, typed (cell-output.ts), with the pictures it showed. `stopped`: the
+   * person stopped the run while the cell ran, so this is what it printed until then.
    */
-  z.strictObject({ type: z.literal("output"), text: z.string(), media, stopped: z.literal(true).optional() }),
+  z.strictObject({ type: z.literal("cell_output"), output: CellOutputSchema, media, stopped: z.literal(true).optional() }),
+  /** What a command or file operation answered, as text. */
+  z.strictObject({ type: z.literal("output"), text: z.string(), media }),
   /** The planner's finished plan. */
   z.strictObject({ type: z.literal("plan"), plan: z.string(), instructions: z.array(z.string()), code: z.string() }),
   /** The coder's deliverable: the function and its test, as the model wrote them. */

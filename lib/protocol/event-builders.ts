@@ -5,6 +5,7 @@
  */
 import { BROWSING_AGENT } from "./agent-cards";
 import type { SafetyCheck } from "./browser-wire";
+import { cellOutputText, type CellOutput } from "./cell-output";
 import type { AgentName, AgentState, ArgusEventInput } from "./events";
 import type { RedoMark } from "./redo";
 
@@ -60,10 +61,13 @@ export function question(
   };
 }
 
-/** What a cell printed and showed. `failed` is set when the cell raised, `stopped` when the person stopped it mid-run. */
+/**
+ * What a cell printed and showed, typed, with its text form as `content`. `failed` is set when the
+ * cell raised, `stopped` when the person stopped it mid-run.
+ */
 export function cellObservation(
   agent: AgentName,
-  cell: { code: string; text: string; imageUrls: string[]; failed: boolean; stopped?: boolean },
+  cell: { code: string; output: CellOutput; imageUrls: string[]; failed: boolean; stopped?: boolean },
   place: EventPlace = {},
 ): ObservationInput<"run_ipython"> {
   return {
@@ -71,8 +75,8 @@ export function cellObservation(
     ...place,
     agent,
     observation: "run_ipython",
-    content: cell.text,
-    extras: { code: cell.code, image_urls: cell.imageUrls.length ? cell.imageUrls : null, failed: cell.failed, ...(cell.stopped ? { stopped: true } : {}) },
+    content: cellOutputText(cell.output),
+    extras: { code: cell.code, image_urls: cell.imageUrls.length ? cell.imageUrls : null, failed: cell.failed, ...(cell.stopped ? { stopped: true } : {}), output: cell.output },
   };
 }
 

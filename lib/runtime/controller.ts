@@ -1,7 +1,7 @@
 import type { Agent, AgentFactory, ImageRef, StepResult } from "@/agents/types";
 import type { AskPerson, PersonQuestion } from "@/lib/kernels/bridge";
 import { BridgeMeter } from "@/lib/kernels/bridge-meter";
-import { executionText } from "@/lib/kernels/execution-text";
+import { cellOutputOf } from "@/lib/kernels/execution-text";
 import type { ModelClient } from "@/lib/llm/models";
 import { toLlmMetrics } from "@/lib/llm/usage";
 import { agentCard } from "@/lib/protocol/agent-cards";
@@ -239,7 +239,7 @@ export class Controller {
     const stopped = this.o.signal.aborted;
     const images = await this.services.storeCellImages(this.o.sessionId, execution, `turn ${action.id}`);
     const observation = await this.append({
-      ...cellObservation(frame.agent.name, { code, text: executionText(execution), imageUrls: images.map((i) => i.url), failed: execution.error !== null, stopped }, { cause: action.id }),
+      ...cellObservation(frame.agent.name, { code, output: cellOutputOf(execution), imageUrls: images.map((i) => i.url), failed: execution.error !== null, stopped }, { cause: action.id }),
       // What the cell's own model calls (vqa, describe…) spent counts in the run's metrics.
       ...(meter.callCount > 0 ? { llm_metrics: toLlmMetrics(meter.usage) } : {}),
     });

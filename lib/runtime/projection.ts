@@ -14,6 +14,7 @@ import { STOPPED_BY_PERSON_REASON } from "@/lib/protocol/event-builders";
 import type { ChatItem, ChatItemOf, Speaker } from "@/lib/protocol/chat-item";
 import { chatItemMessage } from "@/lib/protocol/chat-text";
 import { eventMessage } from "./event-message";
+import { cellOutputFromText } from "./legacy-cell-output";
 
 /** Who speaks for an agent; unknown producers read as a plain assistant. */
 function speakerOf(agent: AgentName | undefined, fallback: Speaker = "assistant"): Speaker {
@@ -158,7 +159,13 @@ function projectAction(e: ActionEvent): ChatItem | null {
 function projectObservation(e: ObservationEvent): ChatItem | null {
   switch (e.observation) {
     case "run_ipython":
-      return { type: "output", text: e.content, media: e.extras.image_urls ?? [], ...(e.extras.stopped ? { stopped: true as const } : {}) };
+      // A cell recorded before outputs were typed has only its text: read once, here.
+      return {
+        type: "cell_output",
+        output: e.extras.output ?? cellOutputFromText(e.content),
+        media: e.extras.image_urls ?? [],
+        ...(e.extras.stopped ? { stopped: true as const } : {}),
+      };
     case "browse":
       if (agentCard(e.agent)?.shows === "pages") return projectBrowserObservation(e);
       return { type: "output", text: e.content, media: [] };

@@ -1,5 +1,6 @@
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import { agentCard } from "@/lib/protocol/agent-cards";
+import { cellOutputText } from "@/lib/protocol/cell-output";
 import type { ChatItem } from "@/lib/protocol/chat-item";
 import { taskListText } from "@/lib/protocol/chat-text";
 import { stepNumbers, stepTitle } from "@/lib/protocol/step-numbers";
@@ -16,7 +17,7 @@ export interface MarkdownPicture {
   alt: string;
 }
 
-const MEDIA_TYPES = new Set<ChatItem["type"]>(["user", "answer", "agent_message", "output", "browser_screen"]);
+const MEDIA_TYPES = new Set<ChatItem["type"]>(["user", "answer", "agent_message", "cell_output", "output", "browser_screen"]);
 
 /** Every picture the chat shows, each once, in the order it first appears. */
 export function pictureUrls(messages: readonly StreamedMessage[]): string[] {
@@ -74,6 +75,8 @@ function section(m: StreamedMessage, step: number, found: ReadonlyMap<string, Ma
       const thinking = item.thinking.trim() ? `${quote(item.thinking)}\n\n` : "";
       return `### ${stepTitle(item.agent, step)}\n\n${thinking}${fenced(item.code, "python")}`;
     }
+    case "cell_output":
+      return withPictures(fenced(cellOutputText(item.output), "text"), item.media);
     case "output":
       return withPictures(item.text.trim() ? fenced(item.text, "text") : "", item.media) || null;
     case "plan":

@@ -14,6 +14,7 @@ import { insertSession } from "@/lib/db/sessions";
 import { imagePreparer } from "@/lib/files/prepare-image";
 import { storeGeneratedImage } from "@/lib/files/generated";
 import { ModelClient, type ModelClientOptions } from "@/lib/llm/models";
+import { emptyCellOutput } from "@/lib/protocol/cell-output";
 import { cellObservation, delegateResult, errorNote, personMessage, stateChanged } from "@/lib/protocol/event-builders";
 import { ArgusEventSchema, type AgentName, type ArgusEvent, type ArgusEventInput } from "@/lib/protocol/events";
 import { startScriptedModel, type LoggedRequest, type ScriptedModel, type Turn } from "@/scripted-model/server";
@@ -69,9 +70,9 @@ export function logged(input: ArgusEventInput, id = 1): ArgusEvent {
   return ArgusEventSchema.parse({ id, ...input });
 }
 
-/** What a cell printed; `failed` when it raised. */
+/** A cell's observation whose text (what agents read) is exactly `text`; `failed` when it raised. */
 export function cell(agent: AgentName, code: string, text: string, failed = false): ArgusEvent {
-  return logged(cellObservation(agent, { code, text, imageUrls: [], failed }));
+  return logged(cellObservation(agent, { code, output: { ...emptyCellOutput(), note: text }, imageUrls: [], failed }));
 }
 
 /** A delegate's outputs handed back to the agent that delegated. */

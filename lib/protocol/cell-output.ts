@@ -1,0 +1,71 @@
+/**
+ * What a Python cell answered, typed: the kernel's streams, the cell's value, how many pictures it
+ * showed, and its error. The server builds it from the kernel's structured result
+ * (lib/kernels/execution-text.ts), stores it in the cell's observation (`extras.output`) and sends
+ * it in the chat's `cell_output` item; the chat renders these fields. The text form the agents'
+ * model and the vision-agent-compatible `content` read (`----- stdout -----` sections) is written
+ * from it by `cellOutputText`, and nothing parses that text back (an old log's text is read once,
+ * on the server: lib/runtime/legacy-cell-output.ts).
+ */
+import { z } from "zod";
+
+export const CellImagesSchema = z.strictObject({
+  /** Pictures the cell displayed (the files themselves travel as the item's `media`). */
+  shown: z.number().int().nonnegative(),
+  /** How many of them the code passed to view_image, for the planner to look at. */
+  viewed: z.number().int().nonnegative(),
+});
+export type CellImages = z.infer<typeof CellImagesSchema>;
+
+export const CellOutputSchema = z.strictObject({
+  /** What the cell printed ("" when nothing), without its final newline. */
+  stdout: z.string(),
+  /** What it wrote to stderr (warnings), without its final newline. */
+  stderr: z.string(),
+  /** The text of the cell's value (its last expression), "" when it had none or the value was a picture. */
+  value: z.string(),
+  images: CellImagesSchema,
+  /** The traceback (or `Name: message`) when the cell raised or was stopped; "" otherwise. */
+  error: z.string(),
+  /**
+   * Words outside these parts: only in a cell recorded in another form (an OpenHands stream's plain
+   * output), read from the log as it was; "" for every cell Argus runs.
+   */
+  note: z.string(),
+});
+export type CellOutput = z.infer<typeof CellOutputSchema>;
+
+/** What the text form says for a cell that printed, showed and returned nothing. */
+export const NO_OUTPUT_TEXT = "(the cell ran without output)";
+
+/** A cell output with nothing in it (the start for builders and readers). */
+export function emptyCellOutput(): CellOutput {
+  return { stdout: "", stderr: "", value: "", images: { shown: 0, viewed: 0 }, error: "", note: "" };
+}
+
+/** "2 image(s) displayed, 1 passed to view_image"; "" when the cell showed none. */
+export function imagesCaption(images: CellImages): string {
+  if (images.shown === 0) return "";
+  return `${images.shown} image(s) displayed${images.viewed ? `, ${images.viewed} passed to view_image` : ""}`;
+}
+
+/** True when the cell printed, returned and showed nothing (the text form then says NO_OUTPUT_TEXT). */
+export function isEmptyCellOutput(o: CellOutput): boolean {
+  return !o.note && !o.stdout && !o.stderr && !o.value && o.images.shown === 0 && !o.error;
+}
+
+/**
+ * The text form agents read and the compatible `content` carries: each part that has something,
+ * under its `----- name -----` line, in a fixed order.
+ */
+export function cellOutputText(o: CellOutput): string {
+  if (isEmptyCellOutput(o)) return NO_OUTPUT_TEXT;
+  const parts: string[] = [];
+  if (o.note) parts.push(o.note);
+  if (o.stdout) parts.push(`----- stdout -----\n${o.stdout}`);
+  if (o.stderr) parts.push(`----- stderr -----\n${o.stderr}`);
+  if (o.value) parts.push(`----- value -----\n${o.value}`);
+  if (o.images.shown > 0) parts.push(`----- images -----\n${imagesCaption(o.images)}`);
+  if (o.error) parts.push(`----- error -----\n${o.error}`);
+  return parts.join("\n");
+}

@@ -250,7 +250,7 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
                 key={currentId ?? "new"}
                 messages={stream.messages}
                 pendingSeq={pendingSeq}
-                onAnswer={(text, seq) => actions.send(text, "interaction_response", seq)}
+                onAnswer={(answer, seq) => actions.send(answer.text, "interaction_response", seq, answer.choice)}
                 onRetry={retry}
                 redo={redo}
                 live={{ drafts: stream.drafts, state: stream.state }}

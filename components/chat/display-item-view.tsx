@@ -1,7 +1,7 @@
 "use client";
 
 import { memo } from "react";
-import { isEntry, type DisplayItem } from "@/lib/client/message-parts";
+import { isEntry, type CardAnswer, type DisplayItem } from "@/lib/client/message-parts";
 import { agentCard } from "@/lib/protocol/agent-cards";
 import { taskListText } from "@/lib/protocol/chat-text";
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
@@ -26,7 +26,7 @@ export interface DisplayItemViewProps {
   latest: boolean;
   /** For steps: open on first render. */
   defaultOpen: boolean;
-  onAnswer(text: string, seq: number): void;
+  onAnswer(answer: CardAnswer, seq: number): void;
   onRetry(): void;
 }
 

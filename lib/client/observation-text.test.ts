@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyCellOutput } from "@/lib/protocol/cell-output";
+import { emptyCellOutput } from "@/lib/protocol/cell-output-text";
 import { cellOutputView, cleanTerminalText, plainOutputView } from "./observation-text";
 
 describe("cellOutputView", () => {

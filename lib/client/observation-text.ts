@@ -2,7 +2,8 @@
  * A cell's typed output (lib/protocol/cell-output.ts) cleaned for display the way a terminal would
  * show it. The fields come typed from the server; nothing here looks for structure in text.
  */
-import { imagesCaption, isEmptyCellOutput, NO_OUTPUT_TEXT, type CellOutput } from "@/lib/protocol/cell-output";
+import type { CellOutput } from "@/lib/protocol/cell-output";
+import { imagesCaption, isEmptyCellOutput, NO_OUTPUT_TEXT } from "@/lib/protocol/cell-output-text";
 
 export interface CellOutputView {
   stdout: string;

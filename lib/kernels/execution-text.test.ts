@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cellOutputText } from "@/lib/protocol/cell-output";
+import { cellOutputText } from "@/lib/protocol/cell-output-text";
 import type { Execution } from "@/lib/protocol/contexts";
 import { cellOutputOf } from "./execution-text";
 

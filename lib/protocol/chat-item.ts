@@ -10,6 +10,7 @@ import { z } from "zod";
 import { TaskItemSchema } from "./action-args";
 import { agentCard, AGENT_KINDS } from "./agent-cards";
 import { CellOutputSchema } from "./cell-output";
+import { InteractionChoiceSchema } from "./interaction-choice";
 import { RedoMarkSchema } from "./redo";
 import { BrowserActionWireSchema, BrowserObservationWireSchema, SafetyPayloadSchema } from "./browser-wire";
 
@@ -26,8 +27,12 @@ export type CellAgent = z.infer<typeof CellAgentSchema>;
 export const ChatItemSchema = z.discriminatedUnion("type", [
   /** The person's message, with their uploads as file URLs. */
   z.strictObject({ type: z.literal("user"), text: z.string(), media }),
-  /** The person's answer to a question, tool review or safety check (the message the interaction caused). */
-  z.strictObject({ type: z.literal("answer"), text: z.string(), media }),
+  /**
+   * The person's answer to a question, tool review or safety check (the message the interaction
+   * caused). `choice`: the fields a card answered with (the tool review's pick); `text` is then its
+   * text form, and only `choice` is read.
+   */
+  z.strictObject({ type: z.literal("answer"), text: z.string(), media, choice: InteractionChoiceSchema.optional() }),
   /** An agent's own words: the conversation agent's reply (Markdown), another agent's remark. */
   z.strictObject({ type: z.literal("agent_message"), speaker: SpeakerSchema, text: z.string(), media }),
   /** A one-line note of something an agent does that has no card of its own (a command, a file read). */

@@ -7,7 +7,7 @@
 import type { AgentMessage, AgentMessageRole } from "./agent-message";
 import type { ChatItem, ChatItemOf } from "./chat-item";
 import type { TaskItem } from "./action-args";
-import { cellOutputText } from "./cell-output";
+import { cellOutputText } from "./cell-output-text";
 import { agentShowing, BROWSING_AGENT } from "./agent-cards";
 
 /**

@@ -5,8 +5,10 @@
  */
 import { BROWSING_AGENT } from "./agent-cards";
 import type { SafetyCheck } from "./browser-wire";
-import { cellOutputText, type CellOutput } from "./cell-output";
+import type { CellOutput } from "./cell-output";
+import { cellOutputText } from "./cell-output-text";
 import type { AgentName, AgentState, ArgusEventInput } from "./events";
+import { choiceText, type InteractionChoice } from "./interaction-choice";
 import type { RedoMark } from "./redo";
 
 export type ObservationInput<K extends string> = Extract<ArgusEventInput, { observation: K }>;
@@ -42,8 +44,10 @@ export function redoMark(mark: RedoMark, text: string, place: EventPlace = {}): 
 }
 
 /** The person's message (or answer), with the URLs of the files it carries. */
-export function personMessage(content: string, imageUrls: string[], place: EventPlace = {}): ActionInput<"message"> {
-  return { source: "user", agent: "user", ...place, action: "message", args: { content, ...(imageUrls.length ? { image_urls: imageUrls } : {}) } };
+/** The person's message; an answer to a card with fields carries them as `choice` (its text form is the content). */
+export function personMessage(content: string, imageUrls: string[], place: EventPlace = {}, choice?: InteractionChoice): ActionInput<"message"> {
+  const args = { content: choice ? choiceText(choice) : content, ...(imageUrls.length ? { image_urls: imageUrls } : {}), ...(choice ? { choice } : {}) };
+  return { source: "user", agent: "user", ...place, action: "message", args };
 }
 
 /** A question for the person (or a tool review) from inside a run. */

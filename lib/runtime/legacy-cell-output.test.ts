@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cellOutputText, emptyCellOutput } from "@/lib/protocol/cell-output";
+import { cellOutputText, emptyCellOutput } from "@/lib/protocol/cell-output-text";
 import { cellOutputFromText } from "./legacy-cell-output";
 
 describe("cellOutputFromText (an older log's cell text)", () => {

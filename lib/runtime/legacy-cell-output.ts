@@ -6,7 +6,8 @@
  * gets typed fields for every session; a cell recorded now carries its typed output and never
  * comes here.
  */
-import { emptyCellOutput, NO_OUTPUT_TEXT, type CellImages, type CellOutput } from "@/lib/protocol/cell-output";
+import type { CellImages, CellOutput } from "@/lib/protocol/cell-output";
+import { emptyCellOutput, NO_OUTPUT_TEXT } from "@/lib/protocol/cell-output-text";
 
 type Part = "note" | "stdout" | "stderr" | "value" | "images" | "error";
 const SECTION = /^----- (stdout|stderr|value|images|error) -----$/;

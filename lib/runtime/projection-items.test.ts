@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { cellOutputText, emptyCellOutput } from "@/lib/protocol/cell-output";
+import { cellOutputText, emptyCellOutput } from "@/lib/protocol/cell-output-text";
 import { ChatItemSchema, type ChatItem } from "@/lib/protocol/chat-item";
 import { chatItemMessage } from "@/lib/protocol/chat-text";
 import { toAgentMessage, toChatItem } from "./projection";
@@ -20,6 +20,12 @@ describe("events as typed chat items", () => {
   it("the person's words, their answers, and the agents' words", () => {
     expect(valid(item({ source: "user", action: "message", args: { content: "count", image_urls: ["/api/files/1"] } }))).toEqual({ type: "user", text: "count", media: ["/api/files/1"] });
     expect(valid(item({ source: "user", cause: 4, action: "message", args: { content: "a" } }))).toEqual({ type: "answer", text: "a", media: [] });
+    const choice = { kind: "tool_review", function_name: "detect_circles", box_threshold: 0.5 };
+    const json = '{"function_name":"detect_circles","box_threshold":0.5}';
+    expect(valid(item({ source: "user", cause: 4, action: "message", args: { content: json, choice } }))).toEqual({ type: "answer", text: json, media: [], choice });
+    // An answer logged before answers were typed: the card's JSON is read back once, here; a question is never a choice.
+    expect(valid(item({ source: "user", cause: 4, action: "message", args: { content: json } }))).toEqual({ type: "answer", text: json, media: [], choice });
+    expect(valid(item({ source: "user", action: "message", args: { content: json } }))).toEqual({ type: "user", text: json, media: [] });
     expect(valid(item({ source: "agent", agent: "conversation", action: "message", args: { content: "**hi**" } }))).toEqual({ type: "agent_message", speaker: "conversation", text: "**hi**", media: [] });
     expect(valid(item({ source: "agent", agent: "system", action: "message", args: { content: "x" } }))).toMatchObject({ speaker: "assistant" });
   });

@@ -14,6 +14,7 @@ import { STOPPED_BY_PERSON_REASON } from "@/lib/protocol/event-builders";
 import type { ChatItem, ChatItemOf, Speaker } from "@/lib/protocol/chat-item";
 import { chatItemMessage } from "@/lib/protocol/chat-text";
 import { eventMessage } from "./event-message";
+import { choiceFromOldAnswer } from "./legacy-answer-choice";
 import { cellOutputFromText } from "./legacy-cell-output";
 
 /** Who speaks for an agent; unknown producers read as a plain assistant. */
@@ -25,8 +26,11 @@ function projectMessage(e: ActionOf<"message">): ChatItem {
   const media = [...(e.args.image_urls ?? []), ...(e.args.file_urls ?? [])];
   const text = e.args.content;
   if (e.source === "user") {
-    // A user message caused by an interaction is the answer to it.
-    return e.cause === undefined ? { type: "user", text, media } : { type: "answer", text, media };
+    if (e.cause === undefined) return { type: "user", text, media };
+    // A user message caused by an interaction is the answer to it; one logged before answers were
+    // typed may hold the tool-review card's JSON as its text (read once, here).
+    const choice = e.args.choice ?? choiceFromOldAnswer(text);
+    return choice ? { type: "answer", text, media, choice } : { type: "answer", text, media };
   }
   return { type: "agent_message", speaker: speakerOf(e.agent), text, media };
 }

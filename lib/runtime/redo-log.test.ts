@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyCellOutput } from "@/lib/protocol/cell-output";
+import { emptyCellOutput } from "@/lib/protocol/cell-output-text";
 import { cellObservation, personMessage, redoMark, stateChanged } from "@/lib/protocol/event-builders";
 import type { ArgusEvent, ArgusEventInput } from "@/lib/protocol/events";
 import { toChatItem } from "./projection";

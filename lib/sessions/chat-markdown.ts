@@ -1,6 +1,6 @@
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import { agentCard } from "@/lib/protocol/agent-cards";
-import { cellOutputText } from "@/lib/protocol/cell-output";
+import { cellOutputText } from "@/lib/protocol/cell-output-text";
 import type { ChatItem } from "@/lib/protocol/chat-item";
 import { taskListText } from "@/lib/protocol/chat-text";
 import { stepNumbers, stepTitle } from "@/lib/protocol/step-numbers";

@@ -14,7 +14,7 @@ import { insertSession } from "@/lib/db/sessions";
 import { imagePreparer } from "@/lib/files/prepare-image";
 import { storeGeneratedImage } from "@/lib/files/generated";
 import { ModelClient, type ModelClientOptions } from "@/lib/llm/models";
-import { emptyCellOutput } from "@/lib/protocol/cell-output";
+import { emptyCellOutput } from "@/lib/protocol/cell-output-text";
 import { cellObservation, delegateResult, errorNote, personMessage, stateChanged } from "@/lib/protocol/event-builders";
 import { ArgusEventSchema, type AgentName, type ArgusEvent, type ArgusEventInput } from "@/lib/protocol/events";
 import { startScriptedModel, type LoggedRequest, type ScriptedModel, type Turn } from "@/scripted-model/server";

@@ -5,7 +5,8 @@
  */
 import type { StreamedMessage } from "@/lib/protocol/agent-message";
 import type { BrowserObservationWire, SafetyPayload } from "@/lib/protocol/browser-wire";
-import { emptyCellOutput, type CellOutput } from "@/lib/protocol/cell-output";
+import type { CellOutput } from "@/lib/protocol/cell-output";
+import { emptyCellOutput } from "@/lib/protocol/cell-output-text";
 import type { CellAgent, ChatItem, Speaker } from "@/lib/protocol/chat-item";
 import { chatItemMessage } from "@/lib/protocol/chat-text";
 

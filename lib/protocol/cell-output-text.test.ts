@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cellOutputText, CellOutputSchema, emptyCellOutput, imagesCaption, isEmptyCellOutput } from "./cell-output";
+import { CellOutputSchema } from "./cell-output";
+import { cellOutputText, emptyCellOutput, imagesCaption, isEmptyCellOutput } from "./cell-output-text";
 
 describe("cell output", () => {
   it("writes only the parts that have something, in a fixed order", () => {

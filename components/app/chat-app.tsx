@@ -137,7 +137,7 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
   }, [agentState, refreshSessions]);
 
   // New cells may have run: the notebook tab refetches when this changes.
-  const observations = stream.messages.filter((m) => m.item.type === "output" || m.item.type === "browser_screen").length;
+  const observations = stream.messages.filter((m) => m.item.type === "cell_output" || m.item.type === "output" || m.item.type === "browser_screen").length;
   useEffect(() => setNotebookVersion((v) => v + 1), [observations]);
 
   const changeBrowserPolicy = useCallback(async (browserPolicyChecks: "ask" | "never") => {
@@ -250,7 +250,7 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
                 key={currentId ?? "new"}
                 messages={stream.messages}
                 pendingSeq={pendingSeq}
-                onAnswer={(text, seq) => actions.send(text, "interaction_response", seq)}
+                onAnswer={(answer, seq) => actions.send(answer.text, "interaction_response", seq, answer.choice)}
                 onRetry={retry}
                 redo={redo}
                 live={{ drafts: stream.drafts, state: stream.state }}

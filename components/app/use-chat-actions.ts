@@ -3,6 +3,7 @@
 import { useCallback, useState } from "react";
 import { api, ApiError } from "@/lib/client/api";
 import type { UploadView } from "@/lib/foundation/protocol/files";
+import type { InteractionChoice } from "@/lib/foundation/protocol/interaction-choice";
 import type { RedoRequest } from "@/lib/foundation/protocol/redo";
 
 export interface Attachment {
@@ -62,7 +63,7 @@ export function useChatActions(ensureSession: () => Promise<string>, onUploaded:
 
   /** Sends text (and the ready attachments); resolves true when the server accepted it. */
   const send = useCallback(
-    async (content: string, role: "user" | "interaction_response" = "user", answers?: number): Promise<boolean> => {
+    async (content: string, role: "user" | "interaction_response" = "user", answers?: number, choice?: InteractionChoice): Promise<boolean> => {
       setError(null);
       const ready = attachments.filter((a) => a.status === "ready" && a.upload);
       if (attachments.some((a) => a.status === "uploading")) {
@@ -76,6 +77,7 @@ export function useChatActions(ensureSession: () => Promise<string>, onUploaded:
           content,
           ...(ready.length && role === "user" ? { media: ready.map((a) => a.upload!.id) } : {}),
           ...(answers !== undefined ? { answers } : {}),
+          ...(choice ? { choice } : {}),
         });
         if (role === "user") {
           for (const a of attachments) if (a.preview) URL.revokeObjectURL(a.preview);

@@ -1,7 +1,7 @@
 "use client";
 
 import { memo } from "react";
-import { isEntry, type DisplayItem } from "@/lib/client/message-parts";
+import { isEntry, type CardAnswer, type DisplayItem } from "@/lib/client/message-parts";
 import { agentCard } from "@/lib/foundation/protocol/agent-cards";
 import { taskListText } from "@/lib/foundation/protocol/chat-text";
 import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
@@ -26,7 +26,7 @@ export interface DisplayItemViewProps {
   latest: boolean;
   /** For steps: open on first render. */
   defaultOpen: boolean;
-  onAnswer(text: string, seq: number): void;
+  onAnswer(answer: CardAnswer, seq: number): void;
   onRetry(): void;
 }
 
@@ -53,7 +53,7 @@ function View({ item, pending, latest, defaultOpen, onAnswer, onRetry }: Display
 function MessageView({ message }: { message: StreamedMessage }) {
   if (isEntry(message, "user", "answer")) return <EditableUserMessage message={message} />;
   if (isEntry(message, "redo")) return <RedoNote message={message} render={renderEarlier} />;
-  if (isEntry(message, "output", "result")) return <ObservationMessage message={message} />;
+  if (isEntry(message, "cell_output", "output", "result")) return <ObservationMessage message={message} />;
   const item = message.item;
   switch (item.type) {
     case "agent_message":

@@ -4,7 +4,7 @@ import { MessageCircleQuestion, ShieldAlert } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Card, CardEyebrow } from "@/components/ui/card";
 import { CARD_SHORTCUT } from "@/lib/client/card-shortcut";
-import { describeAnswer, parseToolReview, type Entry, type InteractionEntry } from "@/lib/client/message-parts";
+import { describeAnswer, parseToolReview, type CardAnswer, type Entry, type InteractionEntry } from "@/lib/client/message-parts";
 import { QuestionForm } from "./question-form";
 import { SafetyCard } from "./safety-card";
 import { ToolReviewCard } from "./tool-review-card";
@@ -23,7 +23,7 @@ export interface InteractionCardProps {
   /** This is the question the run is waiting on (seq === pendingSeq): the only enabled card. */
   pending: boolean;
   /** May return a promise; if it rejects or resolves to false the card re-enables so the person can try again. */
-  onAnswer(text: string, seq: number): void;
+  onAnswer(answer: CardAnswer, seq: number): void;
 }
 
 /** The interaction's kind as the card names it (`data-kind`, the wire's `kind`). */
@@ -40,16 +40,18 @@ export function InteractionCard({ message, response, responseInline = true, pend
   const review = useMemo(() => (asked.type === "tool_review" ? parseToolReview(asked.payload) : null), [asked]);
   const safety = asked.type === "safety_check";
   const safetyPayload = asked.type === "safety_check" ? asked.payload : null;
-  const [sent, setSent] = useState<string | null>(null);
+  const [sent, setSent] = useState<CardAnswer | null>(null);
 
-  const answer = (text: string) => {
-    setSent(text);
-    const result: unknown = onAnswer(text, message.seq);
+  const answer = (given: CardAnswer) => {
+    setSent(given);
+    const result: unknown = onAnswer(given, message.seq);
     // A promise resolving to false (or rejecting) means it was not sent: allow another try.
     if (result instanceof Promise) result.then((ok: unknown) => ok === false && setSent(null), () => setSent(null));
   };
 
-  const answered = response?.item.text ?? null;
+  const answered: CardAnswer | null = response ? response.item : null;
+  const words = (a: CardAnswer | null) => a?.text ?? null;
+  const say = (text: string) => answer({ text });
   const disabled = !pending || answered !== null || sent !== null;
   // A readable safety card says what, where and why itself; the server's sentence would repeat it.
   const prompt = safetyPayload ? "The browser stopped to ask you before this step." : asked.prompt;
@@ -78,11 +80,11 @@ export function InteractionCard({ message, response, responseInline = true, pend
             </p>
           )}
           {safety ? (
-            <SafetyCard payload={safetyPayload} disabled={disabled} chosen={answered ?? sent} onChoose={answer} />
+            <SafetyCard payload={safetyPayload} disabled={disabled} chosen={words(answered ?? sent)} onChoose={say} />
           ) : review ? (
             <ToolReviewCard review={review} disabled={disabled} answer={answered ?? sent} onChoose={answer} />
           ) : (
-            <QuestionForm options={asked.options} disabled={disabled} chosen={answered ?? sent} onSubmit={answer} />
+            <QuestionForm options={asked.options} disabled={disabled} chosen={words(answered ?? sent)} onSubmit={say} />
           )}
           {answered !== null ? (
             <p

@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import type { DraftStore } from "@/lib/client/live-draft";
 import { CARD_FOCUSABLE_SELECTOR, CARD_OPTION_SELECTOR, isCardShortcut } from "@/lib/client/card-shortcut";
 import { lastSeq } from "@/lib/client/merge-messages";
-import { groupMessages, type DisplayItem } from "@/lib/client/message-parts";
+import { groupMessages, type CardAnswer, type DisplayItem } from "@/lib/client/message-parts";
 import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
 import type { RunStateWire } from "@/lib/foundation/protocol/state-wire";
 import { foldSuperseded, redoOffers } from "@/lib/client/redo-view";
@@ -22,7 +22,7 @@ export interface MessageListProps {
   pendingSeq?: number;
   /** The person answered an interaction. May return a promise (a rejection re-enables the card). */
   /** `seq`: the question's own seq, so the server uses the answer only for that question. */
-  onAnswer(text: string, seq: number): void;
+  onAnswer(answer: CardAnswer, seq: number): void;
   /** Retry after the latest error. May return a promise (the button stays disabled until it settles). */
   onRetry(): void;
   /** Edit, Regenerate and Continue (lib/client/redo-view.ts); without it the transcript offers none. */
@@ -90,9 +90,9 @@ export function MessageList({ messages, pendingSeq, onAnswer, onRetry, redo, liv
   const { scrollRef, contentRef, atBottom, jumpToLatest, follow } = useStickToBottom(items);
   // Answering a card is the person's own move, like sending a message: the view follows from there.
   const answer = useCallback(
-    (text: string, seq: number) => {
+    (given: CardAnswer, seq: number) => {
       follow();
-      return answerRef.current(text, seq);
+      return answerRef.current(given, seq);
     },
     [follow],
   );

@@ -1,22 +1,25 @@
 "use client";
 
 import { useMemo } from "react";
-import { parseObservation } from "@/lib/client/message-parts";
+import { cellOutputView, plainOutputView } from "@/lib/client/message-parts";
+import type { CellOutput } from "@/lib/foundation/protocol/cell-output";
 import { CollapsibleOutput } from "./collapsible-output";
 import { ObservationImages } from "./observation-images";
 
 export interface ObservationViewProps {
-  /** The observation's text (`----- stdout -----` sections). */
-  text: string;
+  /** A cell's typed output, or the text a command, file operation or run answered. */
+  output: CellOutput | string;
   /** Image URLs the cell displayed. */
   media?: readonly string[];
   /** The person stopped the cell: its "error" is the stop itself, shown as such rather than as a failure. */
   stopped?: boolean;
 }
 
+const NO_PARTS = { stdout: "", stderr: "", value: "", images: "", error: "" };
+
 /** A cell's result: output, warnings, value, pictures and the error, each labelled in words. */
-export function ObservationView({ text, media = [], stopped = false }: ObservationViewProps) {
-  const obs = useMemo(() => parseObservation(text), [text]);
+export function ObservationView({ output, media = [], stopped = false }: ObservationViewProps) {
+  const obs = useMemo(() => (typeof output === "string" ? { ...NO_PARTS, other: plainOutputView(output) } : cellOutputView(output)), [output]);
   return (
     <div>
       {obs.other && <p className="my-2 text-sm whitespace-pre-wrap break-words text-muted-foreground">{obs.other}</p>}

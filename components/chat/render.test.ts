@@ -52,7 +52,7 @@ describe("MessageList", () => {
     const messages = [
       msg(i.user("count <b>coins</b>", ["/api/files/u1"])),
       msg(i.cell("planner", "look", "print(1)")),
-      msg(i.output("----- stdout -----\n1", ["/api/files/o1"])),
+      msg(i.printed("1", ["/api/files/o1"])),
       msg(i.question("Which method?", ["Hough", "Watershed"])),
       msg(i.answer("Watershed")),
       msg(i.finalCode("def f(): pass", "f()")),

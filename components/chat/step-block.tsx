@@ -6,7 +6,7 @@ import { Badge, type BadgeProps } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
-import { parseObservation, type Entry, type StepAgent } from "@/lib/client/message-parts";
+import { cellOutputView, type Entry, type StepAgent } from "@/lib/client/message-parts";
 import { agentCard } from "@/lib/foundation/protocol/agent-cards";
 import { agentIcon } from "./agent-icon";
 import { CodeBlock } from "./code-block";
@@ -19,7 +19,7 @@ export interface StepBlockProps {
   index: number;
   step: Entry<"cell">;
   /** The cell's result; null while it runs (or if none was recorded). */
-  observation: Entry<"output"> | null;
+  observation: Entry<"cell_output"> | null;
   /** Open on first render. Later changes are ignored: the person's toggle wins. */
   defaultOpen?: boolean;
   /** The newest item of the chat: a missing observation then means "still running". */
@@ -44,11 +44,12 @@ export function StepBlock({ agent, index, step, observation, defaultOpen = true,
   const bodyId = useId();
   const thinking = step.item.thinking.trim();
   const code = step.item.code;
-  const parsed = useMemo(() => (observation ? parseObservation(observation.item.text) : null), [observation]);
+  // What the chat shows of each part (blank output counts as nothing printed).
+  const shown = useMemo(() => (observation ? cellOutputView(observation.item.output) : null), [observation]);
   // The person stopped the run while this cell ran: its output is what it printed until then.
   const stopped = observation?.item.stopped === true;
-  const failed = !stopped && parsed !== null && parsed.error !== "";
-  const printed = parsed !== null && Boolean(parsed.stdout || parsed.stderr || parsed.value || parsed.images || (observation?.item.media.length ?? 0) > 0);
+  const failed = !stopped && shown !== null && shown.error !== "";
+  const printed = shown !== null && Boolean(shown.stdout || shown.stderr || shown.value || shown.images || (observation?.item.media.length ?? 0) > 0);
   const status: StepStatus = observation ? (stopped ? "Stopped" : failed ? "Error" : "Done") : latest ? "Running…" : "No output";
   const Icon = agentIcon(agent);
   const summary = thinking.split("\n")[0] ?? "";
@@ -92,7 +93,7 @@ export function StepBlock({ agent, index, step, observation, defaultOpen = true,
                     Stopped by you. {printed ? "What it printed until then:" : "It had not printed anything yet."}
                   </p>
                 )}
-                <ObservationView text={observation.item.text} media={observation.item.media} stopped={stopped} />
+                <ObservationView output={observation.item.output} media={observation.item.media} stopped={stopped} />
               </div>
             ) : (
               <p className="mt-2 text-xs text-muted-foreground" role={latest ? "status" : undefined}>

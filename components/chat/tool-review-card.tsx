@@ -2,7 +2,7 @@
 
 import { Check } from "lucide-react";
 import { useId, useMemo, useState } from "react";
-import { openingChoice, parseToolReviewAnswer, visibleDetections, type ToolReview } from "@/lib/client/message-parts";
+import { openingChoice, toolReviewAnswer, toolReviewChoice, visibleDetections, type CardAnswer, type ToolReview } from "@/lib/client/message-parts";
 import { Button } from "@/components/ui/button";
 import { Tabs, TabsContent } from "@/components/ui/tabs";
 import { CandidateTabs } from "./candidate-tabs";
@@ -13,9 +13,9 @@ export interface ToolReviewCardProps {
   /** True once answered, or when this review is not the one the run waits on. */
   disabled: boolean;
   /** The answer already given, if any: the card reopens on that tool and threshold (else on the judge's pick). */
-  answer: string | null;
-  /** Receives `JSON.stringify({function_name, box_threshold})`. */
-  onChoose(text: string): void;
+  answer: CardAnswer | null;
+  /** Receives the pick as typed fields (`choice`: the tool and the threshold). */
+  onChoose(answer: CardAnswer): void;
 }
 
 /**
@@ -25,7 +25,7 @@ export interface ToolReviewCardProps {
  * after answering, for looking back; only the answer button is disabled.
  */
 export function ToolReviewCard({ review, disabled, answer, onChoose }: ToolReviewCardProps) {
-  const previous = useMemo(() => (answer ? parseToolReviewAnswer(answer) : null), [answer]);
+  const previous = useMemo(() => toolReviewAnswer(answer), [answer]);
   const opening = useMemo(() => openingChoice(review, previous), [review, previous]);
   const [selected, setSelected] = useState(opening.index);
   const [threshold, setThreshold] = useState(opening.threshold);
@@ -67,7 +67,7 @@ export function ToolReviewCard({ review, disabled, answer, onChoose }: ToolRevie
       </div>
       <Button
         disabled={disabled}
-        onClick={() => onChoose(JSON.stringify({ function_name: candidate.functionName, box_threshold: Number(threshold.toFixed(2)) }))}
+        onClick={() => onChoose({ text: "", choice: toolReviewChoice(candidate.functionName, threshold) })}
         className="mt-3"
       >
         <Check aria-hidden="true" />

@@ -1,3 +1,4 @@
+import type { InteractionChoice } from "@/lib/foundation/protocol/interaction-choice";
 import type { RedoRequest } from "@/lib/foundation/protocol/redo";
 import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
 import type { UploadView } from "@/lib/foundation/protocol/files";
@@ -73,7 +74,7 @@ export const api = {
     form.set("file", file, file.name);
     return request<UploadView>("POST", `/api/sessions/${id}/uploads`, undefined, form);
   },
-  send: (id: string, body: { role: "user" | "interaction_response"; content: string; media?: string[]; answers?: number; redo?: RedoRequest }) =>
+  send: (id: string, body: { role: "user" | "interaction_response"; content: string; media?: string[]; answers?: number; choice?: InteractionChoice; redo?: RedoRequest }) =>
     request<{ runId: string; resumed: boolean }>("POST", `/api/sessions/${id}/messages`, body),
   cancel: (id: string) => request<{ runId: string }>("POST", `/api/sessions/${id}/cancel`),
   createFunctionToken: (id: string) => request<FunctionTokenCreated>("POST", `/api/sessions/${id}/function-tokens`),

@@ -13,7 +13,7 @@ describe("browserScreens", () => {
     t.reset();
     const messages = [
       msg(i.user("look at the lab")),
-      msg(i.output("----- stdout -----\n1", ["/api/files/cell"])),
+      msg(i.printed("1", ["/api/files/cell"])),
       step("goto(http://lab/)", null),
       seen({}, ["/api/files/a"]),
       step("click(10, 20)", { x: 10, y: 20 }),
@@ -45,7 +45,7 @@ describe("browserScreens", () => {
 describe("hasBrowserActivity", () => {
   it("is true once a browser step or observation is there", () => {
     t.reset();
-    expect(hasBrowserActivity([msg(i.user("hi")), msg(i.output("----- stdout -----\n1"))])).toBe(false);
+    expect(hasBrowserActivity([msg(i.user("hi")), msg(i.printed("1"))])).toBe(false);
     expect(hasBrowserActivity([step("click(1, 1)", { x: 1, y: 1 })])).toBe(true);
     expect(hasBrowserActivity([seen({})])).toBe(true);
   });

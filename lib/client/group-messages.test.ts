@@ -12,12 +12,12 @@ describe("groupMessages", () => {
     const msgs = [
       msg(i.user("count coins")),
       msg(i.cell("planner", "look", "print(1)")),
-      msg(i.output("----- stdout -----\n1", ["/api/files/p1"])),
+      msg(i.printed("1", ["/api/files/p1"])),
       msg(i.cell("planner", "again", "print(2)")),
-      msg(i.output("----- stdout -----\n2")),
+      msg(i.printed("2")),
       msg(i.plan("p")),
       msg(i.cell("coder", "", "test()")),
-      msg(i.output("ok")),
+      msg(i.printed("ok")),
       msg(i.finalCode("f", "t")),
       msg(i.result("done")),
     ];
@@ -37,14 +37,14 @@ describe("groupMessages", () => {
     const step = msg(i.cell("planner", "t", "x"));
     const before = groupMessages([step]);
     expect(before[0]).toMatchObject({ kind: "turn", key: "seq-1", observation: null });
-    const after = groupMessages([step, msg(i.output("o"))]);
+    const after = groupMessages([step, msg(i.printed("o"))]);
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ kind: "turn", key: "seq-1", observation: { seq: 2 } });
   });
 
   it("pairs only an output that directly follows, keeping the transcript in seq order", () => {
     t.reset();
-    const items = groupMessages([msg(i.cell("planner", "", "a")), msg(i.user("meanwhile")), msg(i.output("o"))]);
+    const items = groupMessages([msg(i.cell("planner", "", "a")), msg(i.user("meanwhile")), msg(i.printed("o"))]);
     expect(kinds(items)).toEqual(["turn", "message", "message"]);
     expect(items[0]).toMatchObject({ observation: null });
   });
@@ -53,7 +53,7 @@ describe("groupMessages", () => {
     t.reset();
     const items = groupMessages([
       msg(i.cell("planner", "", "a"), { runId: "r1" }),
-      msg(i.output("o"), { runId: "r2" }),
+      msg(i.printed("o"), { runId: "r2" }),
       msg(i.cell("planner", "", "b"), { runId: "r2" }),
     ]);
     expect(kinds(items)).toEqual(["turn", "message", "turn"]);
@@ -62,14 +62,14 @@ describe("groupMessages", () => {
 
   it("does not give a cell an output from after an error or another step", () => {
     t.reset();
-    const items = groupMessages([msg(i.cell("planner", "", "a")), msg(i.error("kernel died")), msg(i.output("late"))]);
+    const items = groupMessages([msg(i.cell("planner", "", "a")), msg(i.error("kernel died")), msg(i.printed("late"))]);
     expect(kinds(items)).toEqual(["turn", "error", "message"]);
     expect(items[0]).toMatchObject({ observation: null });
   });
 
   it("shows task lists and notes as plain messages, ending the open step", () => {
     t.reset();
-    const items = groupMessages([msg(i.cell("planner", "", "a")), msg(i.taskList(["count"])), msg(i.output("stray"))]);
+    const items = groupMessages([msg(i.cell("planner", "", "a")), msg(i.taskList(["count"])), msg(i.printed("stray"))]);
     expect(kinds(items)).toEqual(["turn", "message", "message"]);
     expect(items[0]).toMatchObject({ observation: null });
   });
@@ -123,7 +123,7 @@ describe("groupMessages", () => {
       msg(i.screen("click(1, 2)")),
       msg(i.step("It has 3 screws.", "done")),
       // A planner cell's output after "done" is not the browser's.
-      msg(i.output("----- stdout -----\n3")),
+      msg(i.printed("3")),
     ]);
     expect(kinds(items)).toEqual(["message", "browser", "browser", "browser", "message"]);
     const steps = items.filter((x) => x.kind === "browser");
@@ -145,7 +145,7 @@ describe("groupMessages", () => {
 
   it("does not give a browser screen to a planner cell, nor a cell's output to a browser step", () => {
     t.reset();
-    const items = groupMessages([msg(i.cell("planner", "look", "print(1)")), msg(i.screen("")), msg(i.step("click(1, 2)")), msg(i.output("----- stdout -----\n1"))]);
+    const items = groupMessages([msg(i.cell("planner", "look", "print(1)")), msg(i.screen("")), msg(i.step("click(1, 2)")), msg(i.printed("1"))]);
     expect(kinds(items)).toEqual(["turn", "browser", "browser", "message"]);
   });
 

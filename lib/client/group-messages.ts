@@ -18,7 +18,7 @@ export type DisplayItem =
   /** The person's words, agents' words and notes, task lists, outputs and results no step claimed. */
   | { kind: "message"; key: string; message: StreamedMessage }
   /** A code cell with the output that answered it (null while the cell runs). `index` counts cells of this agent in the run, from 1. */
-  | { kind: "turn"; key: string; agent: StepAgent; index: number; step: Entry<"cell">; observation: Entry<"output"> | null }
+  | { kind: "turn"; key: string; agent: StepAgent; index: number; step: Entry<"cell">; observation: Entry<"cell_output"> | null }
   /**
    * A browsing step: the browser's action with the screen that followed it,
    * null while it runs or when a safety card came in between. A screen listed
@@ -111,12 +111,12 @@ export function groupMessages(messages: readonly StreamedMessage[]): DisplayItem
       items.push(item);
       // "done" ends the browsing: nothing answers it.
       if (m.item.action.tool !== "done") openStep.set(run, item);
-    } else if (isEntry(m, "output", "browser_screen")) {
+    } else if (isEntry(m, "cell_output", "output", "browser_screen")) {
       const step = openStep.get(run);
       openStep.delete(run);
       const last = items[items.length - 1];
       // A step only takes an observation of its own kind.
-      if (step && last === step && step.kind === "turn" && isEntry(m, "output")) step.observation = m;
+      if (step && last === step && step.kind === "turn" && isEntry(m, "cell_output")) step.observation = m;
       else if (step && last === step && step.kind === "browser" && isEntry(m, "browser_screen")) step.observation = m;
       else if (isEntry(m, "browser_screen")) items.push({ kind: "browser", key: keyOf(m), index: 0, step: null, observation: m, asked: false });
       else items.push({ kind: "message", key: keyOf(m), message: m });

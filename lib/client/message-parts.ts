@@ -3,9 +3,9 @@
  * file named for its job (tool-review, observation-text, links,
  * group-messages); once the components import those directly, this file goes.
  */
-export { boxPercent, describeAnswer, openingChoice, parseToolReview, parseToolReviewAnswer, visibleDetections } from "./tool-review";
-export type { Detection, ToolCandidate, ToolReview, ToolSuggestion } from "./tool-review";
-export { parseObservation } from "./observation-text";
+export { boxPercent, describeAnswer, openingChoice, parseToolReview, toolReviewAnswer, toolReviewChoice, visibleDetections } from "./tool-review";
+export type { CardAnswer, Detection, ToolCandidate, ToolReview, ToolSuggestion } from "./tool-review";
+export { cellOutputView, plainOutputView } from "./observation-text";
 export { classifyLink, isSafeImageUrl } from "./links";
 export { groupMessages, isEntry } from "./group-messages";
 export type { DisplayItem, Entry, InteractionEntry, StepAgent } from "./group-messages";

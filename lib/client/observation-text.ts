@@ -1,21 +1,21 @@
 /**
- * A cell's observation text (the `----- name -----` sections of
- * `lib/engines/kernels/execution-text.ts`) split back into sections and cleaned for
- * display the way a terminal would show it.
+ * A cell's typed output (lib/foundation/protocol/cell-output.ts) cleaned for display the way a terminal would
+ * show it. The fields come typed from the server; nothing here looks for structure in text.
  */
+import type { CellOutput } from "@/lib/foundation/protocol/cell-output";
+import { imagesCaption, isEmptyCellOutput, NO_OUTPUT_TEXT } from "@/lib/foundation/protocol/cell-output-text";
 
-export interface ParsedObservation {
+export interface CellOutputView {
   stdout: string;
   stderr: string;
   value: string;
-  /** The server's caption for the pictures ("2 image(s) displayed"); the pictures are in `media`. */
+  /** The caption for the pictures ("2 image(s) displayed"); the pictures are in the item's `media`. */
   images: string;
   error: string;
-  /** Text outside any known section (e.g. "(the cell ran without output)"). */
+  /** Words outside the parts: an older log's plain output, or the no-output sentence. */
   other: string;
 }
 
-const SECTION = /^----- (stdout|stderr|value|images|error) -----$/;
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
 /**
@@ -34,18 +34,22 @@ export function cleanTerminalText(text: string): string {
     .join("\n");
 }
 
-/** Splits `executionText` output into its `----- name -----` sections. */
-export function parseObservation(text: string): ParsedObservation {
-  const out: ParsedObservation = { stdout: "", stderr: "", value: "", images: "", error: "", other: "" };
-  const buckets: Record<keyof ParsedObservation, string[]> = { stdout: [], stderr: [], value: [], images: [], error: [], other: [] };
-  let current: keyof ParsedObservation = "other";
-  for (const line of text.split("\n")) {
-    const m = SECTION.exec(line.replace(/\r$/, ""));
-    if (m) current = m[1] as keyof ParsedObservation;
-    else buckets[current].push(line);
-  }
-  for (const key of Object.keys(out) as (keyof ParsedObservation)[]) {
-    out[key] = cleanTerminalText(buckets[key].join("\n")).replace(/^\n+|\s+$/g, "");
-  }
-  return out;
+/** One part as shown: terminal-cleaned, without blank lines before it or trailing space after it. */
+const shown = (text: string) => cleanTerminalText(text).replace(/^\n+|\s+$/g, "");
+
+/** The output's parts as the chat shows them. */
+export function cellOutputView(o: CellOutput): CellOutputView {
+  return {
+    stdout: shown(o.stdout),
+    stderr: shown(o.stderr),
+    value: shown(o.value),
+    images: imagesCaption(o.images),
+    error: shown(o.error),
+    other: isEmptyCellOutput(o) ? NO_OUTPUT_TEXT : shown(o.note),
+  };
+}
+
+/** A command's, file operation's or run's text output as shown (no parts to find in it). */
+export function plainOutputView(text: string): string {
+  return shown(text);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { UploadView } from "@/lib/foundation/protocol/files";
+import type { CellOutput } from "@/lib/foundation/protocol/cell-output";
 import type { ChatItem } from "@/lib/foundation/protocol/chat-item";
 import { items as i, streamed } from "@/tests/helpers/chat-items";
 import {
@@ -14,10 +15,10 @@ import {
 
 let seq = 0;
 const msg = (item: ChatItem, runId = "r1") => streamed(item, ++seq, { runId });
-const out = (text: string, media: string[] = [], runId = "r1") => msg(i.output(text, media), runId);
+const out = (output: Partial<CellOutput>, media: string[] = [], runId = "r1") => msg(i.cellOutput(output, media), runId);
 const cell = (agent: "planner" | "coder", code = "print(1)", runId = "r1") => msg(i.cell(agent, "", code), runId);
-const displayed = (n: number) => `----- images -----\n${n} image(s) displayed`;
-const viewed = (n: number, v: number) => `----- images -----\n${n} image(s) displayed, ${v} passed to view_image`;
+const displayed = (n: number): Partial<CellOutput> => ({ images: { shown: n, viewed: 0 } });
+const viewed = (n: number, v: number): Partial<CellOutput> => ({ images: { shown: n, viewed: v } });
 
 function upload(id: string, name: string, kind: "image" | "video" = "image"): UploadView {
   return {
@@ -93,7 +94,7 @@ describe("resultImage", () => {
       cell("coder"),
       out(viewed(1, 1), ["/api/files/test"]),
       cell("planner"),
-      out("----- stdout -----\n3"),
+      out({ stdout: "3" }),
     ];
     expect(resultImage(messages)?.url).toBe("/api/files/plan");
   });
@@ -115,7 +116,7 @@ describe("resultImage", () => {
       out(displayed(1), ["/api/files/old"], "r1"),
       msg(i.user("second question", []), "r2"),
       cell("planner", "b", "r2"),
-      out("----- stdout -----\n1", [], "r2"),
+      out({ stdout: "1" }, [], "r2"),
       cell("coder", "t", "r2"),
       out(displayed(1), ["/api/files/test"], "r2"),
       cell("planner", "c", "r2"),

@@ -47,8 +47,6 @@ export function pyFileName(code: string): string {
 
 /* ---- pictures ---- */
 
-const VIEWED = /passed to view_image/;
-
 interface CellImages {
   message: StreamedMessage;
   /** The pictures the cell showed (file URLs). */
@@ -69,7 +67,7 @@ function cellImages(messages: readonly StreamedMessage[]): CellImages[] {
     if (m.item.type === "cell") {
       actor = m.item.agent;
       step = stepTitle(m.item.agent, numbers.get(m.seq) ?? 1);
-    } else if (m.item.type === "output" && m.item.media.length > 0) {
+    } else if (m.item.type === "cell_output" && m.item.media.length > 0) {
       // Only a cell's pictures: a browser screenshot is a browser_screen, the Browser tab's.
       out.push({ message: m, media: m.item.media, actor, step });
     }
@@ -95,8 +93,8 @@ export function resultImage(messages: readonly StreamedMessage[]): ResultImage |
   const last = planner[planner.length - 1];
   if (!last) return null;
   const run = planner.filter((c) => c.message.runId === last.message.runId);
-  // The kernel's own words in the output say which pictures view_image was given.
-  const viewed = [...run].reverse().find((c) => c.message.item.type === "output" && VIEWED.test(c.message.item.text));
+  // The cell's output counts the pictures its code passed to view_image.
+  const viewed = [...run].reverse().find((c) => c.message.item.type === "cell_output" && c.message.item.output.images.viewed > 0);
   const chosen = viewed ?? last;
   const url = chosen.media[chosen.media.length - 1]!;
   const where = chosen.step !== null ? ` (${chosen.step})` : "";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { boxPercent, describeAnswer, openingChoice, parseToolReview, parseToolReviewAnswer, visibleDetections } from "./tool-review";
+import { boxPercent, describeAnswer, openingChoice, parseToolReview, toolReviewAnswer, toolReviewChoice, visibleDetections } from "./tool-review";
 
 describe("parseToolReview", () => {
   const payload = {
@@ -44,15 +44,19 @@ describe("parseToolReview", () => {
 });
 
 describe("answers", () => {
-  it("reads and describes a tool-review answer", () => {
-    const text = JSON.stringify({ function_name: "owlv2", box_threshold: 0.3 });
-    expect(parseToolReviewAnswer(text)).toEqual({ functionName: "owlv2", boxThreshold: 0.3 });
-    expect(describeAnswer(text)).toBe("owlv2 (confidence ≥ 0.30)");
+  it("makes and reads back a tool-review choice, and describes it in words", () => {
+    const choice = toolReviewChoice("owlv2", 0.30000000000000004);
+    expect(choice).toEqual({ kind: "tool_review", function_name: "owlv2", box_threshold: 0.3 });
+    expect(toolReviewAnswer({ text: "", choice })).toEqual({ functionName: "owlv2", boxThreshold: 0.3 });
+    expect(describeAnswer({ text: "", choice })).toBe("owlv2 (confidence ≥ 0.30)");
   });
 
-  it("describes plain text as itself", () => {
-    expect(describeAnswer("only the gold ones")).toBe("only the gold ones");
-    expect(describeAnswer('{"function_name": 1}')).toBe('{"function_name": 1}');
+  it("reads words as words, even words that look like the card's JSON", () => {
+    const json = JSON.stringify({ function_name: "owlv2", box_threshold: 0.3 });
+    expect(toolReviewAnswer({ text: json })).toBeNull();
+    expect(describeAnswer({ text: json })).toBe(json);
+    expect(describeAnswer({ text: "only the gold ones" })).toBe("only the gold ones");
+    expect(toolReviewAnswer(null)).toBeNull();
   });
 });
 

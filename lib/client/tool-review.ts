@@ -2,21 +2,14 @@
  * The tool-review card's data: the candidates' detections from an
  * interaction's payload, the slider's filtering, box placement, and the
  * person's answer. Pure; the payload is model-influenced, so it is validated
- * field by field.
+ * field by field. The answer travels typed (lib/foundation/protocol/interaction-choice.ts),
+ * so no text is read here.
  */
+import type { InteractionChoice, ToolReviewChoice } from "@/lib/foundation/protocol/interaction-choice";
 import { isSafeImageUrl } from "./links";
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const asString = (v: unknown): string => (typeof v === "string" ? v : "");
-
-/** The person's answer is their own text: JSON only when the tool-review card wrote it. */
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
 
 export type BBox = [number, number, number, number];
 
@@ -124,16 +117,28 @@ export interface ToolReviewAnswer {
   boxThreshold: number;
 }
 
-/** The JSON answer to a tool review (`{"function_name", "box_threshold"}`), or null for any other text. */
-export function parseToolReviewAnswer(text: string): ToolReviewAnswer | null {
-  const data = parseJson(text);
-  if (!isRecord(data) || typeof data.function_name !== "string" || !finite(data.box_threshold)) return null;
-  return { functionName: data.function_name, boxThreshold: data.box_threshold };
+/** The tool and threshold a tool review was answered with, or null when it was answered in words. */
+export function toolReviewAnswer(answer: CardAnswer | null): ToolReviewAnswer | null {
+  const choice = answer?.choice;
+  return choice?.kind === "tool_review" ? { functionName: choice.function_name, boxThreshold: choice.box_threshold } : null;
 }
 
-/** What "You answered: …" shows: a tool review's JSON reads as words, anything else as is. */
-export function describeAnswer(text: string): string {
-  const review = parseToolReviewAnswer(text);
-  if (review) return `${review.functionName} (confidence ≥ ${review.boxThreshold.toFixed(2)})`;
-  return text;
+/** The card's pick as the answer's typed fields (the threshold as the slider shows it, to 2 places). */
+export function toolReviewChoice(functionName: string, threshold: number): ToolReviewChoice {
+  return { kind: "tool_review", function_name: functionName, box_threshold: Number(threshold.toFixed(2)) };
+}
+
+/**
+ * An answer as a card sends it and the chat item brings it back: the person's words, or a card's
+ * typed fields (`text` is then the choice's text form, or "" while it is being sent).
+ */
+export interface CardAnswer {
+  text: string;
+  choice?: InteractionChoice;
+}
+
+/** What "You answered: …" shows: a card's choice in words, anything else as it was written. */
+export function describeAnswer(answer: CardAnswer): string {
+  const choice = answer.choice;
+  return choice ? `${choice.function_name} (confidence ≥ ${choice.box_threshold.toFixed(2)})` : answer.text;
 }

@@ -14,6 +14,7 @@ import { insertSession } from "@/lib/engines/db/sessions";
 import { imagePreparer } from "@/lib/engines/files/prepare-image";
 import { storeGeneratedImage } from "@/lib/engines/files/generated";
 import { ModelClient, type ModelClientOptions } from "@/lib/engines/llm/models";
+import { emptyCellOutput } from "@/lib/foundation/protocol/cell-output-text";
 import { cellObservation, delegateResult, errorNote, personMessage, stateChanged } from "@/lib/foundation/protocol/event-builders";
 import { ArgusEventSchema, type AgentName, type ArgusEvent, type ArgusEventInput } from "@/lib/foundation/protocol/events";
 import { startScriptedModel, type LoggedRequest, type ScriptedModel, type Turn } from "@/scripted-model/server";
@@ -69,9 +70,9 @@ export function logged(input: ArgusEventInput, id = 1): ArgusEvent {
   return ArgusEventSchema.parse({ id, ...input });
 }
 
-/** What a cell printed; `failed` when it raised. */
+/** A cell's observation whose text (what agents read) is exactly `text`; `failed` when it raised. */
 export function cell(agent: AgentName, code: string, text: string, failed = false): ArgusEvent {
-  return logged(cellObservation(agent, { code, text, imageUrls: [], failed }));
+  return logged(cellObservation(agent, { code, output: { ...emptyCellOutput(), note: text }, imageUrls: [], failed }));
 }
 
 /** A delegate's outputs handed back to the agent that delegated. */

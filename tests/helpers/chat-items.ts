@@ -5,6 +5,8 @@
  */
 import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
 import type { BrowserObservationWire, SafetyPayload } from "@/lib/foundation/protocol/browser-wire";
+import type { CellOutput } from "@/lib/foundation/protocol/cell-output";
+import { emptyCellOutput } from "@/lib/foundation/protocol/cell-output-text";
 import type { CellAgent, ChatItem, Speaker } from "@/lib/foundation/protocol/chat-item";
 import { chatItemMessage } from "@/lib/foundation/protocol/chat-text";
 
@@ -27,6 +29,10 @@ export const items = {
   reply: (text: string, speaker: Speaker = "conversation", media: string[] = []): ChatItem => ({ type: "agent_message", speaker, text, media }),
   notice: (text: string, speaker: Speaker = "planner"): ChatItem => ({ type: "notice", speaker, text }),
   cell: (agent: CellAgent, thinking: string, code: string): ChatItem => ({ type: "cell", agent, thinking, code }),
+  /** A cell's typed output; `printed` when all it has is what the cell printed. */
+  cellOutput: (output: Partial<CellOutput> = {}, media: string[] = []): ChatItem => ({ type: "cell_output", output: { ...emptyCellOutput(), ...output }, media }),
+  printed: (stdout: string, media: string[] = []): ChatItem => ({ type: "cell_output", output: { ...emptyCellOutput(), stdout }, media }),
+  /** A command's or file operation's text output. */
   output: (text: string, media: string[] = []): ChatItem => ({ type: "output", text, media }),
   plan: (plan: string, instructions: string[] = [], code = ""): ChatItem => ({ type: "plan", plan, instructions, code }),
   finalCode: (code: string, test = ""): ChatItem => ({ type: "final_code", code, test }),

@@ -22,7 +22,7 @@ async function world() {
 }
 
 const ofKind = (messages: readonly StreamedMessage[], type: string) => messages.filter((m) => m.item.type === type);
-const texts = (messages: readonly StreamedMessage[]) => messages.map((m) => ("text" in m.item ? m.item.text : "code" in m.item ? m.item.code : ""));
+const texts = (messages: readonly StreamedMessage[]) => messages.map((m) => ("text" in m.item ? m.item.text : "code" in m.item ? m.item.code : m.item.type === "cell_output" ? m.item.output.stdout : ""));
 
 describe("Retry after a model fault", () => {
   it("continues the same run from the failed step: the message is not posted again, the finished cell stays once, the notebook is kept", { timeout: 240_000 }, async () => {
@@ -47,7 +47,7 @@ describe("Retry after a model fault", () => {
     const cells = texts(ofKind(watch.messages, "cell"));
     expect(cells.filter((c) => c.includes("x = 41"))).toHaveLength(1);
     expect(cells.filter((c) => c.includes("x + 1"))).toHaveLength(1);
-    expect(texts(ofKind(watch.messages, "output")).join("\n")).toMatch(/x plus one is 42/);
+    expect(texts(ofKind(watch.messages, "cell_output")).join("\n")).toMatch(/x plus one is 42/);
     expect(texts(ofKind(watch.messages, "redo"))).toEqual([expect.stringMatching(/Continuing/)]);
     expect(ofKind(watch.messages, "redo").some((m) => m.item.type === "redo" && m.item.kind === "notebook_rebuilt")).toBe(false);
     // The planner was asked once more (the failed step), not from the start: one conversation reply before, one report after.
@@ -74,7 +74,7 @@ describe("Retry after the kernel died", () => {
     const redo = ofKind(watch.messages, "redo").map((m) => m.item);
     expect(redo).toContainEqual(expect.objectContaining({ kind: "notebook_rebuilt", text: expect.stringMatching(/1 cell recorded in this chat was run again/) }));
     // x came back from the re-run cell; the cell that killed the kernel was not run again.
-    expect(texts(ofKind(watch.messages, "output")).join("\n")).toMatch(/x plus one is 42/);
+    expect(texts(ofKind(watch.messages, "cell_output")).join("\n")).toMatch(/x plus one is 42/);
     expect(ofKind(watch.messages, "user")).toHaveLength(1);
   });
 });
@@ -94,7 +94,7 @@ describe("Stop, then Continue", () => {
     expect((await watch.until(["finished"], 120_000, runId)).agentState).toBe("finished");
     const ofRun = watch.messages.filter((m) => m.runId === runId);
     // The stopped cell was carried out again (its output is there), not asked of the model again.
-    expect(texts(ofKind(ofRun, "output")).join("\n")).toMatch(/slow cell done/);
+    expect(texts(ofKind(ofRun, "cell_output")).join("\n")).toMatch(/slow cell done/);
     expect(texts(ofKind(ofRun, "cell")).filter((c) => c.includes("time.sleep(20)"))).toHaveLength(1);
     expect(w.model.requests.filter((r) => r.model === "planner").length - plannerCalls).toBe(2); // finalize, the summary
     expect(texts(ofKind(ofRun, "agent_message"))).toEqual(["Taking my time.", "Done after the stop."]);

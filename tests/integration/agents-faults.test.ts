@@ -86,7 +86,7 @@ describe("cancel", () => {
     expect(Date.now() - t0).toBeLessThan(3000);
     // The stopped cell is recorded as stopped (not left running), and the stop itself is in the transcript.
     const items = watch.messages.filter((m) => m.runId === first.runId).map((m) => m.item);
-    expect(items).toContainEqual(expect.objectContaining({ type: "output", stopped: true }));
+    expect(items).toContainEqual(expect.objectContaining({ type: "cell_output", stopped: true }));
     expect(items.at(-1)).toEqual({ type: "stopped" });
 
     const next = await send("still there?");

@@ -70,6 +70,14 @@ describe("scenario: ask mid-run", () => {
     });
     expect(stale.status).toBe(409);
     expect(stale.json.error.message).toMatch(/already answered or is no longer waiting/);
+    // A tool-review pick does not answer a question: it is refused by field, and the question still waits.
+    const pick = await world.call("POST", `/api/sessions/${session.id}/messages`, {
+      token: session.token,
+      body: { role: "interaction_response", content: "", answers: question.seq, choice: { kind: "tool_review", function_name: "detect_circles", box_threshold: 0.5 } },
+    });
+    expect(pick.status).toBe(400);
+    expect(pick.json.error).toMatchObject({ code: "bad_request:message", field: "choice.kind" });
+    expect(pick.json.error.message).toMatch(/for a tool review, but the waiting question is not one/);
     // The question still waits, and an answer naming it is used.
     expect((await world.call("GET", `/api/sessions/${session.id}`, { token: session.token })).json.state).toBe("awaiting_user_input");
     const answered = await world.call("POST", `/api/sessions/${session.id}/messages`, {

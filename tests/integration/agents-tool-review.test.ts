@@ -33,9 +33,10 @@ describe("scenario: get_tool_for_task with tool review", () => {
     expect(circles.detections.length).toBeGreaterThanOrEqual(20);
     expect(circles.detections[0]!.bbox).toHaveLength(4);
 
+    // The card's pick travels as typed fields; the answer's text form is written from them.
     const answer = await world.call("POST", `/api/sessions/${session.id}/messages`, {
       token: session.token,
-      body: { role: "interaction_response", content: JSON.stringify({ function_name: "detect_circles", box_threshold: 0.5 }) },
+      body: { role: "interaction_response", content: "", answers: review.seq, choice: { kind: "tool_review", function_name: "detect_circles", box_threshold: 0.5 } },
     });
     expect(answer.json).toEqual({ runId, resumed: true });
     const end = await watch.until(["finished", "error"], 120_000, runId);
@@ -43,6 +44,9 @@ describe("scenario: get_tool_for_task with tool review", () => {
     const observations = watch.messages.filter((m) => m.runId === runId && m.role === "observation").map((m) => m.content);
     expect(observations[0]).toMatch(/Use detect_circles with box_threshold=0\.50 \(you chose\)/);
     expect(observations[1]).toMatch(/detect_circles 0\.5 2\d/);
+    const given = watch.messages.find((m) => m.role === "interaction_response")!;
+    expect(given.content).toBe('{"function_name":"detect_circles","box_threshold":0.5}');
+    expect(given.item).toEqual({ type: "answer", text: given.content, media: [], choice: { kind: "tool_review", function_name: "detect_circles", box_threshold: 0.5 } });
     watch.socket.disconnect();
   });
 });

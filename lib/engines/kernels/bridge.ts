@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Usage } from "@/lib/engines/llm/usage";
+import type { InteractionChoice } from "@/lib/foundation/protocol/interaction-choice";
 import { BridgeMeter } from "./bridge-meter";
 
 /**
@@ -25,8 +26,14 @@ export interface PersonQuestion {
   payload?: unknown;
 }
 
-/** Asks the person and resolves with their answer's text (the run waits meanwhile). */
-export type AskPerson = (question: PersonQuestion) => Promise<string>;
+/** The person's answer: their words, and the fields when a card answered with them (a tool review's pick). */
+export interface PersonAnswer {
+  text: string;
+  choice: InteractionChoice | null;
+}
+
+/** Asks the person and resolves with their answer (the run waits meanwhile). */
+export type AskPerson = (question: PersonQuestion) => Promise<PersonAnswer>;
 
 /** What a bridge method gets besides its params. */
 export interface BridgeCallContext {

@@ -30,8 +30,6 @@ const Params = z.object({
   candidates: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).min(1).max(6),
 });
 
-const ReviewAnswer = z.object({ function_name: z.string(), box_threshold: z.number().min(0).max(1) });
-
 const JUDGE_SYSTEM =
   "You choose the best vision tool for a task. You are given the task, the person's image, and what each candidate tool actually returned on it (run at a low confidence threshold). Pick the tool whose output best matches what the task needs; say what answer you expect, and the confidence threshold (box_threshold) above which its boxes are the right ones.";
 
@@ -154,17 +152,12 @@ export function toolChoiceMethods(deps: ToolChoiceDeps): BridgeMethods {
           },
         },
       }));
-      const parsed = ReviewAnswer.safeParse((() => {
-        try {
-          return JSON.parse(answer) as unknown;
-        } catch {
-          return null;
-        }
-      })());
-      if (!parsed.success || !usable.includes(parsed.data.function_name)) {
-        return { ...choice, thoughts: `${choice.thoughts}\nThe person answered "${answer.slice(0, 200)}" instead of choosing a tool; keeping the judge's pick.` };
+      // The card answers with typed fields; words (typed in the chat instead) never choose a tool.
+      const picked = answer.choice?.kind === "tool_review" && usable.includes(answer.choice.function_name) ? answer.choice : null;
+      if (!picked) {
+        return { ...choice, thoughts: `${choice.thoughts}\nThe person answered "${answer.text.slice(0, 200)}" instead of choosing a tool; keeping the judge's pick.` };
       }
-      return { ...choice, tool: parsed.data.function_name, box_threshold: parsed.data.box_threshold, reviewed: true };
+      return { ...choice, tool: picked.function_name, box_threshold: picked.box_threshold, reviewed: true };
     },
   };
 }

@@ -3,6 +3,7 @@ import type { RunAgents } from "@/agents/types";
 import type { Db } from "@/lib/engines/db/database";
 import type { DiskSpace } from "@/lib/engines/db/disk-space";
 import type { ArgusEvent } from "@/lib/foundation/protocol/events";
+import type { InteractionKind } from "@/lib/foundation/protocol/interaction-choice";
 import type { RunLimits } from "@/lib/foundation/protocol/state";
 import type { ControllerOptions, RunServices } from "./controller";
 
@@ -10,8 +11,8 @@ import type { ControllerOptions, RunServices } from "./controller";
 export interface ActiveRun {
   runId: string;
   abort: AbortController;
-  /** Set while the run waits for the person's answer to interaction `seq`. */
-  waiting: { seq: number; resolve: (answer: ArgusEvent) => void; reject: (e: Error) => void } | null;
+  /** Set while the run waits for the person's answer to interaction `seq` (a question, tool review or safety check). */
+  waiting: { seq: number; kind: InteractionKind; resolve: (answer: ArgusEvent) => void; reject: (e: Error) => void } | null;
   /** Another instance took the run over: it stops here without writing another event. */
   abandoned?: boolean;
 }
@@ -47,10 +48,10 @@ export function attemptOptions(
     runId: run.runId,
     signal: run.abort.signal,
     ...o,
-    waitForAnswer: (seq) =>
+    waitForAnswer: (seq, kind) =>
       new Promise<ArgusEvent>((resolve, reject) => {
         if (run.abort.signal.aborted) return reject(new Error("cancelled"));
-        run.waiting = { seq, resolve, reject };
+        run.waiting = { seq, kind, resolve, reject };
       }),
   };
 }

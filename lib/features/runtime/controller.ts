@@ -1,7 +1,8 @@
 import type { Agent, AgentFactory, ImageRef, StepResult } from "@/agents/types";
-import type { AskPerson, PersonQuestion } from "@/lib/engines/kernels/bridge";
+import type { AskPerson, PersonAnswer, PersonQuestion } from "@/lib/engines/kernels/bridge";
+import type { InteractionKind } from "@/lib/foundation/protocol/interaction-choice";
 import { BridgeMeter } from "@/lib/engines/kernels/bridge-meter";
-import { executionText } from "@/lib/engines/kernels/execution-text";
+import { cellOutputOf } from "@/lib/engines/kernels/execution-text";
 import type { ModelClient } from "@/lib/engines/llm/models";
 import { toLlmMetrics } from "@/lib/engines/llm/usage";
 import { agentCard } from "@/lib/foundation/protocol/agent-cards";
@@ -22,14 +23,14 @@ export interface ControllerOptions {
   runId: string;
   signal: AbortSignal;
   limits: RunLimits;
-  /** Resolves with the person's answer to the interaction event `seq`. */
-  waitForAnswer: (seq: number) => Promise<ArgusEvent>;
+  /** Resolves with the person's answer to the interaction event `seq` (of that `kind`). */
+  waitForAnswer: (seq: number, kind: InteractionKind) => Promise<ArgusEvent>;
   /** True once the server is shutting down: the run was already marked interrupted, write nothing more. */
   closing: () => boolean;
   /** Makes the agents the run's agents delegate to. */
   agents: AgentFactory;
   /** Asks the person from inside a cell (tool review), in this run, on behalf of `agent`. */
-  ask: (question: PersonQuestion, agent: AgentName) => Promise<string>;
+  ask: (question: PersonQuestion, agent: AgentName) => Promise<PersonAnswer>;
 }
 
 const STOPPED_BY_PERSON: RunEnding = { kind: "stopped_by_person" };
@@ -180,7 +181,7 @@ export class Controller {
         // Wait for the answer before writing anything more: the question is
         // already on screen, and an answer arriving during the next write must
         // find the run waiting for it.
-        const waiting = this.o.waitForAnswer(action.id!);
+        const waiting = this.o.waitForAnswer(action.id!, a.args.kind);
         waiting.catch(() => undefined); // awaited below; a cancel meanwhile is not unhandled
         await this.setState("awaiting_user_input");
         const answer = await waiting;
@@ -239,7 +240,7 @@ export class Controller {
     const stopped = this.o.signal.aborted;
     const images = await this.services.storeCellImages(this.o.sessionId, execution, `turn ${action.id}`);
     const observation = await this.append({
-      ...cellObservation(frame.agent.name, { code, text: executionText(execution), imageUrls: images.map((i) => i.url), failed: execution.error !== null, stopped }, { cause: action.id }),
+      ...cellObservation(frame.agent.name, { code, output: cellOutputOf(execution), imageUrls: images.map((i) => i.url), failed: execution.error !== null, stopped }, { cause: action.id }),
       // What the cell's own model calls (vqa, describe…) spent counts in the run's metrics.
       ...(meter.callCount > 0 ? { llm_metrics: toLlmMetrics(meter.usage) } : {}),
     });
@@ -260,7 +261,8 @@ export class Controller {
       sessionId: this.o.sessionId,
       step,
       signal: this.o.signal,
-      ask: (question) => this.o.ask(question, frame.agent.name),
+      // The browser's safety check is answered in words (Allow or Refuse).
+      ask: async (question) => (await this.o.ask(question, frame.agent.name)).text,
     });
     if (this.o.signal.aborted) throw new RunEnded(STOPPED_BY_PERSON);
     const observation = await this.append({ ...result.observation, cause: action.id });

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { cellOutputText, emptyCellOutput } from "@/lib/foundation/protocol/cell-output-text";
 import { ChatItemSchema, type ChatItem } from "@/lib/foundation/protocol/chat-item";
 import { chatItemMessage } from "@/lib/foundation/protocol/chat-text";
 import { toAgentMessage, toChatItem } from "./projection";
@@ -19,17 +20,39 @@ describe("events as typed chat items", () => {
   it("the person's words, their answers, and the agents' words", () => {
     expect(valid(item({ source: "user", action: "message", args: { content: "count", image_urls: ["/api/files/1"] } }))).toEqual({ type: "user", text: "count", media: ["/api/files/1"] });
     expect(valid(item({ source: "user", cause: 4, action: "message", args: { content: "a" } }))).toEqual({ type: "answer", text: "a", media: [] });
+    const choice = { kind: "tool_review", function_name: "detect_circles", box_threshold: 0.5 };
+    const json = '{"function_name":"detect_circles","box_threshold":0.5}';
+    expect(valid(item({ source: "user", cause: 4, action: "message", args: { content: json, choice } }))).toEqual({ type: "answer", text: json, media: [], choice });
+    // An answer logged before answers were typed: the card's JSON is read back once, here; a question is never a choice.
+    expect(valid(item({ source: "user", cause: 4, action: "message", args: { content: json } }))).toEqual({ type: "answer", text: json, media: [], choice });
+    expect(valid(item({ source: "user", action: "message", args: { content: json } }))).toEqual({ type: "user", text: json, media: [] });
     expect(valid(item({ source: "agent", agent: "conversation", action: "message", args: { content: "**hi**" } }))).toEqual({ type: "agent_message", speaker: "conversation", text: "**hi**", media: [] });
     expect(valid(item({ source: "agent", agent: "system", action: "message", args: { content: "x" } }))).toMatchObject({ speaker: "assistant" });
   });
 
   it("cells and their output", () => {
     expect(valid(item({ agent: "coder", action: "run_ipython", args: { code: "f()", thought: "test it" } }))).toEqual({ type: "cell", agent: "coder", thinking: "test it", code: "f()" });
-    expect(valid(item({ observation: "run_ipython", content: "3", extras: { code: "x", image_urls: ["/api/files/p"] } }))).toEqual({ type: "output", text: "3", media: ["/api/files/p"] });
+    const output = { ...emptyCellOutput(), stdout: "3", images: { shown: 1, viewed: 1 } };
+    const typed = item({ observation: "run_ipython", content: cellOutputText(output), extras: { code: "x", image_urls: ["/api/files/p"], output } });
+    expect(valid(typed)).toEqual({ type: "cell_output", output, media: ["/api/files/p"] });
+  });
+
+  it("a cell's typed output is what the chat gets, whatever its text says", () => {
+    const output = { ...emptyCellOutput(), stdout: "----- error -----\nnot an error" };
+    const e = item({ observation: "run_ipython", content: cellOutputText(output), extras: { code: "x", output } });
+    expect(valid(e)).toEqual({ type: "cell_output", output, media: [] });
+    expect(chatItemMessage(valid(e)!).content).toBe("----- stdout -----\n----- error -----\nnot an error");
+  });
+
+  it("a cell recorded with only its text (an older log) gets typed output read from that text", () => {
+    const e = item({ observation: "run_ipython", content: "----- stdout -----\n3\n----- images -----\n1 image(s) displayed", extras: { code: "x" } });
+    expect(valid(e)).toEqual({ type: "cell_output", output: { ...emptyCellOutput(), stdout: "3", images: { shown: 1, viewed: 0 } }, media: [] });
+    expect(chatItemMessage(valid(e)!).content).toBe("----- stdout -----\n3\n----- images -----\n1 image(s) displayed");
   });
 
   it("a cell the person stopped: its output marked stopped, and the stop itself as a notice", () => {
-    expect(valid(item({ observation: "run_ipython", content: "----- stdout -----\nhalf", extras: { code: "x", stopped: true } }))).toEqual({ type: "output", text: "----- stdout -----\nhalf", media: [], stopped: true });
+    const half = { ...emptyCellOutput(), stdout: "half" };
+    expect(valid(item({ observation: "run_ipython", content: "----- stdout -----\nhalf", extras: { code: "x", stopped: true, output: half } }))).toEqual({ type: "cell_output", output: half, media: [], stopped: true });
     const stop = valid(item(runEndingEvents({ kind: "stopped_by_person" }).at(-1) as Record<string, unknown>));
     expect(stop).toEqual({ type: "stopped" });
     expect(chatItemMessage(stop!)).toEqual({ role: "final_observation", content: "The person stopped this run." });

@@ -57,7 +57,8 @@ describe("python cells", () => {
       content: "3 coins",
       media: ["/api/files/p"],
     });
-    expect(project({ observation: "run_ipython", content: "", extras: { code: "x" } })).toEqual({ role: "observation", content: "" });
+    // An older or foreign cell with no text at all reads as the no-output sentence Argus writes.
+    expect(project({ observation: "run_ipython", content: "", extras: { code: "x" } })).toEqual({ role: "observation", content: "(the cell ran without output)" });
   });
 });
 

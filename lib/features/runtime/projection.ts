@@ -14,6 +14,8 @@ import { STOPPED_BY_PERSON_REASON } from "@/lib/foundation/protocol/event-builde
 import type { ChatItem, ChatItemOf, Speaker } from "@/lib/foundation/protocol/chat-item";
 import { chatItemMessage } from "@/lib/foundation/protocol/chat-text";
 import { eventMessage } from "./event-message";
+import { choiceFromOldAnswer } from "./legacy-answer-choice";
+import { cellOutputFromText } from "./legacy-cell-output";
 
 /** Who speaks for an agent; unknown producers read as a plain assistant. */
 function speakerOf(agent: AgentName | undefined, fallback: Speaker = "assistant"): Speaker {
@@ -24,8 +26,11 @@ function projectMessage(e: ActionOf<"message">): ChatItem {
   const media = [...(e.args.image_urls ?? []), ...(e.args.file_urls ?? [])];
   const text = e.args.content;
   if (e.source === "user") {
-    // A user message caused by an interaction is the answer to it.
-    return e.cause === undefined ? { type: "user", text, media } : { type: "answer", text, media };
+    if (e.cause === undefined) return { type: "user", text, media };
+    // A user message caused by an interaction is the answer to it; one logged before answers were
+    // typed may hold the tool-review card's JSON as its text (read once, here).
+    const choice = e.args.choice ?? choiceFromOldAnswer(text);
+    return choice ? { type: "answer", text, media, choice } : { type: "answer", text, media };
   }
   return { type: "agent_message", speaker: speakerOf(e.agent), text, media };
 }
@@ -158,7 +163,13 @@ function projectAction(e: ActionEvent): ChatItem | null {
 function projectObservation(e: ObservationEvent): ChatItem | null {
   switch (e.observation) {
     case "run_ipython":
-      return { type: "output", text: e.content, media: e.extras.image_urls ?? [], ...(e.extras.stopped ? { stopped: true as const } : {}) };
+      // A cell recorded before outputs were typed has only its text: read once, here.
+      return {
+        type: "cell_output",
+        output: e.extras.output ?? cellOutputFromText(e.content),
+        media: e.extras.image_urls ?? [],
+        ...(e.extras.stopped ? { stopped: true as const } : {}),
+      };
     case "browse":
       if (agentCard(e.agent)?.shows === "pages") return projectBrowserObservation(e);
       return { type: "output", text: e.content, media: [] };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { emptyCellOutput } from "@/lib/foundation/protocol/cell-output-text";
 import { cellObservation, personMessage, redoMark, stateChanged } from "@/lib/foundation/protocol/event-builders";
 import type { ArgusEvent, ArgusEventInput } from "@/lib/foundation/protocol/events";
 import { toChatItem } from "./projection";
@@ -68,13 +69,13 @@ describe("the notebook cells to run again in a new kernel", () => {
   it("are the shared notebook's cells that ran and did not fail, in order; never a coder's isolated test", () => {
     const events = log(
       cell("x = 1", "a"), // 1
-      { ...cellObservation("planner", { code: "x = 1", text: "", imageUrls: [], failed: false }, { runId: "a", cause: 1 }) },
+      { ...cellObservation("planner", { code: "x = 1", output: emptyCellOutput(), imageUrls: [], failed: false }, { runId: "a", cause: 1 }) },
       cell("1/0", "a"), // 3
-      { ...cellObservation("planner", { code: "1/0", text: "ZeroDivisionError", imageUrls: [], failed: true }, { runId: "a", cause: 3 }) },
+      { ...cellObservation("planner", { code: "1/0", output: { ...emptyCellOutput(), error: "ZeroDivisionError" }, imageUrls: [], failed: true }, { runId: "a", cause: 3 }) },
       cell("test()", "a", "coder"), // 5
-      { ...cellObservation("coder", { code: "test()", text: "ok", imageUrls: [], failed: false }, { runId: "a", cause: 5 }) },
+      { ...cellObservation("coder", { code: "test()", output: { ...emptyCellOutput(), stdout: "ok" }, imageUrls: [], failed: false }, { runId: "a", cause: 5 }) },
       cell("y = x + 1", "a"), // 7
-      { ...cellObservation("planner", { code: "y = x + 1", text: "", imageUrls: [], failed: false }, { runId: "a", cause: 7 }) },
+      { ...cellObservation("planner", { code: "y = x + 1", output: emptyCellOutput(), imageUrls: [], failed: false }, { runId: "a", cause: 7 }) },
       cell("never answered", "a"), // 9: the run stopped inside it
     );
     expect(notebookCellsToReplay(events)).toEqual(["x = 1", "y = x + 1"]);

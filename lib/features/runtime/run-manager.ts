@@ -5,7 +5,7 @@ import { isRunLeaseLost } from "@/lib/engines/db/run-leases";
 import { runsInState } from "@/lib/engines/db/runs";
 import { getSession, setTitleIfEmpty, type SessionRow } from "@/lib/engines/db/sessions";
 import { ArgusError, isArgusError } from "@/lib/foundation/errors";
-import type { PersonQuestion } from "@/lib/engines/kernels/bridge";
+import type { PersonAnswer, PersonQuestion } from "@/lib/engines/kernels/bridge";
 import type { ModelClient } from "@/lib/engines/llm/models";
 import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
 import type { PostMessage } from "@/lib/foundation/protocol/api";
@@ -136,9 +136,12 @@ export class RunManager {
     }
     if (run?.waiting) {
       // An answer, whether sent as interaction_response or typed as plain text.
-      const { seq, resolve } = run.waiting;
+      const { seq, kind, resolve } = run.waiting;
+      if (body.choice && body.choice.kind !== kind) {
+        throw new ArgusError("bad_request:message", `This answer is for a ${body.choice.kind.replace("_", " ")}, but the waiting question is not one: answer it in words.`, { field: "choice.kind" });
+      }
       run.waiting = null;
-      const answer = (await this.core.events.append(session.id, personMessage(body.content, media, { runId: run.runId, cause: seq }))).event;
+      const answer = (await this.core.events.append(session.id, personMessage(body.content, media, { runId: run.runId, cause: seq }, body.choice))).event;
       resolve(answer);
       return { runId: run.runId, resumed: true };
     }
@@ -206,7 +209,7 @@ export class RunManager {
    * while the planner's cell waits on the bridge): the same interaction card,
    * the same waiting state, the same run. Resolves with the answer's text.
    */
-  async ask(sessionId: string, question: PersonQuestion, agent: AgentName): Promise<string> {
+  async ask(sessionId: string, question: PersonQuestion, agent: AgentName): Promise<PersonAnswer> {
     const run = this.active.get(sessionId);
     if (!run) throw new Error("there is no active run to ask the person in");
     const state = (agentState: AgentState) => this.core.events.append(sessionId, stateChanged(agentState, "", { runId: run.runId }));
@@ -215,13 +218,13 @@ export class RunManager {
     // an answer that arrives during the next write must find the run waiting.
     const answered = new Promise<ArgusEvent>((resolve, reject) => {
       if (run.abort.signal.aborted) return reject(new Error("cancelled"));
-      run.waiting = { seq: asked.id!, resolve, reject };
+      run.waiting = { seq: asked.id!, kind: question.kind, resolve, reject };
     });
     answered.catch(() => undefined); // awaited below; a cancel meanwhile is not unhandled
     try {
       await state("awaiting_user_input");
       const answer = await answered;
-      return "action" in answer && answer.action === "message" ? answer.args.content : "";
+      return "action" in answer && answer.action === "message" ? { text: answer.args.content, choice: answer.args.choice ?? null } : { text: "", choice: null };
     } finally {
       if (!run.abort.signal.aborted) await state("running");
     }

@@ -7,7 +7,7 @@ describe("chatMarkdown", () => {
   const messages = [
     t.msg(i.user("How many coins?", ["/api/files/up1"]), { runId: "r1" }),
     t.msg(i.cell("planner", "Threshold first.", "print(24)"), { runId: "r1" }),
-    t.msg(i.output("----- stdout -----\n24", ["/api/files/g1", "/api/files/gone"]), { runId: "r1" }),
+    t.msg(i.printed("24", ["/api/files/g1", "/api/files/gone"]), { runId: "r1" }),
     t.msg(i.reply("There are **24** coins."), { runId: "r1" }),
     t.msg(i.user("And the big ones?"), { runId: "r2" }),
     t.msg(i.cell("planner", "", "big()"), { runId: "r2" }),

@@ -1,5 +1,6 @@
 import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
 import { agentCard } from "@/lib/foundation/protocol/agent-cards";
+import { cellOutputText } from "@/lib/foundation/protocol/cell-output-text";
 import type { ChatItem } from "@/lib/foundation/protocol/chat-item";
 import { taskListText } from "@/lib/foundation/protocol/chat-text";
 import { stepNumbers, stepTitle } from "@/lib/foundation/protocol/step-numbers";
@@ -16,7 +17,7 @@ export interface MarkdownPicture {
   alt: string;
 }
 
-const MEDIA_TYPES = new Set<ChatItem["type"]>(["user", "answer", "agent_message", "output", "browser_screen"]);
+const MEDIA_TYPES = new Set<ChatItem["type"]>(["user", "answer", "agent_message", "cell_output", "output", "browser_screen"]);
 
 /** Every picture the chat shows, each once, in the order it first appears. */
 export function pictureUrls(messages: readonly StreamedMessage[]): string[] {
@@ -74,6 +75,8 @@ function section(m: StreamedMessage, step: number, found: ReadonlyMap<string, Ma
       const thinking = item.thinking.trim() ? `${quote(item.thinking)}\n\n` : "";
       return `### ${stepTitle(item.agent, step)}\n\n${thinking}${fenced(item.code, "python")}`;
     }
+    case "cell_output":
+      return withPictures(fenced(cellOutputText(item.output), "text"), item.media);
     case "output":
       return withPictures(item.text.trim() ? fenced(item.text, "text") : "", item.media) || null;
     case "plan":

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { AgentNameSchema, jsonObject, SecurityRiskSchema } from "./event-base";
+import { InteractionChoiceSchema } from "./interaction-choice";
 
 const thought = z.string().default("");
 const securityRisk = SecurityRiskSchema.default(-1);
@@ -29,6 +30,8 @@ export const ACTION_ARGS = {
     image_urls: z.array(z.string()).nullable().default(null),
     wait_for_response: z.boolean().default(false),
     security_risk: securityRisk,
+    /** Argus's own: a card's answer with fields (interaction-choice.ts); `content` is its text form. */
+    choice: InteractionChoiceSchema.optional(),
   }),
   run: z.strictObject({
     command: z.string(),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MODEL_ROLES, type ModelRole } from "./agent-cards";
+import { InteractionChoiceSchema } from "./interaction-choice";
 import { MAX_MESSAGE_CHARS, tooLongMessage } from "./message-limit";
 import { RedoRequestSchema } from "./redo";
 
@@ -62,6 +63,11 @@ export const PostMessageBody = z
      */
     answers: z.number().int().positive().optional(),
     /**
+     * A card's answer with fields (the tool review's tool and threshold), typed: it answers only
+     * a waiting card of its kind, and `content` is ignored (send "").
+     */
+    choice: InteractionChoiceSchema.optional(),
+    /**
      * Do a turn again instead of posting a new message (redo.ts): continue a run that failed or
      * was stopped, answer the latest message again, or replace a message with `content`.
      * `content` is ignored (and may be empty) for continue and regenerate.
@@ -70,7 +76,8 @@ export const PostMessageBody = z
   })
   .strict()
   .refine((b) => b.redo === undefined || b.role === "user", { message: "a redo is sent with role user", path: ["redo"] })
-  .refine((b) => b.redo?.kind === "continue" || b.redo?.kind === "regenerate" || b.content.trim().length > 0 || (b.media?.length ?? 0) > 0, {
+  .refine((b) => b.choice === undefined || b.role === "interaction_response", { message: "a choice is sent with role interaction_response", path: ["choice"] })
+  .refine((b) => b.choice !== undefined || b.redo?.kind === "continue" || b.redo?.kind === "regenerate" || b.content.trim().length > 0 || (b.media?.length ?? 0) > 0, {
     message: "a message needs some text or at least one upload",
     path: ["content"],
   });

@@ -9,6 +9,8 @@
 import { z } from "zod";
 import { TaskItemSchema } from "./action-args";
 import { agentCard, AGENT_KINDS } from "./agent-cards";
+import { CellOutputSchema } from "./cell-output";
+import { InteractionChoiceSchema } from "./interaction-choice";
 import { RedoMarkSchema } from "./redo";
 import { BrowserActionWireSchema, BrowserObservationWireSchema, SafetyPayloadSchema } from "./browser-wire";
 
@@ -25,8 +27,12 @@ export type CellAgent = z.infer<typeof CellAgentSchema>;
 export const ChatItemSchema = z.discriminatedUnion("type", [
   /** The person's message, with their uploads as file URLs. */
   z.strictObject({ type: z.literal("user"), text: z.string(), media }),
-  /** The person's answer to a question, tool review or safety check (the message the interaction caused). */
-  z.strictObject({ type: z.literal("answer"), text: z.string(), media }),
+  /**
+   * The person's answer to a question, tool review or safety check (the message the interaction
+   * caused). `choice`: the fields a card answered with (the tool review's pick); `text` is then its
+   * text form, and only `choice` is read.
+   */
+  z.strictObject({ type: z.literal("answer"), text: z.string(), media, choice: InteractionChoiceSchema.optional() }),
   /** An agent's own words: the conversation agent's reply (Markdown), another agent's remark. */
   z.strictObject({ type: z.literal("agent_message"), speaker: SpeakerSchema, text: z.string(), media }),
   /** A one-line note of something an agent does that has no card of its own (a command, a file read). */
@@ -34,10 +40,12 @@ export const ChatItemSchema = z.discriminatedUnion("type", [
   /** A Python cell a planner or coder runs: its reasoning, then the code. */
   z.strictObject({ type: z.literal("cell"), agent: CellAgentSchema, thinking: z.string(), code: z.string() }),
   /**
-   * What a cell, command or file operation answered (`----- stdout -----` sections), with any pictures.
-   * `stopped`: the person stopped the run while the cell ran, so this is what it printed until then.
+   * What a cell answered, typed (cell-output.ts), with the pictures it showed. `stopped`: the
+   * person stopped the run while the cell ran, so this is what it printed until then.
    */
-  z.strictObject({ type: z.literal("output"), text: z.string(), media, stopped: z.literal(true).optional() }),
+  z.strictObject({ type: z.literal("cell_output"), output: CellOutputSchema, media, stopped: z.literal(true).optional() }),
+  /** What a command or file operation answered, as text. */
+  z.strictObject({ type: z.literal("output"), text: z.string(), media }),
   /** The planner's finished plan. */
   z.strictObject({ type: z.literal("plan"), plan: z.string(), instructions: z.array(z.string()), code: z.string() }),
   /** The coder's deliverable: the function and its test, as the model wrote them. */

@@ -7,6 +7,7 @@
 import type { AgentMessage, AgentMessageRole } from "./agent-message";
 import type { ChatItem, ChatItemOf } from "./chat-item";
 import type { TaskItem } from "./action-args";
+import { cellOutputText } from "./cell-output-text";
 import { agentShowing, BROWSING_AGENT } from "./agent-cards";
 
 /**
@@ -61,6 +62,8 @@ export function chatItemMessage(item: ChatItem): AgentMessage {
       const cell = `<execute_python>\n${item.code}\n</execute_python>`;
       return message(item.agent, item.thinking ? `<thinking>${item.thinking}</thinking>\n${cell}` : cell);
     }
+    case "cell_output":
+      return message("observation", cellOutputText(item.output), item.media);
     case "output":
       return message("observation", item.text, item.media);
     case "plan":

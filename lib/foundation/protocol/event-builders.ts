@@ -5,7 +5,10 @@
  */
 import { BROWSING_AGENT } from "./agent-cards";
 import type { SafetyCheck } from "./browser-wire";
+import type { CellOutput } from "./cell-output";
+import { cellOutputText } from "./cell-output-text";
 import type { AgentName, AgentState, ArgusEventInput } from "./events";
+import { choiceText, type InteractionChoice } from "./interaction-choice";
 import type { RedoMark } from "./redo";
 
 export type ObservationInput<K extends string> = Extract<ArgusEventInput, { observation: K }>;
@@ -41,8 +44,10 @@ export function redoMark(mark: RedoMark, text: string, place: EventPlace = {}): 
 }
 
 /** The person's message (or answer), with the URLs of the files it carries. */
-export function personMessage(content: string, imageUrls: string[], place: EventPlace = {}): ActionInput<"message"> {
-  return { source: "user", agent: "user", ...place, action: "message", args: { content, ...(imageUrls.length ? { image_urls: imageUrls } : {}) } };
+/** The person's message; an answer to a card with fields carries them as `choice` (its text form is the content). */
+export function personMessage(content: string, imageUrls: string[], place: EventPlace = {}, choice?: InteractionChoice): ActionInput<"message"> {
+  const args = { content: choice ? choiceText(choice) : content, ...(imageUrls.length ? { image_urls: imageUrls } : {}), ...(choice ? { choice } : {}) };
+  return { source: "user", agent: "user", ...place, action: "message", args };
 }
 
 /** A question for the person (or a tool review) from inside a run. */
@@ -60,10 +65,13 @@ export function question(
   };
 }
 
-/** What a cell printed and showed. `failed` is set when the cell raised, `stopped` when the person stopped it mid-run. */
+/**
+ * What a cell printed and showed, typed, with its text form as `content`. `failed` is set when the
+ * cell raised, `stopped` when the person stopped it mid-run.
+ */
 export function cellObservation(
   agent: AgentName,
-  cell: { code: string; text: string; imageUrls: string[]; failed: boolean; stopped?: boolean },
+  cell: { code: string; output: CellOutput; imageUrls: string[]; failed: boolean; stopped?: boolean },
   place: EventPlace = {},
 ): ObservationInput<"run_ipython"> {
   return {
@@ -71,8 +79,8 @@ export function cellObservation(
     ...place,
     agent,
     observation: "run_ipython",
-    content: cell.text,
-    extras: { code: cell.code, image_urls: cell.imageUrls.length ? cell.imageUrls : null, failed: cell.failed, ...(cell.stopped ? { stopped: true } : {}) },
+    content: cellOutputText(cell.output),
+    extras: { code: cell.code, image_urls: cell.imageUrls.length ? cell.imageUrls : null, failed: cell.failed, ...(cell.stopped ? { stopped: true } : {}), output: cell.output },
   };
 }
 

@@ -83,6 +83,8 @@ describe("action schemas", () => {
       "image_urls",
       "wait_for_response",
       "security_risk",
+      // Argus's own, after OpenHands' fields (a card's typed answer).
+      "choice",
     ]);
     expect(Object.keys(ACTION_ARGS.run_ipython.shape)).toEqual([
       "code",

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { AgentStateSchema, jsonObject } from "./event-base";
+import { CellOutputSchema } from "./cell-output";
 import { RedoMarkSchema } from "./redo";
 
 export const CmdMetadataSchema = z.strictObject({
@@ -30,6 +31,11 @@ export const OBSERVATION_EXTRAS = {
     failed: z.boolean().optional(),
     /** Argus's own: the person stopped the run while this cell ran; `content` is what it printed until then. */
     stopped: z.boolean().optional(),
+    /**
+     * Argus's own: the output typed (cell-output.ts); `content` is its text form. Absent in
+     * OpenHands' events and in Argus's before it (lib/features/runtime/legacy-cell-output.ts reads those).
+     */
+    output: CellOutputSchema.optional(),
   }),
   run: z.strictObject({
     command: z.string(),

@@ -16,7 +16,7 @@
  *    during a load of BENCH_SO_WORKERS runs at once over the three instances.
  *
  *   npm run bench:scale-out      (needs a build: bash scripts/ensure-build.sh; writes bench/results/scale-out-cluster.md)
- *   BENCH_SO_LOAD=16 BENCH_SO_TAKEOVERS=3 BENCH_SO_KILLS=20 BENCH_SO_WORKERS=6
+ *   BENCH_SO_LOAD=8 BENCH_SO_TAKEOVERS=3 BENCH_SO_KILLS=20 BENCH_SO_WORKERS=6 (the defaults)
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -26,10 +26,10 @@ import { startPostgres } from "@/tests/helpers/postgres";
 import { haveRedis } from "@/tests/helpers/redis-server";
 import { fmt, percentile } from "./lib/stats";
 import { startCluster } from "./scale-out-cluster/cluster";
-import { measureDelivery, type DeliveryResult } from "./scale-out-cluster/delivery";
+import { enableCommitTimes, measureDelivery, type DeliveryResult } from "./scale-out-cluster/delivery";
 import { survival, takeover, type Survival, type Takeover } from "./scale-out-cluster/kills";
 
-const LOAD = Number(process.env.BENCH_SO_LOAD ?? 16);
+const LOAD = Number(process.env.BENCH_SO_LOAD ?? 8);
 const TAKEOVERS = Number(process.env.BENCH_SO_TAKEOVERS ?? 3);
 const KILLS = Number(process.env.BENCH_SO_KILLS ?? 20);
 const WORKERS = Number(process.env.BENCH_SO_WORKERS ?? 6);
@@ -44,6 +44,7 @@ async function main(): Promise<void> {
   const loadBefore = loadavg();
   console.log(`bench:scale-out — load ${LOAD}, ${TAKEOVERS} takeovers, ${KILLS} kills × ${WORKERS} workers; ${machine}; load average ${loadBefore}`);
   const postgres = await startPostgres();
+  await enableCommitTimes(postgres);
   const t0 = Date.now();
   try {
     console.log("[1/3] delivery, single-instance baseline");
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
     let baseline: DeliveryResult;
     try {
       baseline = await measureDelivery(single, LOAD);
-      for (const p of [...baseline.paths, ...baseline.probes]) console.log(`  ${"path" in p ? p.path : p.what}: p50 ${ms(p.p50)}, p99 ${ms(p.p99)}`);
+      print(baseline);
     } finally {
       await single.close();
     }
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
     let survived: Survival;
     try {
       spread = await measureDelivery(cluster, LOAD);
-      for (const p of [...spread.paths, ...spread.probes]) console.log(`  ${"path" in p ? p.path : p.what}: p50 ${ms(p.p50)}, p99 ${ms(p.p99)}`);
+      print(spread);
       console.log("[2/3] kill -9 of a run's owner");
       for (let i = 0; i < TAKEOVERS; i++) {
         takeovers.push(await takeover(cluster, i % INSTANCES));
@@ -100,6 +101,12 @@ function steps(baseline: DeliveryResult, spread: DeliveryResult): (string | numb
   ];
 }
 
+function print(d: DeliveryResult): void {
+  for (const p of d.paths) console.log(`  ${p.path}: p50 ${ms(p.p50)}, p99 ${ms(p.p99)}; after commit p50 ${ms(p.afterCommit.p50)}, p99 ${ms(p.afterCommit.p99)}`);
+  console.log(`  stamp → commit: p50 ${ms(d.append.p50)}, p99 ${ms(d.append.p99)}`);
+  for (const p of d.probes) console.log(`  ${p.what}: p50 ${ms(p.p50)}, p99 ${ms(p.p99)}`);
+}
+
 function render(r: {
   machine: string;
   loadBefore: string;
@@ -112,9 +119,13 @@ function render(r: {
 }): string {
   const ends = (e: Record<string, number>) => Object.entries(e).map(([k, v]) => `${v} ${k}`).join(", ") || "none";
   const load = (d: DeliveryResult) => (d.loadavg.length ? `${fmt(Math.min(...d.loadavg), 1)}–${fmt(Math.max(...d.loadavg), 1)}` : "n/a");
+  const row = (label: string, p: DeliveryResult["paths"][number]) => [label, p.events, ms(p.p50), ms(p.p99), ms(p.max), ms(p.afterCommit.p50), ms(p.afterCommit.p99)];
+  const appendRow = (label: string, a: DeliveryResult["append"]) => [label, a.events, ms(a.p50), ms(a.p99), ms(a.max), "—", "—"];
   const pathRows = [
-    ...r.baseline.paths.map((p) => [`1 instance, no Redis, no nginx: ${p.path}`, p.events, ms(p.p50), ms(p.p99), ms(p.max)]),
-    ...r.spread.paths.map((p) => [`${INSTANCES} instances: ${p.path}`, p.events, ms(p.p50), ms(p.p99), ms(p.max)]),
+    ...r.baseline.paths.map((p) => row(`1 instance, no Redis, no nginx: ${p.path}`, p)),
+    appendRow("1 instance: of which stamp → commit (the database append)", r.baseline.append),
+    ...r.spread.paths.map((p) => row(`${INSTANCES} instances: ${p.path}`, p)),
+    appendRow(`${INSTANCES} instances: of which stamp → commit (the database append)`, r.spread.append),
   ];
   const probeRows = [
     ...r.baseline.probes.map((p) => [`1 instance: ${p.what}`, p.samples, ms(p.p50), ms(p.p99), ms(p.max)]),
@@ -135,11 +146,14 @@ Whole bench ${fmt(r.wallS / 60, 1)} min. ${new Date().toISOString()}.
 ## 1. Delivery, ${LOAD} runs at once
 
 From the event's stamp (taken by the writing instance just before its database append) to its arrival at a
-Socket.io page; live arrivals only. Runs ended: baseline ${ends(r.baseline.ended)}; ${INSTANCES} instances ${ends(r.spread.ended)}.
+Socket.io page; live arrivals only. Postgres records when each event's transaction committed
+(\`track_commit_timestamp\`), which splits each delivery into the database append (stamp → commit: waiting
+for a pooled connection, the transaction) and everything after it (commit → arrival: the run's state write,
+the emit, Redis, nginx, the page's socket). The test Postgres runs with \`fsync=off\` and \`synchronous_commit=off\`. Runs ended: baseline ${ends(r.baseline.ended)}; ${INSTANCES} instances ${ends(r.spread.ended)}.
 Load average (1 min) while it ran: baseline ${load(r.baseline)}, ${INSTANCES} instances ${load(r.spread)}.
 
-| path | events | p50 | p99 | max |
-|---|---|---|---|---|
+| path | events | p50 | p99 | max | commit → arrival p50 | commit → arrival p99 |
+|---|---|---|---|---|---|---|
 ${md(pathRows)}
 
 What each step of the path adds (differences of the rows above):

@@ -73,9 +73,19 @@ export async function startCluster(options: { instances: number; redis: boolean;
     return { id, server, call: api(server.url) };
   };
   const instances: Instance[] = [];
-  // One after the other: the first applies the migrations.
-  for (const id of ids) instances.push(await start(id));
-  const nginx = options.nginx ? await startNginx(instances.map((i) => new URL(i.server.url).host), confFor(instances.length)) : null;
+  let nginx: RunningNginx | null = null;
+  try {
+    // One after the other: the first applies the migrations.
+    for (const id of ids) instances.push(await start(id));
+    if (options.nginx) nginx = await startNginx(instances.map((i) => new URL(i.server.url).host), confFor(instances.length));
+  } catch (error) {
+    // Nothing of a half-started cluster is left running.
+    await Promise.all(instances.map((i) => i.server.kill()));
+    await new Promise<void>((resolve) => router.server.close(() => resolve()));
+    await redis?.close();
+    scratch.cleanup();
+    throw error;
+  }
   const orphans: { pid: number; cmdline: string }[] = [];
   let runs = 0;
 

@@ -9,9 +9,11 @@
  * XREAD, as the Socket.io adapter does), and each instance's event loop (a Socket.io handshake).
  */
 import os from "node:os";
+import pg from "pg";
 import { createClient } from "redis";
 import { openDatabase } from "@/lib/db/database";
 import { appendEventRow } from "@/lib/db/events";
+import type { TestPostgres } from "@/tests/helpers/postgres";
 import { percentile } from "../lib/stats";
 import type { Cluster } from "./cluster";
 import { ENDED, watch, type Watcher } from "./watch";
@@ -22,6 +24,8 @@ export interface PathLatency {
   p50: number;
   p99: number;
   max: number;
+  /** From the event's commit in Postgres (track_commit_timestamp) to its arrival: everything after the database. */
+  afterCommit: { p50: number; p99: number; max: number };
 }
 
 export interface Probe {
@@ -36,6 +40,8 @@ export interface DeliveryResult {
   runs: number;
   ended: Record<string, number>;
   paths: PathLatency[];
+  /** From the event's stamp to its commit: the database append as the writing instance lived it (a pool connection, the transaction). */
+  append: { events: number; p50: number; p99: number; max: number };
   probes: Probe[];
   loadavg: number[];
 }
@@ -44,12 +50,13 @@ const summary = (values: number[]) => ({ p50: percentile(values, 50), p99: perce
 
 export async function measureDelivery(cluster: Cluster, load: number): Promise<DeliveryResult> {
   const n = cluster.instances.length;
-  const lat = new Map<string, number[]>();
-  const record = (path: string, w: Watcher, runId: string) => {
-    const list = lat.get(path) ?? [];
-    for (const a of w.arrivals) if (a.runId === runId && !a.synced) list.push(a.at - a.stampedAt);
-    lat.set(path, list);
+  const seen = new Map<string, Array<{ key: string; stampedAt: number; at: number }>>();
+  const record = (path: string, w: Watcher, runId: string, sessionId: string) => {
+    const list = seen.get(path) ?? [];
+    for (const a of w.arrivals) if (a.runId === runId && !a.synced) list.push({ key: `${sessionId}:${a.seq}`, stampedAt: a.stampedAt, at: a.at });
+    seen.set(path, list);
   };
+  const sessions: string[] = [];
   const ended: Record<string, number> = {};
   const probes = startProbes(cluster);
   const loads: number[] = [];
@@ -59,6 +66,7 @@ export async function measureDelivery(cluster: Cluster, load: number): Promise<D
       Array.from({ length: load }, async (_, i) => {
         const k = i % n;
         const run = await cluster.prepareRun(k);
+        sessions.push(run.session.id);
         const pages: Array<[string, Watcher]> = [[n > 1 ? "owner instance, direct" : "the one instance, direct", await watch(cluster.instances[k]!.server.url, run.session)]];
         if (n > 1) pages.push(["another instance, direct (through Redis)", await watch(cluster.instances[(k + 1) % n]!.server.url, run.session)]);
         if (cluster.nginx) pages.push(["through nginx (any instance)", await watch(cluster.nginx.url, run.session)]);
@@ -67,7 +75,7 @@ export async function measureDelivery(cluster: Cluster, load: number): Promise<D
           await Promise.all(pages.map(([, w]) => w.until(() => w.states.some((s) => s.runId === runId && ENDED.includes(s.agentState)), `run ${runId} ended`)));
           const end = pages[0]![1].states.find((s) => s.runId === runId && ENDED.includes(s.agentState))!;
           ended[end.agentState] = (ended[end.agentState] ?? 0) + 1;
-          for (const [path, w] of pages) record(path, w, runId);
+          for (const [path, w] of pages) record(path, w, runId, run.session.id);
         } finally {
           for (const [, w] of pages) w.close();
         }
@@ -76,13 +84,51 @@ export async function measureDelivery(cluster: Cluster, load: number): Promise<D
   } finally {
     clearInterval(loadTimer);
   }
+  const committed = await commitTimes(cluster.databaseUrl, sessions);
+  const stampToCommit = new Map<string, number>();
+  for (const list of seen.values()) for (const a of list) if (committed.has(a.key)) stampToCommit.set(a.key, committed.get(a.key)! - a.stampedAt);
+  const appendTimes = [...stampToCommit.values()];
   return {
     runs: load,
     ended,
-    paths: [...lat].map(([path, values]) => ({ path, events: values.length, ...summary(values) })),
+    paths: [...seen].map(([path, list]) => ({
+      path,
+      events: list.length,
+      ...summary(list.map((a) => a.at - a.stampedAt)),
+      afterCommit: summary(list.filter((a) => committed.has(a.key)).map((a) => a.at - committed.get(a.key)!)),
+    })),
+    append: { events: appendTimes.length, ...summary(appendTimes) },
     probes: await probes.stop(),
     loadavg: loads,
   };
+}
+
+/** When each event of these sessions was committed (ms since the epoch); needs track_commit_timestamp (enableCommitTimes). */
+async function commitTimes(databaseUrl: string, sessions: string[]): Promise<Map<string, number>> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ session_id: string; seq: number; committed: number | null }>(
+      "SELECT session_id, seq, extract(epoch FROM pg_xact_commit_timestamp(xmin)) * 1000 AS committed FROM events WHERE session_id = ANY($1)",
+      [sessions],
+    );
+    return new Map(rows.filter((r) => r.committed !== null).map((r) => [`${r.session_id}:${r.seq}`, Number(r.committed)]));
+  } finally {
+    await client.end();
+  }
+}
+
+/** Turns on Postgres's commit timestamps (a restart): the bench reads when each event was committed. */
+export async function enableCommitTimes(postgres: TestPostgres): Promise<void> {
+  const client = new pg.Client({ connectionString: postgres.url("postgres") });
+  await client.connect();
+  try {
+    await client.query("ALTER SYSTEM SET track_commit_timestamp = on");
+  } finally {
+    await client.end();
+  }
+  await postgres.halt();
+  await postgres.start();
 }
 
 /** Samples each hop alone, every 100 ms, until stop(). */

@@ -68,8 +68,8 @@ export async function startCluster(options: { instances: number; redis: boolean;
     ...ROLE_MODELS,
   };
   const ids = Array.from({ length: options.instances }, (_, k) => `argus-${k + 1}`);
-  const start = async (id: string) => {
-    const server = await startArgus({ dataDir: scratch.dir, instanceId: id, ...(redis ? { redisUrl: redis.url } : {}), env });
+  const start = async (id: string, port?: string) => {
+    const server = await startArgus({ dataDir: scratch.dir, instanceId: id, ...(redis ? { redisUrl: redis.url } : {}), env: { ...env, ...(port ? { PORT: port } : {}) } });
     return { id, server, call: api(server.url) };
   };
   const instances: Instance[] = [];
@@ -129,7 +129,8 @@ export async function startCluster(options: { instances: number; redis: boolean;
       for (const o of started) if (cmdlineOf(o.pid) === o.cmdline) signal(o.pid, "SIGKILL");
     },
     async restart(k) {
-      instances[k] = await start(ids[k]!);
+      // On its old port, as a container keeps its address: nginx's upstream names it.
+      instances[k] = await start(ids[k]!, new URL(instances[k]!.server.url).port);
     },
     async close() {
       await nginx?.stop();

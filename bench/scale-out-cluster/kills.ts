@@ -89,6 +89,7 @@ export async function survival(cluster: Cluster, options: { kills: number; worke
   let started = 0;
   let postFailed = 0;
   let noEnd = 0;
+  let failedInARow = 0;
   let killing = true;
   let next = 0;
   const t0 = Date.now();
@@ -119,11 +120,17 @@ export async function survival(cluster: Cluster, options: { kills: number; worke
           inFlight.set(k, inFlight.get(k)! - 1);
           poke();
         }
-      } catch {
-        postFailed++; // its instance died while the session was made or the message posted
-      } finally {
+      } catch (error) {
+        // Its instance died while the session was made or the message posted: wait for it to be back.
+        // Anything else failing again and again is a broken bench, not a figure.
+        postFailed++;
+        if (up.has(k) && ++failedInARow > 20) throw new Error(`runs cannot be started on a live instance: ${String(error)}`);
+        await until(() => up.has(k));
         page?.close();
+        continue;
       }
+      failedInARow = 0;
+      page?.close();
     }
   };
 
@@ -137,6 +144,7 @@ export async function survival(cluster: Cluster, options: { kills: number; worke
       await cluster.restart(k);
       up.add(k);
       poke();
+      console.log(`  kill ${i + 1}/${options.kills} of ${cluster.instances[k]!.id} done; ${started} runs started so far`);
     }
     killing = false;
   };

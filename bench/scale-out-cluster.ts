@@ -60,26 +60,26 @@ async function main(): Promise<void> {
     const cluster = await startCluster({ instances: INSTANCES, redis: true, nginx: true, postgres, dbName: "cluster" });
     let spread: DeliveryResult;
     const takeovers: Takeover[] = [];
-    let survived: Survival;
+    let survived: Survival | null = null;
+    // Written after each phase, so a bench stopped part way still leaves what it measured.
+    const write = () => save(render({ machine, loadBefore, loadAfter: loadavg(), wallS: (Date.now() - t0) / 1000, baseline, spread, takeovers, survived }));
     try {
       spread = await measureDelivery(cluster, LOAD);
       print(spread);
+      write();
       console.log("[2/3] kill -9 of a run's owner");
       for (let i = 0; i < TAKEOVERS; i++) {
         takeovers.push(await takeover(cluster, i % INSTANCES));
         console.log(`  takeover ${i + 1}: ${JSON.stringify(takeovers.at(-1))}`);
       }
+      write();
       console.log(`[3/3] ${KILLS} kill -9s under load`);
       survived = await survival(cluster, { kills: KILLS, workers: WORKERS });
+      write();
     } finally {
       await cluster.close();
     }
-    const report = render({ machine, loadBefore, loadAfter: loadavg(), wallS: (Date.now() - t0) / 1000, baseline, spread, takeovers, survived });
-    console.log(report);
-    const out = path.join(import.meta.dirname, "results", "scale-out-cluster.md");
-    mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(out, report);
-    console.log(`written to ${path.relative(process.cwd(), out)}`);
+    console.log(render({ machine, loadBefore, loadAfter: loadavg(), wallS: (Date.now() - t0) / 1000, baseline, spread, takeovers, survived }));
   } finally {
     await postgres.stop();
   }
@@ -101,6 +101,13 @@ function steps(baseline: DeliveryResult, spread: DeliveryResult): (string | numb
   ];
 }
 
+function save(report: string): void {
+  const out = path.join(import.meta.dirname, "results", "scale-out-cluster.md");
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, report);
+  console.log(`  written to ${path.relative(process.cwd(), out)}`);
+}
+
 function print(d: DeliveryResult): void {
   for (const p of d.paths) console.log(`  ${p.path}: p50 ${ms(p.p50)}, p99 ${ms(p.p99)}; after commit p50 ${ms(p.afterCommit.p50)}, p99 ${ms(p.afterCommit.p99)}`);
   console.log(`  stamp → commit: p50 ${ms(d.append.p50)}, p99 ${ms(d.append.p99)}`);
@@ -115,7 +122,7 @@ function render(r: {
   baseline: DeliveryResult;
   spread: DeliveryResult;
   takeovers: Takeover[];
-  survived: Survival;
+  survived: Survival | null;
 }): string {
   const ends = (e: Record<string, number>) => Object.entries(e).map(([k, v]) => `${v} ${k}`).join(", ") || "none";
   const load = (d: DeliveryResult) => (d.loadavg.length ? `${fmt(Math.min(...d.loadavg), 1)}–${fmt(Math.max(...d.loadavg), 1)}` : "n/a");
@@ -134,7 +141,7 @@ function render(r: {
   const md = (rows: (string | number)[][]) => rows.map((row) => `| ${row.join(" | ")} |`).join("\n");
   const stamps = r.takeovers.map((t) => t.toOtherInstanceEventS).filter((s): s is number => s !== null);
   const s = r.survived;
-  const finished = s.ended.finished ?? 0;
+  const finished = s?.ended.finished ?? 0;
   return `# bench:scale-out — three instances behind nginx, under load and under kill -9
 
 \`npm run bench:scale-out\` (bench/scale-out-cluster.ts). Real Postgres, Redis, Debian's nginx running
@@ -182,15 +189,21 @@ ${md(r.takeovers.map((t, i) => [i + 1, t.toOtherInstanceEventS === null ? "none 
 
 Median ${stamps.length ? `${fmt(percentile(stamps, 50), 1)} s` : "n/a"}.
 
-## 3. ${s.kills} kill -9s during a ${INSTANCES}-instance load
+${s ? section3(s, finished) : `## 3. ${KILLS} kill -9s during a ${INSTANCES}-instance load\n\nNot reached in this run.\n`}`;
+}
+
+function section3(s: Survival, finished: number): string {
+  const other = Object.fromEntries(Object.entries(s.ended).filter(([k]) => k !== "finished"));
+  const ends = Object.entries(other).map(([k, v]) => `${v} ${k}`).join(", ") || "none";
+  return `## 3. ${s.kills} kill -9s during a ${INSTANCES}-instance load
 
 ${WORKERS} runs at once, each posted to one instance directly (which owns it) and watched through nginx; the bench
-kills an instance that owns a run in flight, restarts it, and goes on to the next (round robin), ${s.kills} times,
-in ${fmt(s.wallS, 0)} s.
+kills an instance that owns a run in flight, restarts it on its old port, and goes on to the next (round robin),
+${s.kills} times, in ${fmt(s.wallS, 0)} s.
 
 | runs started | completed (finished) | completed / started | other ends | no end seen | posts lost to a kill | finished run p50 |
 |---|---|---|---|---|---|---|
-| ${s.started} | ${finished} | ${fmt((100 * finished) / Math.max(1, s.started), 1)} % | ${ends(Object.fromEntries(Object.entries(s.ended).filter(([k]) => k !== "finished")))} | ${s.noEnd} | ${s.postFailed} | ${fmt(s.runP50S, 1)} s |
+| ${s.started} | ${finished} | ${fmt((100 * finished) / Math.max(1, s.started), 1)} % | ${ends} | ${s.noEnd} | ${s.postFailed} | ${fmt(s.runP50S, 1)} s |
 `;
 }
 

@@ -55,9 +55,17 @@ export async function watch(url: string, session: { id: string; token: string })
     if (ack.state) states.push({ ...ack.state, at: Date.now(), synced: true });
     poke();
   };
+  // Connected once the client's own reconnection gets through: nginx sets an instance aside for
+  // fail_timeout after a failed connection, so right after a kill it may answer 502 for a while.
   await new Promise<void>((resolve, reject) => {
-    socket.once("connect", () => resolve());
-    socket.once("connect_error", reject);
+    const timer = setTimeout(() => {
+      socket.disconnect();
+      reject(new Error(`could not connect to ${url} within 2 minutes`));
+    }, 120_000);
+    socket.once("connect", () => {
+      clearTimeout(timer);
+      resolve();
+    });
   });
   return {
     socket,

@@ -16,7 +16,8 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 export const HOST_OVERRIDES = ["ARGUS_JUPYTER_IP", "ARGUS_JUPYTER_PORT", "ARGUS_JUPYTER_ROOT", "ARGUS_JUPYTER_STATE", "ARGUS_KERNEL_PRELOAD"] as const;
 
 export interface DeployedJupyter {
-  server: { stop(): Promise<void>; output(): string };
+  /** signal() reaches the host and every kernel it started (its process group): SIGSTOP freezes them all. */
+  server: { stop(): Promise<void>; output(): string; signal(signal: NodeJS.Signals): void };
   /** What it serves (compose.yaml's /work): not Argus's data directory. */
   rootDir: string;
   url: string;
@@ -78,5 +79,5 @@ export async function startDeployedJupyter(dir: string): Promise<DeployedJupyter
     if (await ping({ baseUrl: url, token }, 2000)) break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { server: { stop, output: () => log }, rootDir, url, token };
+  return { server: { stop, output: () => log, signal: group }, rootDir, url, token };
 }

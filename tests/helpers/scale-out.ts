@@ -111,6 +111,8 @@ export interface ScaleOutOnEngines extends ScaleOutWorld {
   databaseUrl: string;
   /** The shared jupyter-server's root: not Argus's data directory. */
   jupyterRoot: string;
+  /** Signals the shared Jupyter host and its kernels (SIGSTOP: nothing on it answers until SIGCONT). */
+  signalJupyter(signal: NodeJS.Signals): void;
 }
 
 /**
@@ -144,6 +146,7 @@ export async function startScaleOutOnEngines(scenarioFile: string, env: Record<s
       postgres,
       databaseUrl,
       jupyterRoot: theirs.rootDir,
+      signalJupyter: (signal) => theirs.server.signal(signal),
       close: async () => {
         await world.close();
         for (const close of closers) await close();

@@ -54,7 +54,7 @@ export async function runLane(host: LaneHost, row: BatchRow, queue: BatchItemRow
         const ran = await runChunk(host, row, chunk, runner, active);
         queue.unshift(...ran.again);
         size = nextChunkSize(size, { finished: ran.finished, seconds: (Date.now() - started) / 1000, failed: ran.failed });
-        if (ran.noKernel) await new Promise((r) => setTimeout(r, NO_KERNEL_RETRY_MS));
+        if (ran.noKernel) await pause(NO_KERNEL_RETRY_MS, active.abort.signal);
       } finally {
         release();
       }
@@ -141,4 +141,18 @@ async function bytesOf(host: LaneHost, item: BatchItemRow): Promise<Uint8Array |
     // fall through: the stored bytes are gone
   }
   return "The file is no longer stored (the upload was deleted before its turn).";
+}
+
+/** Waits `ms`, or less when `signal` fires: a cancel does not wait out a retry's pause. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
 }

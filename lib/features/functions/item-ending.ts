@@ -15,9 +15,14 @@ export function itemEnding(
     const seconds = Math.round(at.limits.timeoutMs / 100) / 10;
     return { ...failed, error: { kind: "timeout", message: `The function ran longer than ${seconds} s on this file and was stopped.` } };
   }
-  if (at.cancelled) return { ...failed, error: { kind: "cancelled", message: "Cancelled while it ran." } };
+  if (at.cancelled) return cancelledWhileRunning(at.wallSeconds);
   if (at.timedOut >= 0) return null;
   if (!execution.error && at.endedByOverflow) return null; // the kernel ended the chunk itself: the rest run again
   const { error, stdout } = cellFailure(execution, at.wallSeconds);
   return { ...failed, stdout, error };
+}
+
+/** The item that was running (or waiting for its kernel) when its batch was cancelled. */
+export function cancelledWhileRunning(wallSeconds: number): FunctionRunResult {
+  return { result: null, stdout: "", images: [], seconds: wallSeconds, error: { kind: "cancelled", message: "Cancelled while it ran." } };
 }

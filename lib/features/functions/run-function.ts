@@ -17,6 +17,7 @@
 import { chunkInKernel } from "./chunk-call";
 import type { CallOptions, ChunkOptions, FunctionInput, FunctionRunner, FunctionRunnerDeps, FunctionRunResult, FunctionSource } from "./function-runner-types";
 import { DEFAULT_FUNCTION_LIMITS } from "./function-runner-types";
+import { cancelledWhileRunning } from "./item-ending";
 import { KernelLease } from "./kernel-lease";
 
 export type { FunctionError, FunctionErrorKind } from "./function-outcome";
@@ -56,8 +57,17 @@ export function openFunctionRunner(deps: FunctionRunnerDeps, fn: FunctionSource,
     const limits = { ...DEFAULT_FUNCTION_LIMITS, ...defaults.limits, ...options.limits };
     const signal = options.signal ?? defaults.signal;
     if (!lease || lease.kernel.lost) {
-      await lease?.release();
-      lease = await KernelLease.take(deps.kernels);
+      const old = lease;
+      lease = null;
+      await old?.release();
+      const asked = Date.now();
+      lease = await KernelLease.takeUnlessAborted(deps.kernels, signal);
+      if (!lease) {
+        // Cancelled while its kernel was starting: the first item ends as if interrupted, the rest run again (or are cancelled with the batch).
+        const cancelled = cancelledWhileRunning((Date.now() - asked) / 1000);
+        await options.onItem?.(0, cancelled);
+        return [cancelled];
+      }
     }
     const { outcomes, clean, unsure } = await chunkInKernel(deps, fn, lease.kernel, inputs, limits, signal, options.onItem);
     if (!clean) {
@@ -70,10 +80,11 @@ export function openFunctionRunner(deps: FunctionRunnerDeps, fn: FunctionSource,
       // still in the kernel's send queue dies with the process when the next item calls os._exit.
       // Alone in a fresh kernel, it gives its own verdict.
       try {
-        lease = await KernelLease.take(deps.kernels);
+        lease = await KernelLease.takeUnlessAborted(deps.kernels, signal);
       } catch {
         return outcomes; // no kernel now: the item stays unfinished, and the caller runs it again
       }
+      if (!lease) return outcomes; // cancelled meanwhile: the caller settles the item with its batch
       const alone = await chunkInKernel(deps, fn, lease.kernel, [inputs[unsure]!], limits, signal, options.onItem && ((_, out) => options.onItem!(unsure, out)));
       if (!alone.clean) {
         const old = lease;

@@ -8,14 +8,15 @@ import { agentCard } from "@/lib/protocol/agent-cards";
 import type { Execution } from "@/lib/protocol/contexts";
 import { cellObservation, delegateResult, errorNote, stateChanged } from "@/lib/protocol/event-builders";
 import type { AgentName, AgentState, ArgusEvent, ArgusEventInput } from "@/lib/protocol/events";
+import type { ModelReply } from "@/lib/protocol/model-replies";
 import type { RunLimits } from "@/lib/protocol/state";
 import { endingOfError, RunEnded, writeRunEnding, type RunEnding } from "./run-ending";
 import { stepDrafts } from "./step-drafts";
 import { checkRunBudgets } from "./run-budgets";
+import { recordingModel } from "./model-replies";
+import type { RebuiltRun, RunServices } from "./run-services";
 
-import type { RunServices } from "./run-services";
-
-export type { CellImage, RunServices } from "./run-services";
+export type { CellImage, RebuiltRun, RunServices } from "./run-services";
 
 export interface ControllerOptions {
   sessionId: string;
@@ -59,6 +60,8 @@ export class Controller {
   private unfinished: { frame: Frame; action: ArgusEvent; result: StepResult } | null = null;
   /** How the run last ended; a failure or a stop can be continued (resume). */
   private ending: RunEnding | null = null;
+  /** Set up from the log (adopt) rather than run here: it can be resumed once. */
+  private adopted = false;
 
   constructor(
     private readonly services: RunServices,
@@ -71,7 +74,7 @@ export class Controller {
    * stop): its agents, their delegation stack and the step it stopped at are all still here.
    */
   get resumable(): boolean {
-    return this.stack.length > 0 && (this.ending?.kind === "failed" || this.ending?.kind === "stopped_by_person");
+    return this.stack.length > 0 && (this.adopted || this.ending?.kind === "failed" || this.ending?.kind === "stopped_by_person");
   }
 
   private async append(event: ArgusEventInput): Promise<ArgusEvent> {
@@ -89,6 +92,16 @@ export class Controller {
     await this.drive();
   }
 
+  /** Takes the state of a run rebuilt from the log (another instance ran it); `resume` goes on from there. */
+  adopt(run: RebuiltRun): void {
+    this.stack.push(...run.stack.map((agent) => ({ agent })));
+    this.firstSeq = run.firstSeq;
+    this.steps = run.steps;
+    const top = this.stack.at(-1);
+    this.unfinished = run.unfinished && top ? { frame: top, ...run.unfinished } : null;
+    this.adopted = true;
+  }
+
   /**
    * Goes on with a run that failed or was stopped (see `resumable`), under the new attempt's signal and
    * callbacks: the action it stopped in is carried out again, then the top agent takes the failed step.
@@ -98,6 +111,7 @@ export class Controller {
     this.o = options;
     this.startedAt = Date.now();
     this.ending = null;
+    this.adopted = false;
     await this.drive();
   }
 
@@ -111,7 +125,7 @@ export class Controller {
         const events = () => this.services.events.eventsAfter(sessionId, this.firstSeq - 1);
         await checkRunBudgets({ state: await this.services.events.runState(sessionId, runId), limits, startedAt: this.startedAt, events, runId });
         const frame = this.stack.at(-1)!;
-        const result = await this.step(frame);
+        const { result, replies } = await this.step(frame);
         // Before the finish is logged: whoever sees it (the Code tab) finds the kept function already there.
         if (result.action.action === "finish") {
           await this.services.onAgentFinished?.({ sessionId: this.o.sessionId, runId: this.o.runId, agent: frame.agent.name, outputs: result.action.args.outputs });
@@ -121,6 +135,8 @@ export class Controller {
           agent: frame.agent.name,
           ...result.action,
           llm_metrics: toLlmMetrics(result.usage),
+          // What the model said in this step: another instance rebuilds the agent's memory from it.
+          model_replies: replies,
         });
         await this.carryOutOnce(frame, action, result);
       }
@@ -135,7 +151,7 @@ export class Controller {
    * flushed before returning, that is before the step's event is appended, so a client always
    * sees the draft first and the persisted event replace it.
    */
-  private async step(frame: Frame): Promise<StepResult> {
+  private async step(frame: Frame): Promise<{ result: StepResult; replies: ModelReply[] }> {
     if (this.o.signal.aborted) throw new RunEnded(STOPPED_BY_PERSON);
     const { sessionId, runId } = this.o;
     const drafts = stepDrafts({
@@ -149,10 +165,11 @@ export class Controller {
         if (!this.o.closing()) this.services.drafts.publish(sessionId, draft);
       },
     });
+    const recorded = recordingModel(this.model);
     try {
-      const result = await frame.agent.step({ sessionId, runId, signal: this.o.signal, model: this.model, onDraft: drafts.onDraft });
+      const result = await frame.agent.step({ sessionId, runId, signal: this.o.signal, model: recorded.model, onDraft: drafts.onDraft });
       drafts.flush();
-      return result;
+      return { result, replies: recorded.replies };
     } finally {
       drafts.close();
     }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { ToolSpecs } from "@/lib/llm/models";
 import { ModelRepliesSchema, type ModelReply } from "@/lib/protocol/model-replies";
 import { recordingModel, replayingModel, ReplayMismatch } from "./model-replies";
+import { fromDict, toDict } from "./serialization";
 
 const tools = { reply: { description: "Say it.", schema: z.object({ response: z.string() }) } } satisfies ToolSpecs;
 const request = { messages: [], tools, signal: new AbortController().signal };
@@ -29,6 +30,12 @@ describe("the model replies behind a step", () => {
     const some = replayingModel(replies);
     await some.callTool("conversation", request);
     expect(some.left()).toBe(1);
+  });
+
+  it("are stored with the step's action and read back (the log's dict form), and an older action without them still reads", () => {
+    const action = fromDict({ source: "agent", agent: "conversation", runId: "r", action: "message", args: { content: "first" }, model_replies: replies });
+    expect(fromDict(JSON.parse(JSON.stringify(toDict(action)))).model_replies).toEqual(replies);
+    expect(fromDict({ source: "agent", agent: "conversation", action: "message", args: { content: "older" } }).model_replies).toBeUndefined();
   });
 
   it("are refused by the log's schema when malformed", () => {

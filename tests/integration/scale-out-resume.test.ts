@@ -44,6 +44,7 @@ beforeAll(async () => {
   world = await startScaleOut(scenarioPath("hello.json"), { ARGUS_RESUME_RUNS: "on" });
 }, 240_000);
 afterAll(async () => {
+  if (process.env.ARGUS_TEST_DUMP) writeFileSync(`${process.env.ARGUS_TEST_DUMP}.b.log`, world?.b.output() ?? "");
   for (const watch of watches) watch.socket.disconnect();
   await world?.close();
 });

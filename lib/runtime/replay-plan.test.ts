@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { cellObservation, delegateResult, personMessage, redoMark, stateChanged } from "@/lib/protocol/event-builders";
 import type { ArgusEvent, ArgusEventInput } from "@/lib/protocol/events";
 import type { ModelReply } from "@/lib/protocol/model-replies";
+import { notebookCellsToReplay } from "./redo-log";
 import { replayPlan } from "./replay-plan";
 import { fromDict } from "./serialization";
 
@@ -59,6 +60,25 @@ describe("the plan for rebuilding a run's agents from its log", () => {
       [4, null],
       [5, 7],
     ]);
+  });
+
+  it("counts a cell the run was stopped in as unanswered, and its later run as its answer; only cells whose latest run succeeded are replayed into a new notebook", () => {
+    const stopped = log(
+      personMessage("hi", [], { runId: "r" }),
+      cell("a = 1"),
+      cellObservation("planner", { code: "a = 1", text: "", imageUrls: [], failed: false }, { runId: "r", cause: 2 }),
+      cell("import time; time.sleep(60)"),
+      cellObservation("planner", { code: "", text: "", imageUrls: [], failed: false, stopped: true }, { runId: "r", cause: 4 }),
+    );
+    const plan = replayPlan(stopped, "r");
+    if ("why" in plan) throw new Error(plan.why);
+    expect(plan.steps.map((s) => s.answer?.id ?? null)).toEqual([3, null]);
+    expect(notebookCellsToReplay(stopped)).toEqual(["a = 1"]);
+    const rerun = [...stopped, ...log(cellObservation("planner", { code: "", text: "slept", imageUrls: [], failed: false }, { runId: "r", cause: 4 })).map((e) => ({ ...e, id: 6 }))];
+    const again = replayPlan(rerun, "r");
+    if ("why" in again) throw new Error(again.why);
+    expect(again.steps.map((s) => s.answer?.id ?? null)).toEqual([3, 6]);
+    expect(notebookCellsToReplay(rerun)).toEqual(["a = 1", "import time; time.sleep(60)"]);
   });
 
   it("starts after a Regenerate's mark: the agents were made from the log up to it", () => {

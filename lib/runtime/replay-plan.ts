@@ -35,9 +35,12 @@ function redoKind(e: ArgusEvent): string | null {
   return "observation" in e && e.observation === "null" ? (e.extras.redo?.kind ?? null) : null;
 }
 
-/** Whether `e` answers the action `seq` (an observation of it, or the person's answer to its question). */
+/**
+ * Whether `e` answers the action `seq` (an observation of it, or the person's answer to its
+ * question). A cell's output marked stopped does not: the run stopped in it, and a Continue runs it again.
+ */
 function answers(e: ArgusEvent, seq: number): boolean {
-  if (e.cause !== seq) return false;
+  if (e.cause !== seq || isStopped(e)) return false;
   return "observation" in e ? e.observation !== "agent_state_changed" && e.observation !== "null" : e.action === "message" && e.source === "user";
 }
 
@@ -65,4 +68,9 @@ export function replayPlan(events: readonly ArgusEvent[], runId: string): Replay
   const unanswered = steps.findIndex((s) => s.answer === null && ANSWERED.has(s.action.action));
   if (unanswered !== -1 && unanswered !== steps.length - 1) return { why: `step ${steps[unanswered]!.action.id} was never answered` };
   return { openingSeq, before, text: request.args.content, media: uploadIdsOf(request), steps };
+}
+
+/** A cell's output written as the run was stopped in it (controller.ts runCell). */
+export function isStopped(e: ArgusEvent): boolean {
+  return "observation" in e && e.observation === "run_ipython" && e.extras.stopped === true;
 }

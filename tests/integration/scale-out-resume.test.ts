@@ -68,9 +68,9 @@ const MOVED = /moved to another server, continuing/;
 /** The run's stored chat, checked for what a resumed run must show: one notice, a rebuilt notebook, no step twice, the answer. */
 async function expectResumedOnce(session: ScaleOutSession, runId: string, notice: RegExp): Promise<StreamedMessage[]> {
   const view = (await world.callB("GET", `/api/sessions/${session.id}`, { token: session.token })).json;
-  expect(view.state).toBe("finished");
   const stored = (view.messages as StreamedMessage[]).filter((m) => m.runId === runId);
-  if (process.env.ARGUS_TEST_DUMP) console.log(stored.map((m) => `${m.seq} ${m.item.type} ${m.role}: ${m.content.slice(0, 80)}`).join("\n"));
+  if (process.env.ARGUS_TEST_DUMP) console.log(stored.map((m) => `${m.seq} ${m.item.type} ${m.role}: ${m.content.slice(0, 300)}`).join("\n"));
+  expect(view.state).toBe("finished");
   // The notice is a typed chat item (a redo mark of kind "moved"), in plain words.
   expect(stored.filter((m) => m.item.type === "redo" && m.item.kind === "moved" && notice.test(m.content))).toHaveLength(1);
   // The notebook was rebuilt on the new owner by running the recorded cell again (marked in the chat).
@@ -91,7 +91,7 @@ describe.skipIf(!haveRedis() || TEST_DB !== "postgres")("runs that resume on ano
     // A person watching through B is told, in plain words, before the run goes on.
     await eventually(() => watch.messages.some((m) => m.runId === runId && MOVED.test(m.content)), "the client on B saw the run move");
     raiseFlag();
-    expect((await watch.until(["finished", "error", "stopped", "interrupted"], 180_000, runId)).agentState).toBe("finished");
+    await watch.until(["finished", "error", "stopped", "interrupted"], 180_000, runId);
     await expectResumedOnce(session, runId, MOVED);
     // Nothing was marked interrupted: the run went on.
     expect(watch.messages.some((m) => m.runId === runId && /stopped responding/.test(m.content))).toBe(false);
@@ -117,6 +117,35 @@ describe.skipIf(!haveRedis() || TEST_DB !== "postgres")("runs that resume on ano
     expect(stalled.output()).not.toMatch(/UnhandledPromiseRejection|run failed outside its controller/);
   });
 
+  it("a Continue sent to another instance than the one that ran the stopped run goes on from the cell it stopped in, not from the start", { timeout: 300_000 }, async () => {
+    const d = await world.startInstance("d");
+    const { session, runId, watch, raiseFlag } = await startRun(d);
+    expect((await api(d.url)("POST", `/api/sessions/${session.id}/cancel`, { token: session.token })).status).toBe(202);
+    expect((await watch.until(["stopped", "error", "finished", "interrupted"], 180_000, runId)).agentState).toBe("stopped");
+    // B never held this run's agents: it rebuilds them from the log.
+    const resumed = await world.callB("POST", `/api/sessions/${session.id}/messages`, { token: session.token, body: { role: "user", content: "", redo: { kind: "continue", runId } } });
+    expect(resumed.status).toBe(202);
+    expect(resumed.json.runId).toBe(runId);
+    await eventually(() => watch.messages.some((m) => m.runId === runId && m.item.type === "redo" && m.item.kind === "continue"), "the run was continued");
+    const markSeq = watch.messages.find((m) => m.runId === runId && m.item.type === "redo" && m.item.kind === "continue")!.seq;
+    raiseFlag();
+    // The run's id is the same as before the stop: it has ended again once it is finished, or once an ending is stored after the mark.
+    const view = async () => (await world.callB("GET", `/api/sessions/${session.id}`, { token: session.token })).json as { state: string; messages: StreamedMessage[] };
+    await eventually(async () => {
+      const now = await view();
+      return now.state === "finished" || now.messages.some((m) => m.seq > markSeq && m.role === "final_observation");
+    }, "the continued run ended");
+    const { state, messages: stored } = await view();
+    if (process.env.ARGUS_TEST_DUMP) console.log(stored.map((m) => `${m.seq} ${m.item.type} ${m.role}: ${m.content.slice(0, 300)}`).join("\n"));
+    expect(state).toBe("finished");
+    // Not answered again from the start: the conversation's first words and the first cell stand once.
+    expect(stored.some((m) => /could not be picked up where they stopped/.test(m.content))).toBe(false);
+    expect(stored.filter((m) => m.runId === runId && m.content === "Let me work it out.")).toHaveLength(1);
+    expect(stored.filter((m) => m.runId === runId && m.item.type === "redo" && m.item.kind === "notebook_rebuilt")).toHaveLength(1);
+    expect(stored.filter((m) => m.content.includes("the answer is 42"))).toHaveLength(1);
+    expect(stored.some((m) => m.runId === runId && m.content.includes("The answer is **42**."))).toBe(true);
+  });
+
   it("an instance restarted at once under its own id takes its run back and finishes it, and the clients are told", { timeout: 300_000 }, async () => {
     // A long lease, so only the restart, never B's sweeper, can pick the run up.
     const slow = { ARGUS_RUN_LEASE_SECONDS: "60" };
@@ -127,7 +156,7 @@ describe.skipIf(!haveRedis() || TEST_DB !== "postgres")("runs that resume on ano
     const restarted = /Argus restarted; continuing this run/;
     await eventually(() => watch.messages.some((m) => m.runId === runId && restarted.test(m.content)), "the client on B heard the run go on");
     raiseFlag();
-    expect((await watch.until(["finished", "error", "stopped", "interrupted"], 180_000, runId)).agentState).toBe("finished");
+    await watch.until(["finished", "error", "stopped", "interrupted"], 180_000, runId);
     await expectResumedOnce(session, runId, restarted);
     expect(watch.messages.some((m) => m.runId === runId && /Argus server stopped/.test(m.content))).toBe(false);
   });

@@ -11,10 +11,10 @@ import type { Agent, AgentModel, RunAgents } from "@/agents/types";
 import { cellObservation, personMessage } from "@/lib/protocol/event-builders";
 import type { ArgusEvent, ArgusEventInput } from "@/lib/protocol/events";
 import type { ModelReply } from "@/lib/protocol/model-replies";
-import type { RunStart } from "./active-run";
-import { replayingModel } from "./model-replies";
-import { rebuildRun } from "./run-rebuild";
-import { fromDict } from "./serialization";
+import type { RunStart } from "@/lib/runtime/active-run";
+import { replayingModel } from "@/lib/runtime/model-replies";
+import { rebuildRun } from "@/lib/runtime/run-rebuild";
+import { fromDict } from "@/lib/runtime/serialization";
 
 function log(...inputs: ArgusEventInput[]): ArgusEvent[] {
   return inputs.map((e, i) => ({ ...fromDict(e), id: i + 1 }));

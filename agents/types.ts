@@ -24,11 +24,20 @@ export interface StepResult {
   usage: Usage;
 }
 
+/** The model calls an agent's step makes: the real client, or one replaying recorded replies (lib/features/runtime/model-replies.ts). */
+export type AgentModel = Pick<ModelClient, "callTool" | "responses">;
+
 export interface StepContext {
   sessionId: string;
   runId: string;
   signal: AbortSignal;
-  model: ModelClient;
+  model: AgentModel;
+  /**
+   * True while the agent is stepped again from the log to rebuild its memory on another
+   * instance (lib/features/runtime/run-rebuild.ts): its action is not carried out, so a step must not
+   * start anything outside itself (a batch) then.
+   */
+  replaying?: boolean;
   /** Give to every model call: receives the reply as it is written (the chat's live draft). */
   onDraft?: (draft: ReplyDraft) => void;
 }

@@ -72,7 +72,8 @@ export class ConversationAgent implements Agent {
     if (this.phase === "act" && this.chosen?.action === "run_on_all_images") {
       // A batch runs on its own (the preview pane shows it): say it started, and end the turn.
       this.phase = "done";
-      const said = this.inputs.startBatch ? await this.inputs.startBatch() : "Batch runs are not available on this server (it runs without Python kernels).";
+      // Stepped again from the log, the batch it started is not started twice (its words are in the log).
+      const said = ctx.replaying ? "" : this.inputs.startBatch ? await this.inputs.startBatch() : "Batch runs are not available on this server (it runs without Python kernels).";
       return { action: { action: "message", args: { content: said } }, usage: NO_USAGE };
     }
     if (this.phase === "act") return { action: this.act(), usage: NO_USAGE };

@@ -191,4 +191,6 @@ export const EnvSchema = z.object({
   ARGUS_INSTANCE_ID: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, { message: "letters, digits, '.', '_' or '-' (at most 100)" }).optional(),
   // How long a run's lease lasts without renewal: another instance notices a dead owner within this plus a sweep (≤ 2 s).
   ARGUS_RUN_LEASE_SECONDS: z.coerce.number().min(1).max(60).default(10),
+  // A run whose owner died, stalled or restarted goes on from the log on the instance that takes its lease ("on"), or ends interrupted ("off").
+  ARGUS_RESUME_RUNS: z.enum(["on", "off"]).default("on"),
 });

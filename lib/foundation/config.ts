@@ -134,6 +134,8 @@ export interface ArgusConfig {
     /** ARGUS_INSTANCE_ID, or `<host>-<random>` made at start. */
     instanceId: string;
     leaseMs: number;
+    /** Runs whose owner died, stalled or restarted go on from the log where their lease is taken (lib/features/scale/run-takeover.ts). */
+    resumeRuns: boolean;
   };
 }
 
@@ -282,6 +284,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       clusterSecret: clusterSecret(e.REDIS_URL, e.ARGUS_CLUSTER_SECRET),
       instanceId: e.ARGUS_INSTANCE_ID ?? `${hostname().replace(/[^A-Za-z0-9._-]/g, "").slice(0, 60) || "argus"}-${randomBytes(4).toString("hex")}`,
       leaseMs: Math.round(e.ARGUS_RUN_LEASE_SECONDS * 1000),
+      resumeRuns: e.ARGUS_RESUME_RUNS === "on",
     },
   };
 }

@@ -47,6 +47,9 @@ export async function startScaleOut(scenarioFile: string, env: Record<string, st
     OPENAI_BASE_URL: model.url,
     OPENAI_API_KEY: "scripted",
     ...ROLE_MODELS,
+    // These worlds check what happens to a run when it cannot go on (it ends interrupted);
+    // scale-out-resume.test.ts turns resuming on and checks that it goes on.
+    ARGUS_RESUME_RUNS: "off",
     ...env,
   };
   const a = await startArgus({ dataDir: scratch.dir, instanceId: "a", redisUrl: redis.url, env: shared });

@@ -108,3 +108,14 @@ export async function claimExpiredLease(db: Db, lease: RunLease): Promise<boolea
   const seen = { key: lease.sessionId, owner: lease.owner, expiresAt: lease.expiresAt };
   return (await leases.takeOverLease<RawLease>(db, T, seen, null, { run_id: lease.runId })) !== null;
 }
+
+/**
+ * Takes a lease seen expiring (or this instance's own, left by its last process) for `owner`,
+ * exactly once across instances, raising its epoch so writes under the old one are refused
+ * (fencing). Returns the lease as taken, or null for every loser.
+ */
+export async function takeOverRunLease(db: Db, lease: RunLease, next: { owner: string; expiresAt: number }): Promise<RunLease | null> {
+  const seen = { key: lease.sessionId, owner: lease.owner, expiresAt: lease.expiresAt };
+  const row = await leases.takeOverLease<RawLease>(db, T, seen, next, { run_id: lease.runId });
+  return row ? fromRaw(row) : null;
+}

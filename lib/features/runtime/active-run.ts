@@ -2,10 +2,13 @@
 import type { RunAgents } from "@/agents/types";
 import type { Db } from "@/lib/engines/db/database";
 import type { DiskSpace } from "@/lib/engines/db/disk-space";
-import type { ArgusEvent } from "@/lib/foundation/protocol/events";
+import type { PersonAnswer, PersonQuestion } from "@/lib/engines/kernels/bridge";
+import { question as questionEvent, stateChanged } from "@/lib/foundation/protocol/event-builders";
+import type { AgentName, AgentState, ArgusEvent } from "@/lib/foundation/protocol/events";
 import type { InteractionKind } from "@/lib/foundation/protocol/interaction-choice";
 import type { RunLimits } from "@/lib/foundation/protocol/state";
 import type { ControllerOptions, RunServices } from "./controller";
+import type { EventLog } from "./event-log";
 
 /** A run this process executes (one attempt of it: a continue makes a new one under the same run id). */
 export interface ActiveRun {
@@ -54,4 +57,28 @@ export function attemptOptions(
         run.waiting = { seq, kind, resolve, reject };
       }),
   };
+}
+
+/**
+ * Asks the person something from inside a running step of `run`: the question is logged, the run
+ * waits for its answer (awaiting_user_input), then goes on running. Resolves with the answer's text
+ * and, for a tool review, the person's typed choice.
+ */
+export async function askInRun(events: EventLog, sessionId: string, run: ActiveRun, question: PersonQuestion, agent: AgentName): Promise<PersonAnswer> {
+  const state = (agentState: AgentState) => events.append(sessionId, stateChanged(agentState, "", { runId: run.runId }));
+  const asked = (await events.append(sessionId, questionEvent(agent, question, { runId: run.runId }))).event;
+  // Waiting before anything more is written: the question is on screen, and
+  // an answer that arrives during the next write must find the run waiting.
+  const answered = new Promise<ArgusEvent>((resolve, reject) => {
+    if (run.abort.signal.aborted) return reject(new Error("cancelled"));
+    run.waiting = { seq: asked.id!, kind: question.kind, resolve, reject };
+  });
+  answered.catch(() => undefined); // awaited below; a cancel meanwhile is not unhandled
+  try {
+    await state("awaiting_user_input");
+    const answer = await answered;
+    return "action" in answer && answer.action === "message" ? { text: answer.args.content, choice: answer.args.choice ?? null } : { text: "", choice: null };
+  } finally {
+    if (!run.abort.signal.aborted) await state("running");
+  }
 }

@@ -9,14 +9,15 @@ import { agentCard } from "@/lib/foundation/protocol/agent-cards";
 import type { Execution } from "@/lib/foundation/protocol/contexts";
 import { cellObservation, delegateResult, errorNote, stateChanged } from "@/lib/foundation/protocol/event-builders";
 import type { AgentName, AgentState, ArgusEvent, ArgusEventInput } from "@/lib/foundation/protocol/events";
+import type { ModelReply } from "@/lib/foundation/protocol/model-replies";
 import type { RunLimits } from "@/lib/foundation/protocol/state";
 import { endingOfError, RunEnded, writeRunEnding, type RunEnding } from "./run-ending";
 import { stepDrafts } from "./step-drafts";
 import { checkRunBudgets } from "./run-budgets";
+import { recordingModel } from "./model-replies";
+import type { RebuiltRun, RunServices } from "./run-services";
 
-import type { RunServices } from "./run-services";
-
-export type { CellImage, RunServices } from "./run-services";
+export type { CellImage, RebuiltRun, RunServices } from "./run-services";
 
 export interface ControllerOptions {
   sessionId: string;
@@ -60,6 +61,8 @@ export class Controller {
   private unfinished: { frame: Frame; action: ArgusEvent; result: StepResult } | null = null;
   /** How the run last ended; a failure or a stop can be continued (resume). */
   private ending: RunEnding | null = null;
+  /** Set up from the log (adopt) rather than run here: it can be resumed once. */
+  private adopted = false;
 
   constructor(
     private readonly services: RunServices,
@@ -72,7 +75,7 @@ export class Controller {
    * stop): its agents, their delegation stack and the step it stopped at are all still here.
    */
   get resumable(): boolean {
-    return this.stack.length > 0 && (this.ending?.kind === "failed" || this.ending?.kind === "stopped_by_person");
+    return this.stack.length > 0 && (this.adopted || this.ending?.kind === "failed" || this.ending?.kind === "stopped_by_person");
   }
 
   private async append(event: ArgusEventInput): Promise<ArgusEvent> {
@@ -90,6 +93,16 @@ export class Controller {
     await this.drive();
   }
 
+  /** Takes the state of a run rebuilt from the log (another instance ran it); `resume` goes on from there. */
+  adopt(run: RebuiltRun): void {
+    this.stack.push(...run.stack.map((agent) => ({ agent })));
+    this.firstSeq = run.firstSeq;
+    this.steps = run.steps;
+    const top = this.stack.at(-1);
+    this.unfinished = run.unfinished && top ? { frame: top, ...run.unfinished } : null;
+    this.adopted = true;
+  }
+
   /**
    * Goes on with a run that failed or was stopped (see `resumable`), under the new attempt's signal and
    * callbacks: the action it stopped in is carried out again, then the top agent takes the failed step.
@@ -99,6 +112,7 @@ export class Controller {
     this.o = options;
     this.startedAt = Date.now();
     this.ending = null;
+    this.adopted = false;
     await this.drive();
   }
 
@@ -112,7 +126,7 @@ export class Controller {
         const events = () => this.services.events.eventsAfter(sessionId, this.firstSeq - 1);
         await checkRunBudgets({ state: await this.services.events.runState(sessionId, runId), limits, startedAt: this.startedAt, events, runId });
         const frame = this.stack.at(-1)!;
-        const result = await this.step(frame);
+        const { result, replies } = await this.step(frame);
         // Before the finish is logged: whoever sees it (the Code tab) finds the kept function already there.
         if (result.action.action === "finish") {
           await this.services.onAgentFinished?.({ sessionId: this.o.sessionId, runId: this.o.runId, agent: frame.agent.name, outputs: result.action.args.outputs });
@@ -122,6 +136,8 @@ export class Controller {
           agent: frame.agent.name,
           ...result.action,
           llm_metrics: toLlmMetrics(result.usage),
+          // What the model said in this step: another instance rebuilds the agent's memory from it.
+          model_replies: replies,
         });
         await this.carryOutOnce(frame, action, result);
       }
@@ -136,7 +152,7 @@ export class Controller {
    * flushed before returning, that is before the step's event is appended, so a client always
    * sees the draft first and the persisted event replace it.
    */
-  private async step(frame: Frame): Promise<StepResult> {
+  private async step(frame: Frame): Promise<{ result: StepResult; replies: ModelReply[] }> {
     if (this.o.signal.aborted) throw new RunEnded(STOPPED_BY_PERSON);
     const { sessionId, runId } = this.o;
     const drafts = stepDrafts({
@@ -150,10 +166,11 @@ export class Controller {
         if (!this.o.closing()) this.services.drafts.publish(sessionId, draft);
       },
     });
+    const recorded = recordingModel(this.model);
     try {
-      const result = await frame.agent.step({ sessionId, runId, signal: this.o.signal, model: this.model, onDraft: drafts.onDraft });
+      const result = await frame.agent.step({ sessionId, runId, signal: this.o.signal, model: recorded.model, onDraft: drafts.onDraft });
       drafts.flush();
-      return result;
+      return { result, replies: recorded.replies };
     } finally {
       drafts.close();
     }

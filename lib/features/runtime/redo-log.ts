@@ -70,19 +70,20 @@ export function whyNotEditable(events: readonly ArgusEvent[], seq: number): stri
 
 /**
  * The session notebook's cells to run again in a new kernel, in order: the cells agents still
- * see that ran in the shared notebook (not a coder's isolated test) and did not fail, since a
- * failed cell changed little and one that killed its kernel would kill the new one too.
+ * see that ran in the shared notebook (not a coder's isolated test) and whose latest run did not
+ * fail, since a failed cell changed little and one that killed its kernel would kill the new one
+ * too. A cell the run was stopped in is left out: a Continue runs it again as its next step.
  */
 export function notebookCellsToReplay(events: readonly ArgusEvent[]): string[] {
   const seen = eventsAgentsSee(events);
-  const failed = new Set<number>();
+  const latest = new Map<number, ArgusEvent>();
   for (const e of seen) {
-    if ("observation" in e && e.cause !== undefined && (e.observation === "error" || (e.observation === "run_ipython" && e.extras.failed === true))) failed.add(e.cause);
+    if ("observation" in e && e.cause !== undefined && e.observation !== "agent_state_changed" && e.observation !== "null") latest.set(e.cause, e);
   }
-  const answered = new Set(seen.flatMap((e) => ("observation" in e && e.cause !== undefined ? [e.cause] : [])));
+  const succeeded = (e: ArgusEvent | undefined) => e !== undefined && "observation" in e && e.observation !== "error" && !(e.observation === "run_ipython" && (e.extras.failed === true || e.extras.stopped === true));
   return seen
     .filter((e): e is ActionOf<"run_ipython"> => isAction(e) && e.action === "run_ipython")
-    .filter((e) => agentCard(e.agent)?.cells !== "isolated" && e.id !== undefined && answered.has(e.id) && !failed.has(e.id))
+    .filter((e) => agentCard(e.agent)?.cells !== "isolated" && e.id !== undefined && succeeded(latest.get(e.id)))
     .map((e) => e.args.code);
 }
 

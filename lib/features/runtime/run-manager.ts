@@ -9,20 +9,24 @@ import type { PersonAnswer, PersonQuestion } from "@/lib/engines/kernels/bridge"
 import type { ModelClient } from "@/lib/engines/llm/models";
 import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
 import type { PostMessage } from "@/lib/foundation/protocol/api";
-import { personMessage, question as questionEvent, stateChanged } from "@/lib/foundation/protocol/event-builders";
+import { personMessage } from "@/lib/foundation/protocol/event-builders";
 import { fileUrl } from "@/lib/foundation/protocol/files";
-import type { AgentName, AgentState, ArgusEvent } from "@/lib/foundation/protocol/events";
+import type { AgentName } from "@/lib/foundation/protocol/events";
 import { chosenModels } from "@/lib/features/sessions/chosen-models";
 import { pendingInteraction } from "./pending-interaction";
-import { attemptOptions, type ActiveRun, type RunManagerDeps, type RunSettings } from "./active-run";
+import { askInRun, attemptOptions, type ActiveRun, type RunManagerDeps, type RunSettings } from "./active-run";
 import { Controller, type ControllerOptions } from "./controller";
 import { rebuildNotebookIfLost } from "./notebook-rebuild";
 import { eventsAgentsSee } from "./redo-log";
-import { openRun, type RunOpening } from "./run-opening";
+import { openRun, titleFrom, type RunOpening } from "./run-opening";
+import { controllerFromLog, resumeNotice, type ResumeReason } from "./run-resumption";
 import { DiskFullEndings } from "./disk-full-endings";
 import { writeRunEnding } from "./run-ending";
 
 export type { RunManagerDeps, RunSettings, RunStart } from "./active-run";
+
+/** A run's agents held for going on with it: kept here after a failure or a stop, or rebuilt from the log. */
+type Kept = { runId: string; controller: Controller; agents: AgentFactory };
 
 /** The seed's update_callback: every AgentMessage of every session, in order. */
 export type UpdateCallback = (sessionId: string, message: StreamedMessage) => void;
@@ -35,13 +39,13 @@ export type UpdateCallback = (sessionId: string, message: StreamedMessage) => vo
 export class RunManager {
   private readonly active = new Map<string, ActiveRun>();
   /** The newest run of each session that failed or was stopped, with its agents: what Retry and Continue go on with. */
-  private readonly kept = new Map<string, { runId: string; controller: Controller; agents: AgentFactory }>();
+  private readonly kept = new Map<string, Kept>();
   private closing = false;
   private subscriberCount = 0;
   /** Endings of runs the full disk cut off, written once the disk has room. */
   private readonly diskFull: DiskFullEndings;
   /** Told when a run leaves this process (ended, failed or stopped): its lease is released. */
-  private readonly settledListeners = new Set<(sessionId: string, runId: string) => void>();
+  private readonly settledListeners = new Set<(sessionId: string, runId: string, cutByDatabase: boolean) => void>();
 
   constructor(
     private readonly core: RunManagerDeps,
@@ -86,18 +90,7 @@ export class RunManager {
     }
   }
 
-  private async noteInterrupted(sessionId: string, runId: string): Promise<void> {
-    await writeRunEnding((event) => this.core.events.append(sessionId, event), runId, { kind: "server_stopped" });
-  }
-
-  /** Ends the run in memory when the full disk refused its ending too (disk-full-endings.ts). */
-  private endUnwritten(sessionId: string, runId: string): Promise<void> {
-    return this.diskFull.end(sessionId, runId);
-  }
-
-  private writeUnwritten(): Promise<unknown> {
-    return this.diskFull.writeUnwritten();
-  }
+  private noteInterrupted = (sessionId: string, runId: string) => writeRunEnding((event) => this.core.events.append(sessionId, event), runId, { kind: "server_stopped" });
 
   isActive(sessionId: string): boolean {
     return this.active.has(sessionId);
@@ -109,7 +102,7 @@ export class RunManager {
   }
 
   /** Registers a listener for runs leaving this process; returns a function that removes it. */
-  onSettled(listener: (sessionId: string, runId: string) => void): () => void {
+  onSettled(listener: (sessionId: string, runId: string, cutByDatabase: boolean) => void): () => void {
     this.settledListeners.add(listener);
     return () => this.settledListeners.delete(listener);
   }
@@ -122,14 +115,9 @@ export class RunManager {
   }
 
   /** `options.runId` names a new run in advance (its lease was taken under that id). */
-  async post(
-    session: SessionRow,
-    body: PostMessage,
-    options: { runId?: string } = {},
-  ): Promise<{ runId: string; resumed: boolean }> {
+  async post(session: SessionRow, body: PostMessage, options: { runId?: string } = {}): Promise<{ runId: string; resumed: boolean }> {
     const run = this.active.get(session.id);
     const media = (body.media ?? []).map(fileUrl);
-
     if (body.redo && run) throw new ArgusError("conflict:message", "A run is already in progress in this session; wait for it or stop it.");
     if (body.answers !== undefined && run?.waiting?.seq !== body.answers) {
       throw new ArgusError("conflict:message", "That question was already answered or is no longer waiting, so this answer was not used.");
@@ -163,10 +151,13 @@ export class RunManager {
     // Claimed before the first await, so a second message arriving meanwhile
     // hears "a run is already in progress" instead of starting another run.
     this.active.set(session.id, active);
-    const kept = this.kept.get(session.id) ?? null;
+    let kept = this.kept.get(session.id) ?? null;
     let opening: RunOpening;
     try {
-      const unwritten = await this.writeUnwritten();
+      const unwritten = await this.diskFull.writeUnwritten();
+      // A run this process does not hold (another instance ran it, or Argus restarted since) is rebuilt from the log.
+      const rebuilt = !kept && body.redo?.kind === "continue" ? await this.fromLog(session.id, active) : null;
+      if (rebuilt && !("why" in rebuilt)) kept = rebuilt;
       if (unwritten) throw diskFullError("message", unwritten);
       opening = await openRun(this.core.events, session.id, runId, body, kept?.runId ?? null);
       if (!body.redo || body.redo.kind === "edit") await setTitleIfEmpty(this.core.db, session.id, titleFrom(body.content));
@@ -176,58 +167,80 @@ export class RunManager {
     }
     // Whatever happens next, the run the process kept is either going on now or left behind.
     this.kept.delete(session.id);
-    const work = async () => {
+    this.launch(session.id, active, async () => {
       if (body.redo?.kind === "continue") await rebuildNotebookIfLost(this.core, { sessionId: session.id, runId, signal: active.abort.signal });
-      if (opening.continues && kept) {
-        await kept.controller.resume({ ...this.controllerOptions(session.id, active), agents: kept.agents });
-        this.keepIfResumable(session.id, active, kept.controller, kept.agents);
-      } else {
-        await this.execute(session.id, active, opening);
-      }
-    };
-    void work()
-      .catch(async (error: unknown) => {
-        if (!this.closing && isDiskFull(error)) return this.endUnwritten(session.id, runId);
-        // The database went away under the run: its end is recorded when it is back (run router).
-        if (isArgusError(error) && error.code === "unavailable:db") return console.error(`[argus] run ${runId} stopped: ${error.message}`);
-        // Another instance took the run over and wrote its ending (the database refused this write).
-        if (isRunLeaseLost(error)) return console.log(`[argus] run ${runId} stopped: ${error.message}`);
-        // A run whose session was deleted under it just ends; anything else is a bug to see.
-        const exists = await getSession(this.core.db, session.id).catch(() => true);
-        if (!this.closing && exists) console.error("[argus] run failed outside its controller:", error);
-      })
-      .catch((error: unknown) => console.error("[argus] could not end a run:", error))
-      .finally(() => {
-        if (this.active.get(session.id) === active) this.active.delete(session.id);
-        for (const listener of this.settledListeners) listener(session.id, runId);
-      });
+      if (opening.continues && kept) await this.resumeKept(session.id, active, kept);
+      else await this.execute(session.id, active, opening);
+    });
     return { runId, resumed: false };
   }
 
   /**
-   * Asks the person something from inside a running step (e.g. tool review
-   * while the planner's cell waits on the bridge): the same interaction card,
-   * the same waiting state, the same run. Resolves with the answer's text.
+   * Picks up here a run this process does not hold, from the log (run-resumption.ts): its owner
+   * died or stalled, this process restarted, or the database went away under it. Its lease is
+   * already this instance's. Returns why it cannot be picked up (the caller ends it), or null.
+   */
+  async resumeHere(sessionId: string, runId: string, reason: ResumeReason): Promise<string | null> {
+    if (this.active.has(sessionId) || this.closing || !this.model) return "this instance cannot run it now";
+    const active: ActiveRun = { runId, abort: new AbortController(), waiting: null };
+    this.active.set(sessionId, active);
+    const kept = await this.fromLog(sessionId, active).catch((error: unknown) => ({ why: String(error) }));
+    if ("why" in kept) {
+      if (this.active.get(sessionId) === active) this.active.delete(sessionId);
+      return kept.why;
+    }
+    this.kept.delete(sessionId);
+    this.launch(sessionId, active, async () => {
+      await this.core.events.append(sessionId, resumeNotice(reason, runId));
+      await rebuildNotebookIfLost(this.core, { sessionId, runId, signal: active.abort.signal });
+      await this.resumeKept(sessionId, active, kept);
+    });
+    return null;
+  }
+
+  private async fromLog(sessionId: string, run: ActiveRun): Promise<Kept | { why: string }> {
+    const built = await controllerFromLog(this.core, this.model!, { sessionId, runId: run.runId, options: this.controllerOptions(sessionId, run) });
+    return "why" in built ? built : { runId: run.runId, ...built };
+  }
+
+  private async resumeKept(sessionId: string, active: ActiveRun, kept: Kept): Promise<void> {
+    await kept.controller.resume({ ...this.controllerOptions(sessionId, active), agents: kept.agents });
+    this.keepIfResumable(sessionId, active, kept.controller, kept.agents);
+  }
+
+  /** Carries out one attempt of a run in the background; it leaves this process when `work` settles. */
+  private launch(sessionId: string, active: ActiveRun, work: () => Promise<void>): void {
+    const runId = active.runId;
+    let cutByDatabase = false;
+    void work()
+      .catch(async (error: unknown) => {
+        if (!this.closing && isDiskFull(error)) return this.diskFull.end(sessionId, runId);
+        // The database went away under the run: its end is recorded when it is back (run router).
+        if (isArgusError(error) && error.code === "unavailable:db") {
+          cutByDatabase = true;
+          return console.error(`[argus] run ${runId} stopped: ${error.message}`);
+        }
+        // Another instance took the run over and wrote its ending (the database refused this write).
+        if (isRunLeaseLost(error)) return console.log(`[argus] run ${runId} stopped: ${error.message}`);
+        // A run whose session was deleted under it just ends; anything else is a bug to see.
+        const exists = await getSession(this.core.db, sessionId).catch(() => true);
+        if (!this.closing && exists) console.error("[argus] run failed outside its controller:", error);
+      })
+      .catch((error: unknown) => console.error("[argus] could not end a run:", error))
+      .finally(() => {
+        if (this.active.get(sessionId) === active) this.active.delete(sessionId);
+        for (const listener of this.settledListeners) listener(sessionId, runId, cutByDatabase);
+      });
+  }
+
+  /**
+   * Asks the person something from inside a running step (tool review while the planner's cell
+   * waits on the bridge): the same interaction card, waiting state and run. Resolves with the answer's text.
    */
   async ask(sessionId: string, question: PersonQuestion, agent: AgentName): Promise<PersonAnswer> {
     const run = this.active.get(sessionId);
     if (!run) throw new Error("there is no active run to ask the person in");
-    const state = (agentState: AgentState) => this.core.events.append(sessionId, stateChanged(agentState, "", { runId: run.runId }));
-    const asked = (await this.core.events.append(sessionId, questionEvent(agent, question, { runId: run.runId }))).event;
-    // Waiting before anything more is written: the question is on screen, and
-    // an answer that arrives during the next write must find the run waiting.
-    const answered = new Promise<ArgusEvent>((resolve, reject) => {
-      if (run.abort.signal.aborted) return reject(new Error("cancelled"));
-      run.waiting = { seq: asked.id!, kind: question.kind, resolve, reject };
-    });
-    answered.catch(() => undefined); // awaited below; a cancel meanwhile is not unhandled
-    try {
-      await state("awaiting_user_input");
-      const answer = await answered;
-      return "action" in answer && answer.action === "message" ? { text: answer.args.content, choice: answer.args.choice ?? null } : { text: "", choice: null };
-    } finally {
-      if (!run.abort.signal.aborted) await state("running");
-    }
+    return askInRun(this.core.events, sessionId, run, question, agent);
   }
 
   /** Stops the session's run if there is one (the session is being deleted). */
@@ -287,10 +300,4 @@ export class RunManager {
   async pending(sessionId: string) {
     return pendingInteraction(await this.core.events.eventsAfter(sessionId, 0));
   }
-}
-
-/** The first line of the first question, up to the length a rename allows (the sidebar shows it whole on hover). */
-function titleFrom(content: string): string {
-  const line = content.trim().split("\n")[0] ?? "";
-  return line.length > 120 ? `${line.slice(0, 119)}…` : line || "Images";
 }

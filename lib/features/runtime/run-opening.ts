@@ -70,3 +70,9 @@ export async function openRun(log: EventLog, sessionId: string, runId: string, b
     }
   }
 }
+
+/** The first line of the first question, up to the length a rename allows (the sidebar shows it whole on hover). */
+export function titleFrom(content: string): string {
+  const line = content.trim().split("\n")[0] ?? "";
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line || "Images";
+}

@@ -1,8 +1,8 @@
 /** What a run needs from the rest of Argus (the composition root passes it to every controller). */
-import type { ImageRef } from "@/agents/types";
+import type { Agent, ImageRef, StepResult } from "@/agents/types";
 import type { KernelRegistry } from "@/lib/engines/kernels/registry";
 import type { Execution } from "@/lib/foundation/protocol/contexts";
-import type { AgentName } from "@/lib/foundation/protocol/events";
+import type { AgentName, ArgusEvent } from "@/lib/foundation/protocol/events";
 import type { BrowserPort } from "./browser-port";
 import type { DraftChannel } from "./draft-channel";
 import type { EventLog } from "./event-log";
@@ -28,4 +28,13 @@ export interface RunServices {
   browser: BrowserPort | null;
   /** Told each time an agent finishes, with its outputs (the coder's result is kept as a session function). */
   onAgentFinished?(r: { sessionId: string; runId: string; agent: AgentName; outputs: Record<string, unknown> }): Promise<void>;
+}
+
+/** Where a run stood, rebuilt from the log by another instance (run-rebuild.ts): its stack, bottom first, and its unfinished action. */
+export interface RebuiltRun {
+  stack: Agent[];
+  firstSeq: number;
+  /** Steps the run took so far: the next one's drafts carry the number the one in flight had. */
+  steps: number;
+  unfinished: { action: ArgusEvent; result: StepResult } | null;
 }

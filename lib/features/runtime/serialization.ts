@@ -166,6 +166,7 @@ export function toDict(e: ArgusEvent): Dict {
   else put("observation", e.observation);
   put("tool_call_metadata", e.tool_call_metadata);
   put("llm_metrics", e.llm_metrics);
+  put("model_replies", e.model_replies);
   put("runId", e.runId);
   put("agent", e.agent);
   if (isAction(e)) {

@@ -8,7 +8,7 @@ import { isDict, type Dict } from "./dict";
 import { toDict } from "./serialization";
 
 
-const MEMORY_DROPPED_TOP = ["id", "cause", "timestamp", "message", "runId", "tool_call_metadata", "llm_metrics"];
+const MEMORY_DROPPED_TOP = ["id", "cause", "timestamp", "message", "runId", "tool_call_metadata", "llm_metrics", "model_replies"];
 const MEMORY_DROPPED_ARGS = ["image_urls", "blocking", "confirmation_state"];
 /** Browser state that is bulky or only meaningful to the browser itself. */
 const MEMORY_DROPPED_EXTRAS = [

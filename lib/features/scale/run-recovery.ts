@@ -1,8 +1,8 @@
 import type { Db } from "@/lib/engines/db/database";
-import { allLeases, releaseAllLeases, releaseOwnerLeases } from "@/lib/engines/db/run-leases";
+import { allLeases, releaseAllLeases, releaseLease } from "@/lib/engines/db/run-leases";
 import { ArgusError } from "@/lib/foundation/errors";
-import type { RunManager } from "@/lib/features/runtime/run-manager";
 import type { RunCommandBus } from "./run-command-bus";
+import { takeOverRun, type TakeOverDeps } from "./run-takeover";
 
 /**
  * What an instance does about runs before it serves: refuse to start under an instance id a live
@@ -31,15 +31,23 @@ export async function refuseDuplicateId({ bus, instanceId, log }: { bus: RunComm
 
 /**
  * At start: runs the log shows as live were cut off by this process's last stop, unless another
- * live instance holds them. A lone instance owns everything, so every live run is marked (as
- * before leases existed). Called once Socket.io is attached, so every client hears it.
+ * live instance holds them. Those still leased under this instance's id (a quick restart) go on
+ * here from the log where they can (run-takeover.ts); the rest are marked interrupted. A lone
+ * instance owns everything, so every live run is marked (as before leases existed). Called once
+ * Socket.io is attached, so every client hears it. Returns how many were marked.
  */
-export async function recoverAtStart({ db, runs, instanceId, bus }: { db: Db; runs: RunManager; instanceId: string; bus: RunCommandBus | null }): Promise<number> {
+export async function recoverAtStart(deps: TakeOverDeps & { bus: RunCommandBus | null }, leased: Map<string, string>): Promise<number> {
+  const { db, runs, instanceId, bus } = deps;
   if (!bus) {
     await releaseAllLeases(db);
     return runs.markInterrupted();
   }
-  await releaseOwnerLeases(db, instanceId);
+  // The last process under this id is gone (refuseDuplicateId): its runs' leases are taken again, with a new epoch.
+  for (const lease of (await allLeases(db)).filter((l) => l.owner === instanceId)) {
+    await takeOverRun(deps, lease, "restarted", leased).catch((error: unknown) => deps.log(`[runs] could not take back run ${lease.runId}: ${String(error)}`));
+    // One that neither went on nor was released (an error above) is let go, and marked below.
+    if (leased.get(lease.sessionId) !== lease.runId) await releaseLease(db, { sessionId: lease.sessionId, runId: lease.runId, owner: instanceId });
+  }
   const held = new Map((await allLeases(db)).map((l) => [l.sessionId, l] as const));
   // A live run with another instance's lease is that instance's business (its sweeper, or
   // ours once the lease runs out); one without any lease was this process's or predates leases.

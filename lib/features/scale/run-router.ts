@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/engines/db/database";
 import {
   acquireLease,
-  claimExpiredLease,
   expiredLeases,
   leaseOfSession,
   releaseLease,
@@ -10,7 +9,6 @@ import {
   renewLeases,
   type RunLease,
 } from "@/lib/engines/db/run-leases";
-import { runIdsOfSession } from "@/lib/engines/db/runs";
 import { getSession, type SessionRow } from "@/lib/engines/db/sessions";
 import { DATABASE_UNAVAILABLE_MESSAGE, isConnectionFailure } from "@/lib/engines/db/unavailable";
 import { ArgusError, isArgusError } from "@/lib/foundation/errors";
@@ -22,6 +20,7 @@ import type { RunManager } from "@/lib/features/runtime/run-manager";
 import { KeyedMutex } from "@/lib/foundation/common/keyed-mutex";
 import { leasesToTakeOver, routeRunCommand, runsWithoutLease } from "./lease-policy";
 import { recoverAtStart } from "./run-recovery";
+import { takeOverRun } from "./run-takeover";
 import { LeaseUpkeep } from "./lease-upkeep";
 import { COMMAND_TIMEOUT_MS, type RunCommandBus } from "./run-command-bus";
 import type { BatchCancelResult, RunCommand, RunCommandResult } from "./run-commands";
@@ -39,7 +38,9 @@ export interface RunRouterDeps {
   /** Reaches other instances (REDIS_URL); null for a lone instance. */
   bus: RunCommandBus | null;
   log: (line: string) => void;
-  /** After a dead owner's run is marked interrupted: stop what it left running (its cell on a shared Jupyter). */
+  /** Runs whose owner died, stalled or restarted go on here from the log (ARGUS_RESUME_RUNS); otherwise they end interrupted. */
+  resumeRuns: boolean;
+  /** After a dead owner's run is taken over: stop what it left running (its cell on a shared Jupyter). */
   onTakenOver?: (sessionId: string) => Promise<void>;
   /**
    * Cancels a batch this instance runs, for another instance that received the cancel
@@ -77,11 +78,14 @@ export class RunRouter {
    * leases stay renewed meanwhile, so no other instance writes over them.
    */
   private readonly unsettled = new Map<string, string>();
+  /** Runs among those that stopped because the database went away: they go on from the log once it is back. */
+  private readonly cutByOutage = new Set<string>();
 
   constructor(private readonly deps: RunRouterDeps) {
     this.upkeep = new LeaseUpkeep(deps.leaseMs, { renew: () => this.renew(), sweep: () => this.sweep() }, (step, error) => deps.log(`[runs] lease ${step} failed: ${String(error)}`));
-    this.stopListening = deps.runs.onSettled((sessionId, runId) => {
+    this.stopListening = deps.runs.onSettled((sessionId, runId, cutByDatabase) => {
       if (this.leased.get(sessionId) === runId) this.leased.delete(sessionId);
+      if (cutByDatabase) this.cutByOutage.add(runId);
       void this.settle(sessionId, runId);
     });
     // The database refused one of a run's writes: another instance took it over while this one
@@ -93,7 +97,7 @@ export class RunRouter {
   private lost(sessionId: string, runId: string, how: string): void {
     if (this.leased.get(sessionId) !== runId) return;
     this.leased.delete(sessionId);
-    this.deps.log(`[runs] lost the lease of session ${sessionId} (another instance interrupted its run; ${how}); stopping it here`);
+    this.deps.log(`[runs] lost the lease of session ${sessionId} (another instance took its run over; ${how}); stopping it here`);
     this.deps.runs.abandon(sessionId);
   }
 
@@ -110,6 +114,13 @@ export class RunRouter {
       // room: run-manager.ts endUnwritten); a second "database could not be reached" would be wrong.
       const endedElsewhere = events.hasUnwrittenEnding(sessionId, runId);
       if (lease?.owner === instanceId && lease.runId === runId && !endedElsewhere && (await getSession(db, sessionId)) && !ENDED.has((await events.runState(sessionId, runId)).agentState)) {
+        // Still this instance's, under the same lease: the run goes on from the log (RunManager.resumeHere).
+        const why = this.cutByOutage.delete(runId) && this.deps.resumeRuns ? await this.deps.runs.resumeHere(sessionId, runId, "database") : "not cut off by the database";
+        if (why === null) {
+          this.leased.set(sessionId, runId);
+          this.unsettled.delete(sessionId);
+          return null;
+        }
         await writeRunEnding((event) => events.append(sessionId, event), runId, { kind: "database_lost" });
         log(`[runs] run ${runId} (session ${sessionId}) stopped without a recorded end; marked it interrupted`);
       }
@@ -136,7 +147,7 @@ export class RunRouter {
    */
   async start(): Promise<void> {
     try {
-      const interrupted = await recoverAtStart(this.deps);
+      const interrupted = await recoverAtStart(this.deps, this.leased);
       if (interrupted > 0) this.deps.log(`[argus] marked ${interrupted} run(s) interrupted by the last stop`);
     } catch (error) {
       this.deps.log(`[runs] could not mark the runs the last stop cut off interrupted: ${String(error)}`);
@@ -268,18 +279,9 @@ export class RunRouter {
     }
   }
 
-  /** Marks a dead owner's run interrupted in its chat; only the instance that claims the lease writes. */
-  private async takeOver(lease: RunLease): Promise<void> {
-    const { db, events, log } = this.deps;
-    if (!(await claimExpiredLease(db, lease))) return;
-    if (!(await getSession(db, lease.sessionId))) return;
-    // A lease taken for a run that never wrote its first event left nothing to end.
-    if (!(await runIdsOfSession(db, lease.sessionId)).includes(lease.runId)) return;
-    // A run that ended just before its owner died needs no note.
-    if (ENDED.has((await events.runState(lease.sessionId, lease.runId)).agentState)) return;
-    await writeRunEnding((event) => events.append(lease.sessionId, event), lease.runId, { kind: "owner_lost" });
-    log(`[runs] instance ${lease.owner} stopped renewing run ${lease.runId} (session ${lease.sessionId}); marked it interrupted`);
-    await this.deps.onTakenOver?.(lease.sessionId).catch((error: unknown) => log(`[runs] after taking over session ${lease.sessionId}: ${String(error)}`));
+  /** Takes a dead or stalled owner's run over: it goes on here from the log, or is marked interrupted (run-takeover.ts). */
+  private takeOver(lease: RunLease): Promise<void> {
+    return takeOverRun(this.deps, lease, "moved", this.leased);
   }
 
   /** Stops the timers, lets go of this instance's leases (its runs were marked interrupted) and the bus. */

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { AGENT_KINDS, NON_AGENT_PRODUCERS } from "./agent-cards";
+import { ModelRepliesSchema } from "./model-replies";
 
 const EVENT_SOURCES = ["user", "agent", "environment"] as const;
 const EventSourceSchema = z.enum(EVENT_SOURCES);
@@ -67,6 +68,8 @@ export const baseShape = {
   agent: AgentNameSchema.optional(),
   tool_call_metadata: ToolCallMetadataSchema.optional(),
   llm_metrics: LlmMetricsSchema.optional(),
+  /** On an agent's action: the model replies its step used (model-replies.ts), for rebuilding its memory elsewhere. */
+  model_replies: ModelRepliesSchema.optional(),
 };
 
 /** The keys every event may carry besides its kind and payload. */

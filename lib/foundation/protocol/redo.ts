@@ -23,10 +23,11 @@ export type RedoRequest = z.infer<typeof RedoRequestSchema>;
 
 /**
  * The mark in the log. `from` is the person's message a Regenerate or Edit starts from (null
- * for a continue, or for a notebook rebuilt before one).
+ * for a continue, or for a notebook rebuilt before one). `moved`: the run went on from the log on
+ * another instance (or after a restart), its agents rebuilt there (lib/features/runtime/run-rebuild.ts).
  */
 export const RedoMarkSchema = z.strictObject({
-  kind: z.enum(["continue", "regenerate", "edit", "notebook_rebuilt"]),
+  kind: z.enum(["continue", "regenerate", "edit", "notebook_rebuilt", "moved"]),
   from: z.number().int().positive().nullable().default(null),
 });
 export type RedoMark = z.infer<typeof RedoMarkSchema>;
@@ -74,5 +75,7 @@ export function redoText(mark: RedoMark, detail = ""): string {
       return "The message was edited; answering the new version.";
     case "notebook_rebuilt":
       return detail || "The notebook's kernel had stopped, so its recorded cells were run again to rebuild its state.";
+    case "moved":
+      return detail || "This run moved to another server, continuing from the step it was on.";
   }
 }

@@ -43,10 +43,15 @@ export function lifecycle(
       if (limits.kind === "rlimit") {
         log(`[argus] WARNING: no cgroup per kernel (${limits.reason}); memory and process limits hold per process only, so one cell can start many processes.`);
       }
-      await runRouter.start();
-      await (jupyterStarting ?? jupyter.jupyter.start());
-      jupyterStarting = null;
-      await kernels?.start();
+      try {
+        await (jupyterStarting ?? jupyter.jupyter.start());
+        jupyterStarting = null;
+        await kernels?.start();
+      } finally {
+        // After the kernels (even when Jupyter failed to start): a run the last stop cut off may go on
+        // here at once, its notebook rebuilt in a new kernel (lib/features/scale/run-recovery.ts).
+        await runRouter.start();
+      }
       // Batches a stopped server left running go on from their first unfinished item.
       const resumed = await batches.resumeAll();
       if (resumed > 0) log(`[argus] resumed ${resumed} batch run(s)`);

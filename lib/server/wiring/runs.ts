@@ -58,6 +58,7 @@ export function buildRuns(
     runs,
     instanceId: config.scale.instanceId,
     leaseMs: config.scale.leaseMs,
+    resumeRuns: config.scale.resumeRuns,
     bus: parts.bus,
     log,
     onTakenOver: async (sessionId) => kernels?.interruptAbandonedCell(sessionId),

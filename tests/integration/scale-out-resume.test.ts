@@ -1,0 +1,163 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
+import { scenarioPath, watchSession, type Watch } from "@/tests/helpers/agent-run";
+import { api, type RunningServer } from "@/tests/helpers/argus-server";
+import { haveRedis } from "@/tests/helpers/redis-server";
+import { eventually, startScaleOut, transcript, type ScaleOutSession, type ScaleOutWorld } from "@/tests/helpers/scale-out";
+import { TEST_DB } from "@/tests/helpers/test-engines";
+
+/**
+ * Runs that resume on another instance (issue #30): a run whose owner dies (kill -9), stalls past
+ * its lease (SIGSTOP) or restarts at once goes on from the log on the instance that takes its
+ * lease: its agents rebuilt from the recorded model replies, its notebook rebuilt by running the
+ * recorded cells again in a new kernel, the step in flight done once more, and the chat told.
+ * Real Argus instances on the Postgres of the suite's second pass and a Redis of their own. The
+ * in-flight cell waits for a flag file the test puts into the session's workspace, so the test
+ * decides when it can finish; every wait is for an event or a state, never a clock.
+ */
+let world: ScaleOutWorld;
+const watches: Watch[] = [];
+
+/** `base` is set by the first cell and used by the second, which waits for the flag: only a rebuilt notebook has it on the new owner. */
+const RESUMABLE_RUN = {
+  name: "a planner whose second cell waits for the test's flag and uses the first cell's variable",
+  turns: [
+    { model: "conversation", toolCalls: [{ name: "reply", args: { response: "Let me work it out.", action: "generate_or_edit_vision_code" } }] },
+    { model: "planner", toolCalls: [{ name: "execute_python", args: { thinking: "Set the base.", code: "base = 41\nprint('base is set')" } }] },
+    {
+      model: "planner",
+      expect: { contains: "base is set" },
+      toolCalls: [{ name: "execute_python", args: { thinking: "Wait for the flag, then use the base.", code: "import os, time\nwhile not os.path.exists('go.flag'):\n    time.sleep(0.05)\nprint('the answer is', base + 1)" } }],
+    },
+    // Only a notebook that still had `base` printed this (a NameError otherwise).
+    { model: "planner", expect: { contains: "the answer is 42" }, toolCalls: [{ name: "finalize_plan", args: { thinking: "The answer is 42." } }] },
+    { model: "planner", toolCalls: [{ name: "submit_plan", args: { plan: "The answer is 42.", instructions: ["add one to 41"], code: "def answer():\n    return 41 + 1" } }] },
+    { model: "coder", toolCalls: [{ name: "write_code", args: { code: "def answer():\n    return 41 + 1" } }] },
+    { model: "coder", toolCalls: [{ name: "write_test", args: { test: "print('answer:', answer())" } }] },
+    { model: "conversation", expect: { contains: "answer: 42" }, toolCalls: [{ name: "reply", args: { response: "The answer is **42**." } }] },
+  ],
+};
+
+beforeAll(async () => {
+  world = await startScaleOut(scenarioPath("hello.json"), { ARGUS_RESUME_RUNS: "on" });
+}, 240_000);
+afterAll(async () => {
+  if (process.env.ARGUS_TEST_DUMP) writeFileSync(`${process.env.ARGUS_TEST_DUMP}.b.log`, world?.b.output() ?? "");
+  for (const watch of watches) watch.socket.disconnect();
+  await world?.close();
+});
+
+/** Starts the run through `owner`, watches it from B, and returns once its second cell waits for the flag. */
+async function startRun(owner: RunningServer): Promise<{ session: ScaleOutSession; runId: string; watch: Watch; raiseFlag: () => void }> {
+  world.model.load(RESUMABLE_RUN);
+  const call = api(owner.url);
+  const session = (await call("POST", "/api/sessions")).json as ScaleOutSession;
+  const watch = await watchSession(world.b.url, session);
+  watches.push(watch);
+  const started = await call("POST", `/api/sessions/${session.id}/messages`, { token: session.token, body: { role: "user", content: "What is 41 plus one?" } });
+  expect(started.status).toBe(202);
+  const runId = started.json.runId as string;
+  await eventually(() => watch.messages.some((m) => m.runId === runId && m.content.includes("go.flag")), "the waiting cell started");
+  return { session, runId, watch, raiseFlag: () => writeFileSync(path.join(world.dataDir, "sessions", session.id, "go.flag"), "go") };
+}
+
+const MOVED = /moved to another server, continuing/;
+
+/** The run's stored chat, checked for what a resumed run must show: one notice, a rebuilt notebook, no step twice, the answer. */
+async function expectResumedOnce(session: ScaleOutSession, runId: string, notice: RegExp): Promise<StreamedMessage[]> {
+  const view = (await world.callB("GET", `/api/sessions/${session.id}`, { token: session.token })).json;
+  const stored = (view.messages as StreamedMessage[]).filter((m) => m.runId === runId);
+  if (process.env.ARGUS_TEST_DUMP) console.log(stored.map((m) => `${m.seq} ${m.item.type} ${m.role}: ${m.content.slice(0, 300)}`).join("\n"));
+  expect(view.state).toBe("finished");
+  // The notice is a typed chat item (a redo mark of kind "moved"), in plain words.
+  expect(stored.filter((m) => m.item.type === "redo" && m.item.kind === "moved" && notice.test(m.content))).toHaveLength(1);
+  // The notebook was rebuilt on the new owner by running the recorded cell again (marked in the chat).
+  expect(stored.filter((m) => /run again to rebuild its state/.test(m.content))).toHaveLength(1);
+  // No step twice: every action and every observation of the run is stored once.
+  const steps = stored.filter((m) => m.item.type !== "redo").map((m) => `${m.role}\u0000${m.content}`);
+  expect(steps.length).toBeGreaterThan(0);
+  expect(new Set(steps).size).toBe(steps.length);
+  expect(stored.filter((m) => m.content.includes("the answer is 42"))).toHaveLength(1);
+  expect(stored.some((m) => m.content.includes("The answer is **42**."))).toBe(true);
+  return stored;
+}
+
+describe.skipIf(!haveRedis() || TEST_DB !== "postgres")("runs that resume on another instance (Postgres + Redis)", () => {
+  it("kill -9 of the owner mid-cell: B rebuilds the agents and the notebook, says so, redoes the cell once, and the run finishes", { timeout: 300_000 }, async () => {
+    const { session, runId, watch, raiseFlag } = await startRun(world.a);
+    await world.crashA();
+    // A person watching through B is told, in plain words, before the run goes on.
+    await eventually(() => watch.messages.some((m) => m.runId === runId && MOVED.test(m.content)), "the client on B saw the run move");
+    raiseFlag();
+    await watch.until(["finished", "error", "stopped", "interrupted"], 180_000, runId);
+    await expectResumedOnce(session, runId, MOVED);
+    // Nothing was marked interrupted: the run went on.
+    expect(watch.messages.some((m) => m.runId === runId && /stopped responding/.test(m.content))).toBe(false);
+    expect(world.b.output()).not.toMatch(/UnhandledPromiseRejection|run failed outside its controller/);
+  });
+
+  it("an owner stalled past its lease (SIGSTOP): B goes on with the run, and the owner, woken with its cell's result in hand, writes nothing", { timeout: 300_000 }, async () => {
+    const stalled = await world.startInstance("stalled");
+    const { session, runId, watch, raiseFlag } = await startRun(stalled);
+    process.kill(stalled.proc.pid!, "SIGSTOP");
+    try {
+      await eventually(() => watch.messages.some((m) => m.runId === runId && MOVED.test(m.content)), "the client on B saw the run move");
+      // Both kernels finish the cell: the stalled owner's result waits in its socket for it to wake.
+      raiseFlag();
+      await eventually(() => watch.messages.some((m) => m.runId === runId && m.content.includes("the answer is 42")), "B's cell finished");
+    } finally {
+      process.kill(stalled.proc.pid!, "SIGCONT");
+    }
+    await eventually(() => stalled.output().includes(`lost the lease of session ${session.id}`), "the woken owner noticed it lost the run");
+    expect((await watch.until(["finished", "error", "stopped", "interrupted"], 180_000, runId)).agentState).toBe("finished");
+    // The woken owner's observation of the same cell was refused: the step is stored once (checked here).
+    await expectResumedOnce(session, runId, MOVED);
+    expect(stalled.output()).not.toMatch(/UnhandledPromiseRejection|run failed outside its controller/);
+  });
+
+  it("a Continue sent to another instance than the one that ran the stopped run goes on from the cell it stopped in, not from the start", { timeout: 300_000 }, async () => {
+    const d = await world.startInstance("d");
+    const { session, runId, watch, raiseFlag } = await startRun(d);
+    expect((await api(d.url)("POST", `/api/sessions/${session.id}/cancel`, { token: session.token })).status).toBe(202);
+    expect((await watch.until(["stopped", "error", "finished", "interrupted"], 180_000, runId)).agentState).toBe("stopped");
+    // B never held this run's agents: it rebuilds them from the log.
+    const resumed = await world.callB("POST", `/api/sessions/${session.id}/messages`, { token: session.token, body: { role: "user", content: "", redo: { kind: "continue", runId } } });
+    expect(resumed.status).toBe(202);
+    expect(resumed.json.runId).toBe(runId);
+    await eventually(() => watch.messages.some((m) => m.runId === runId && m.item.type === "redo" && m.item.kind === "continue"), "the run was continued");
+    const markSeq = watch.messages.find((m) => m.runId === runId && m.item.type === "redo" && m.item.kind === "continue")!.seq;
+    raiseFlag();
+    // The run's id is the same as before the stop: it has ended again once it is finished, or once an ending is stored after the mark.
+    const view = async () => (await world.callB("GET", `/api/sessions/${session.id}`, { token: session.token })).json as { state: string; messages: StreamedMessage[] };
+    await eventually(async () => {
+      const now = await view();
+      return now.state === "finished" || now.messages.some((m) => m.seq > markSeq && m.role === "final_observation");
+    }, "the continued run ended");
+    const { state, messages: stored } = await view();
+    if (process.env.ARGUS_TEST_DUMP) console.log(stored.map((m) => `${m.seq} ${m.item.type} ${m.role}: ${m.content.slice(0, 300)}`).join("\n"));
+    expect(state).toBe("finished");
+    // Not answered again from the start: the conversation's first words and the first cell stand once.
+    expect(stored.some((m) => /could not be picked up where they stopped/.test(m.content))).toBe(false);
+    expect(stored.filter((m) => m.runId === runId && m.content === "Let me work it out.")).toHaveLength(1);
+    expect(stored.filter((m) => m.runId === runId && m.item.type === "redo" && m.item.kind === "notebook_rebuilt")).toHaveLength(1);
+    expect(stored.filter((m) => m.content.includes("the answer is 42"))).toHaveLength(1);
+    expect(stored.some((m) => m.runId === runId && m.content.includes("The answer is **42**."))).toBe(true);
+  });
+
+  it("an instance restarted at once under its own id takes its run back and finishes it, and the clients are told", { timeout: 300_000 }, async () => {
+    // A long lease, so only the restart, never B's sweeper, can pick the run up.
+    const slow = { ARGUS_RUN_LEASE_SECONDS: "60" };
+    const c = await world.startInstance("c", slow);
+    const { session, runId, watch, raiseFlag } = await startRun(c);
+    await world.crash(c);
+    await world.startInstance("c", slow);
+    const restarted = /Argus restarted; continuing this run/;
+    await eventually(() => watch.messages.some((m) => m.runId === runId && restarted.test(m.content)), "the client on B heard the run go on");
+    raiseFlag();
+    await watch.until(["finished", "error", "stopped", "interrupted"], 180_000, runId);
+    await expectResumedOnce(session, runId, restarted);
+    expect(watch.messages.some((m) => m.runId === runId && /Argus server stopped/.test(m.content))).toBe(false);
+  });
+});

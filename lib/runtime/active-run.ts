@@ -8,6 +8,7 @@ import type { AgentName, AgentState, ArgusEvent } from "@/lib/protocol/events";
 import type { RunLimits } from "@/lib/protocol/state";
 import type { ControllerOptions, RunServices } from "./controller";
 import type { EventLog } from "./event-log";
+import { takeEarlyAnswer } from "./resume-waiting";
 
 /** A run this process executes (one attempt of it: a continue makes a new one under the same run id). */
 export interface ActiveRun {
@@ -17,6 +18,8 @@ export interface ActiveRun {
   waiting: { seq: number; resolve: (answer: ArgusEvent) => void; reject: (e: Error) => void } | null;
   /** Another instance took the run over: it stops here without writing another event. */
   abandoned?: boolean;
+  /** An answer taken before the controller waited for it (resume-waiting.ts). */
+  earlyAnswer?: ArgusEvent;
 }
 
 export interface RunSettings {
@@ -53,6 +56,8 @@ export function attemptOptions(
     waitForAnswer: (seq) =>
       new Promise<ArgusEvent>((resolve, reject) => {
         if (run.abort.signal.aborted) return reject(new Error("cancelled"));
+        const early = takeEarlyAnswer(run, seq);
+        if (early) return resolve(early);
         run.waiting = { seq, resolve, reject };
       }),
   };

@@ -21,12 +21,13 @@ import { eventsAgentsSee } from "./redo-log";
 import { openRun, titleFrom, type RunOpening } from "./run-opening";
 import { controllerFromLog, resumeNotice, type ResumeReason } from "./run-resumption";
 import { DiskFullEndings } from "./disk-full-endings";
+import { waitFromTheStart } from "./resume-waiting";
 import { writeRunEnding } from "./run-ending";
 
 export type { RunManagerDeps, RunSettings, RunStart } from "./active-run";
 
 /** A run's agents held for going on with it: kept here after a failure or a stop, or rebuilt from the log. */
-type Kept = { runId: string; controller: Controller; agents: AgentFactory };
+type Kept = { runId: string; controller: Controller; agents: AgentFactory; waitingFor?: number | null };
 
 /** The seed's update_callback: every AgentMessage of every session, in order. */
 export type UpdateCallback = (sessionId: string, message: StreamedMessage) => void;
@@ -187,6 +188,8 @@ export class RunManager {
       return kept.why;
     }
     this.kept.delete(sessionId);
+    // Its question is still on screen: an answer is taken from now on, even while the notebook is rebuilt.
+    if (kept.waitingFor != null) waitFromTheStart(active, kept.waitingFor);
     this.launch(sessionId, active, async () => {
       await this.core.events.append(sessionId, resumeNotice(reason, runId));
       await rebuildNotebookIfLost(this.core, { sessionId, runId, signal: active.abort.signal });

@@ -71,6 +71,9 @@ describe.skipIf(!haveRedis() || TEST_DB !== "postgres")("attacks on runs that re
     expect((await watch.until([...ENDED], 180_000, runId)).agentState).toBe("finished");
     const view = (await world.callB("GET", `/api/sessions/${session.id}`, { token: session.token })).json;
     const stored = (view.messages as StreamedMessage[]).filter((m) => m.runId === runId);
+    if (process.env.ARGUS_TEST_DUMP) console.log(stored.map((m) => `${m.seq} ${m.item.type} ${m.role}: ${m.content.slice(0, 100)}`).join("\n"));
+    // The answer came while the notebook was being rebuilt (its first cell waited for the flag).
+    expect(stored.filter((m) => /run again to rebuild its state/.test(m.content))).toHaveLength(1);
     // One question, one answer, one notice; the run went on with the answer.
     expect(stored.filter((m) => m.role === "interaction")).toHaveLength(1);
     expect(stored.filter((m) => m.item.type === "redo" && m.item.kind === "moved")).toHaveLength(1);

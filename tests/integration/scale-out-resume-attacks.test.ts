@@ -32,6 +32,16 @@ const QUESTION_RUN = {
   ],
 };
 
+/** The first cell waits for `go.flag`, the second (in flight at the owner's death) for `second.flag`. */
+const TWO_CELL_RUN = {
+  name: "a planner whose cells wait for the test's flags",
+  turns: [
+    { model: "conversation", toolCalls: [{ name: "reply", args: { response: "Let me work it out.", action: "generate_or_edit_vision_code" } }] },
+    { model: "planner", toolCalls: [{ name: "execute_python", args: { thinking: "Wait for the flag.", code: "import os, time\nwhile not os.path.exists('go.flag'):\n    time.sleep(0.05)\nprint('first done')" } }] },
+    { model: "planner", toolCalls: [{ name: "execute_python", args: { thinking: "Wait for the second flag.", code: "import os, time\nwhile not os.path.exists('second.flag'):\n    time.sleep(0.05)\nprint('second done')" } }] },
+  ],
+};
+
 beforeAll(async () => {
   world = await startScaleOut(scenarioPath("hello.json"), { ARGUS_RESUME_RUNS: "on" });
 }, 240_000);
@@ -79,5 +89,32 @@ describe.skipIf(!haveRedis() || TEST_DB !== "postgres")("attacks on runs that re
     expect(stored.filter((m) => m.item.type === "redo" && m.item.kind === "moved")).toHaveLength(1);
     expect(stored.filter((m) => m.content.includes("the answer is 42"))).toHaveLength(1);
     expect(view.pending ?? null).toBeNull();
+  });
+
+  it("Stop while the new owner rebuilds the notebook (a recorded cell that waits when run again): the run stops, and nothing after it runs", { timeout: 300_000 }, async () => {
+    world.model.load(TWO_CELL_RUN);
+    const owner = await world.startInstance("stop-owner");
+    const call = api(owner.url);
+    const session = (await call("POST", "/api/sessions")).json as ScaleOutSession;
+    const flag = path.join(world.dataDir, "sessions", session.id, "go.flag");
+    const watch = await watchSession(world.b.url, session);
+    watches.push(watch);
+    writeFileSync(flag, "go");
+    const started = await call("POST", `/api/sessions/${session.id}/messages`, { token: session.token, body: { role: "user", content: "Wait for the flags." } });
+    const runId = started.json.runId as string;
+    await eventually(() => watch.messages.some((m) => m.runId === runId && m.content.includes("second.flag")), "the second cell started");
+    rmSync(flag);
+    await world.crash(owner);
+    await eventually(() => watch.messages.some((m) => m.runId === runId && MOVED.test(m.content)), "the client on B saw the run move");
+    const stopped = await world.callB("POST", `/api/sessions/${session.id}/cancel`, { token: session.token });
+    expect(stopped.status).toBeLessThan(300);
+    expect((await watch.until([...ENDED], 180_000, runId)).agentState).toBe("stopped");
+    const view = (await world.callB("GET", `/api/sessions/${session.id}`, { token: session.token })).json;
+    expect(view.state).toBe("stopped");
+    const stored = (view.messages as StreamedMessage[]).filter((m) => m.runId === runId);
+    // The cell in flight was not run again after the stop, and no step is shown twice.
+    expect(stored.filter((m) => m.role === "observation" && m.content.includes("second done"))).toHaveLength(0);
+    const steps = stored.filter((m) => m.item.type !== "redo").map((m) => `${m.role}\u0000${m.content}`);
+    expect(new Set(steps).size).toBe(steps.length);
   });
 });

@@ -85,7 +85,7 @@ POSTGRES_PASS=(
   tests/integration/http-*.test.ts tests/integration/socket*.test.ts
   tests/integration/agents-{count-coins,hitl,restart,run-on-all,shared-jupyter,update-callback,faults}.test.ts
   tests/integration/functions-http.test.ts tests/integration/batches-runner.test.ts
-  tests/integration/scale-out-ownership.test.ts
+  tests/integration/scale-out-ownership.test.ts tests/integration/scale-out-resume.test.ts tests/integration/scale-out-resume-attacks.test.ts lib/engines/db/run-lease-takeover.test.ts
 )
 shopt -u nullglob
 echo "[test] vitest again on Postgres + Redis (ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1): ${#POSTGRES_PASS[@]} files; playwright beside it"

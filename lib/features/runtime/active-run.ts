@@ -9,6 +9,7 @@ import type { InteractionKind } from "@/lib/foundation/protocol/interaction-choi
 import type { RunLimits } from "@/lib/foundation/protocol/state";
 import type { ControllerOptions, RunServices } from "./controller";
 import type { EventLog } from "./event-log";
+import { takeEarlyAnswer } from "./resume-waiting";
 
 /** A run this process executes (one attempt of it: a continue makes a new one under the same run id). */
 export interface ActiveRun {
@@ -18,6 +19,8 @@ export interface ActiveRun {
   waiting: { seq: number; kind: InteractionKind; resolve: (answer: ArgusEvent) => void; reject: (e: Error) => void } | null;
   /** Another instance took the run over: it stops here without writing another event. */
   abandoned?: boolean;
+  /** An answer taken before the controller waited for it (resume-waiting.ts). */
+  earlyAnswer?: ArgusEvent;
 }
 
 export interface RunSettings {
@@ -54,6 +57,8 @@ export function attemptOptions(
     waitForAnswer: (seq, kind) =>
       new Promise<ArgusEvent>((resolve, reject) => {
         if (run.abort.signal.aborted) return reject(new Error("cancelled"));
+        const early = takeEarlyAnswer(run, seq);
+        if (early) return resolve(early);
         run.waiting = { seq, kind, resolve, reject };
       }),
   };
@@ -81,4 +86,11 @@ export async function askInRun(events: EventLog, sessionId: string, run: ActiveR
   } finally {
     if (!run.abort.signal.aborted) await state("running");
   }
+}
+
+/** Stops `run`: its model call is aborted, its cell interrupted, and the answer it waits for fails with `why`. */
+export function stopRun(run: ActiveRun, why: string): void {
+  run.abort.abort();
+  run.waiting?.reject(new Error(why));
+  run.waiting = null;
 }

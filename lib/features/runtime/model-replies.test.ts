@@ -42,4 +42,12 @@ describe("the model replies behind a step", () => {
     expect(ModelRepliesSchema.safeParse([{ kind: "tool_call", args: {} }]).success).toBe(false);
     expect(ModelRepliesSchema.safeParse([{ kind: "guess", reply: 1 }]).success).toBe(false);
   });
+
+  it("are checked again as they are given back: a reply forged into the log (arguments the tool refuses, a response of no shape) ends the rebuild, it never reaches the agent", async () => {
+    const forged: ModelReply = { kind: "tool_call", name: "reply", args: { response: 42 }, text: "", thinking: "" };
+    await expect(replayingModel([forged]).callTool("conversation", request)).rejects.toThrow(ReplayMismatch);
+    await expect(replayingModel([forged]).callTool("conversation", request)).rejects.toThrow(/arguments the reply tool refuses/);
+    const shapeless: ModelReply = { kind: "responses", reply: { output: "rm -rf" } };
+    await expect(replayingModel([shapeless]).responses("browser", { body: {}, signal: request.signal })).rejects.toThrow(ReplayMismatch);
+  });
 });

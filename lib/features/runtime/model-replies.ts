@@ -6,9 +6,14 @@
  */
 import type { AgentModel } from "@/agents/types";
 import type { ModelRole } from "@/lib/foundation/config";
+import { z } from "zod";
+import { ResponseItemSchema } from "@/lib/engines/llm/responses";
 import type { ResponsesReply, ToolCallRequest, ToolCallResult, ToolSpecs } from "@/lib/engines/llm/models";
 import { ZERO_USAGE } from "@/lib/engines/llm/usage";
 import type { ModelReply } from "@/lib/foundation/protocol/model-replies";
+
+/** A Responses reply as recordingModel wrote it (responses.ts made it): checked before the browser agent reads it. */
+const RecordedResponsesSchema = z.object({ id: z.string(), status: z.string(), output: z.array(ResponseItemSchema), incompleteReason: z.string().optional(), usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }).catch({ ...ZERO_USAGE }) });
 
 type Json = Extract<ModelReply, { kind: "tool_call" }>["args"];
 
@@ -58,12 +63,18 @@ export function replayingModel(replies: readonly ModelReply[]): AgentModel & { l
     left: () => replies.length - next,
     async callTool<T extends ToolSpecs>(_role: ModelRole, request: ToolCallRequest<T>): Promise<ToolCallResult<T>> {
       const reply = take("tool_call");
-      if (!(reply.name in request.tools)) throw new ReplayMismatch(`the log recorded a call of ${reply.name}, a tool this step does not offer`);
-      const result = { name: reply.name, args: reply.args, text: reply.text, thinking: reply.thinking, ...(reply.notice === undefined ? {} : { notice: reply.notice }), protocol: "native", usage: ZERO_USAGE, attempts: 1, habits: [] };
+      const tool = Object.hasOwn(request.tools, reply.name) ? request.tools[reply.name] : undefined;
+      if (!tool) throw new ReplayMismatch(`the log recorded a call of ${reply.name}, a tool this step does not offer`);
+      // Checked as the live reply was: the log is data, and an agent only ever gets arguments its tool accepts.
+      const args = tool.schema.safeParse(reply.args);
+      if (!args.success) throw new ReplayMismatch(`the log recorded arguments the ${reply.name} tool refuses`);
+      const result = { name: reply.name, args: args.data, text: reply.text, thinking: reply.thinking, ...(reply.notice === undefined ? {} : { notice: reply.notice }), protocol: "native", usage: ZERO_USAGE, attempts: 1, habits: [] };
       return result as unknown as ToolCallResult<T>;
     },
     async responses() {
-      return take("responses").reply as unknown as ResponsesReply;
+      const reply = RecordedResponsesSchema.safeParse(take("responses").reply);
+      if (!reply.success) throw new ReplayMismatch("the log recorded a browser model reply of no known shape");
+      return reply.data as ResponsesReply;
     },
   };
 }

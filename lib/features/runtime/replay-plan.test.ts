@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cellObservation, delegateResult, personMessage, redoMark, stateChanged } from "@/lib/foundation/protocol/event-builders";
+import { cellObservation, delegateResult, personMessage, question, redoMark, stateChanged } from "@/lib/foundation/protocol/event-builders";
 import type { ArgusEvent, ArgusEventInput } from "@/lib/foundation/protocol/events";
 import type { ModelReply } from "@/lib/foundation/protocol/model-replies";
 import { notebookCellsToReplay } from "./redo-log";
@@ -98,5 +98,22 @@ describe("the plan for rebuilding a run's agents from its log", () => {
     const gap = log(personMessage("hi", [], { runId: "r" }), cell("a = 1"), cell("b = 2"));
     expect(replayPlan(gap, "r")).toEqual({ why: expect.stringMatching(/never answered/) });
     expect(replayPlan(log(stateChanged("running", "", { runId: "r" })), "r")).toEqual({ why: expect.stringMatching(/request/) });
+  });
+
+  it("leaves out a question asked from inside a step (a cell's tool review, the browser's safety check): it is no step of its own", () => {
+    // Logged by askInRun while the cell runs: an agent action, but no model reply behind it.
+    const review = question("planner", { kind: "tool_review", prompt: "Which tool?" }, { runId: "r" });
+    const answer = { ...personMessage("{\"function_name\":\"a\"}", [], { runId: "r" }), cause: 3 };
+    const done = cellObservation("planner", { code: "find()", output: { ...emptyCellOutput(), stdout: "found" }, imageUrls: [], failed: false }, { runId: "r", cause: 2 });
+    const plan = replayPlan(log(personMessage("hi", [], { runId: "r" }), cell("find()"), review, answer, done, said("found it")), "r");
+    if ("why" in plan) throw new Error(plan.why);
+    expect(plan.steps.map((s) => [s.action.id, s.answer?.id ?? null])).toEqual([
+      [2, 5],
+      [6, null],
+    ]);
+    // Still in flight when the owner died: the cell is the step to do again, not the question.
+    const inFlight = replayPlan(log(personMessage("hi", [], { runId: "r" }), cell("find()"), review), "r");
+    if ("why" in inFlight) throw new Error(inFlight.why);
+    expect(inFlight.steps.map((s) => [s.action.id, s.answer?.id ?? null])).toEqual([[2, null]]);
   });
 });

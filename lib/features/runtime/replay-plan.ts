@@ -31,6 +31,18 @@ export interface ReplayPlan {
 /** Actions that are answered by an event caused by them; the others (a message, a delegation) are not. */
 const ANSWERED = new Set(["run_ipython", "browse", "browse_interactive", "interaction", "finish", "reject"]);
 
+/** Steps that may ask the person from inside while they run (a cell's tool review, the browser's safety check). */
+const ASKING_INSIDE = new Set(["run_ipython", "browse", "browse_interactive"]);
+
+/**
+ * A question logged while a cell or a browsing step was still running (askInRun): an agent
+ * action with no model reply behind it, no step of its own. The step's answer comes after it.
+ */
+function askedInsideStep(e: ArgusEvent & { action: string }, last: ReplayStep | undefined): boolean {
+  if (e.action !== "interaction" || e.model_replies !== undefined || !last || !ASKING_INSIDE.has(last.action.action)) return false;
+  return last.answer === null || last.answer.id! > e.id!;
+}
+
 function redoKind(e: ArgusEvent): string | null {
   return "observation" in e && e.observation === "null" ? (e.extras.redo?.kind ?? null) : null;
 }
@@ -60,6 +72,7 @@ export function replayPlan(events: readonly ArgusEvent[], runId: string): Replay
   const steps: ReplayStep[] = [];
   for (const e of after) {
     if (e.runId !== runId || !isAction(e) || e.source !== "agent" || e.agent === undefined) continue;
+    if (askedInsideStep(e, steps.at(-1))) continue;
     if (e.model_replies === undefined) return { why: `step ${e.id} was logged without the model's replies (an older log)` };
     const answer = ANSWERED.has(e.action) ? (after.find((o) => answers(o, e.id!)) ?? null) : null;
     steps.push({ action: { ...e, agent: e.agent }, replies: e.model_replies, answer });

@@ -14,19 +14,20 @@ import { fileUrl } from "@/lib/foundation/protocol/files";
 import type { AgentName } from "@/lib/foundation/protocol/events";
 import { chosenModels } from "@/lib/features/sessions/chosen-models";
 import { pendingInteraction } from "./pending-interaction";
-import { askInRun, attemptOptions, type ActiveRun, type RunManagerDeps, type RunSettings } from "./active-run";
+import { askInRun, attemptOptions, stopRun, type ActiveRun, type RunManagerDeps, type RunSettings } from "./active-run";
 import { Controller, type ControllerOptions } from "./controller";
 import { rebuildNotebookIfLost } from "./notebook-rebuild";
 import { eventsAgentsSee } from "./redo-log";
 import { openRun, titleFrom, type RunOpening } from "./run-opening";
 import { controllerFromLog, resumeNotice, type ResumeReason } from "./run-resumption";
 import { DiskFullEndings } from "./disk-full-endings";
+import { waitFromTheStart } from "./resume-waiting";
 import { writeRunEnding } from "./run-ending";
 
 export type { RunManagerDeps, RunSettings, RunStart } from "./active-run";
 
 /** A run's agents held for going on with it: kept here after a failure or a stop, or rebuilt from the log. */
-type Kept = { runId: string; controller: Controller; agents: AgentFactory };
+type Kept = { runId: string; controller: Controller; agents: AgentFactory; waitingFor?: Parameters<typeof waitFromTheStart>[1] | null };
 
 /** The seed's update_callback: every AgentMessage of every session, in order. */
 export type UpdateCallback = (sessionId: string, message: StreamedMessage) => void;
@@ -190,6 +191,8 @@ export class RunManager {
       return kept.why;
     }
     this.kept.delete(sessionId);
+    // Its question is still on screen: an answer is taken from now on, even while the notebook is rebuilt.
+    if (kept.waitingFor != null) waitFromTheStart(active, kept.waitingFor);
     this.launch(sessionId, active, async () => {
       await this.core.events.append(sessionId, resumeNotice(reason, runId));
       await rebuildNotebookIfLost(this.core, { sessionId, runId, signal: active.abort.signal });
@@ -233,10 +236,7 @@ export class RunManager {
       });
   }
 
-  /**
-   * Asks the person something from inside a running step (tool review while the planner's cell
-   * waits on the bridge): the same interaction card, waiting state and run. Resolves with the answer's text.
-   */
+  /** Asks the person something from inside a running step (a cell's tool review): same card, waiting state and run. */
   async ask(sessionId: string, question: PersonQuestion, agent: AgentName): Promise<PersonAnswer> {
     const run = this.active.get(sessionId);
     if (!run) throw new Error("there is no active run to ask the person in");
@@ -257,18 +257,14 @@ export class RunManager {
     const run = this.active.get(sessionId);
     if (!run) return;
     run.abandoned = true;
-    run.abort.abort();
-    run.waiting?.reject(new Error("taken over by another instance"));
-    run.waiting = null;
+    stopRun(run, "taken over by another instance");
   }
 
   /** Stops the active run: its model call is aborted and its cell interrupted. */
   cancel(sessionId: string): { runId: string } {
     const run = this.active.get(sessionId);
     if (!run) throw new ArgusError("conflict:session", "There is no active run to stop.");
-    run.abort.abort();
-    run.waiting?.reject(new Error("cancelled"));
-    run.waiting = null;
+    stopRun(run, "cancelled");
     return { runId: run.runId };
   }
 

@@ -10,6 +10,7 @@ import { redoMark } from "@/lib/foundation/protocol/event-builders";
 import { chosenModels } from "@/lib/features/sessions/chosen-models";
 import type { RunManagerDeps } from "./active-run";
 import { Controller, type ControllerOptions } from "./controller";
+import { questionWaiting } from "./resume-waiting";
 import { imagesOfSession, rebuildRun } from "./run-rebuild";
 
 /** Why a run is picked up here: the chat says so in plain words. */
@@ -31,12 +32,12 @@ export async function controllerFromLog(
   core: RunManagerDeps,
   model: ModelClient,
   at: { sessionId: string; runId: string; options: Omit<ControllerOptions, "agents"> },
-): Promise<{ controller: Controller; agents: AgentFactory } | { why: string }> {
+): Promise<{ controller: Controller; agents: AgentFactory; waitingFor: ReturnType<typeof questionWaiting> } | { why: string }> {
   const events = await core.events.eventsAfter(at.sessionId, 0);
   const rebuilt = await rebuildRun({ ...at, events, agents: core.agents, images: await imagesOfSession(core.db, at.sessionId) });
   if ("why" in rebuilt) return rebuilt;
   const chosen = model.withModels(chosenModels((await getSession(core.db, at.sessionId))?.settings ?? {}));
   const controller = new Controller(core, chosen, { ...at.options, agents: rebuilt.create });
   controller.adopt(rebuilt.run);
-  return { controller, agents: rebuilt.create };
+  return { controller, agents: rebuilt.create, waitingFor: questionWaiting(rebuilt.run) };
 }

@@ -99,8 +99,9 @@ for (const [width, viewport] of [["desktop", { width: 1280, height: 720 }], ["ph
     test.use({ viewport });
 
     test(`${width}: after choosing a tool in the review, from scrolled up, the chat follows the run`, async ({ page }) => {
-      // The candidates run in the first cell, which waits for the server's first kernel.
-      test.slow();
+      // The candidates run in the first cell, which waits for a kernel: a cold start under load
+      // took past 4 minutes once, so this budget is the coins specs' (finding-things, phone-batch).
+      test.setTimeout(360_000);
       const card = await waitingReview(page);
       const use = card.getByRole("button", { name: "Use this tool" });
       await scrollUpWithFocusOn(page, use);

@@ -1,9 +1,17 @@
-import { expect, test } from "@playwright/test";
-import { ask, expectCleanTranscript, modelRequests, shot, useScenario } from "./support";
+import { expect, test, type Page } from "@playwright/test";
+import { ask, expectCleanTranscript, modelRequests, openStep, shot, useScenario } from "./support";
 
 // A planner run with a kernel, then the coder's test kernel: bounded by this budget, not their own
 // waits (kernel starts vary under load).
 test.setTimeout(360_000);
+
+/** Scrolls the conversation (not the page) so `selector` is near its top, for a screenshot. */
+async function scrollLogTo(page: Page, selector: string): Promise<void> {
+  await page.getByRole("log", { name: "Conversation" }).evaluate((log, sel) => {
+    const target = log.querySelector(sel)!;
+    log.scrollTop += target.getBoundingClientRect().top - log.getBoundingClientRect().top - 16;
+  }, selector);
+}
 
 /**
  * Stop, then Continue, as a person does it (issue #29; the server side is
@@ -19,12 +27,15 @@ test("Stop mid-cell shows the partial output; Continue finishes the same run wit
   await page.goto("/");
   await ask(page, "Count the coins slowly, please.");
   const log = page.getByRole("log", { name: "Conversation" });
-  const warm = page.getByTestId("step-block").filter({ hasText: "kernel is warm" });
+  // Steps are found by their thinking, in their always-shown heading: an older step may arrive
+  // folded (when the page renders it together with the next one), its output then unrendered.
+  const warm = page.getByTestId("step-block").filter({ hasText: "A quick first look." });
   const slow = page.getByTestId("step-block").filter({ hasText: "A slow step." });
-  // The first cell's output proves the kernel is up; the slow one has printed before it waits.
+  // The first cell is done (the kernel is up); the slow one has printed before it waits.
   await expect(warm).toHaveAttribute("data-status", "Done", { timeout: 0 });
+  await expect(slow).toHaveAttribute("data-status", "Running…", { timeout: 0 });
+  await openStep(slow);
   await expect(slow).toContainText("counted 7 coins so far", { timeout: 0 });
-  await expect(slow).toHaveAttribute("data-status", "Running…");
 
   await page.getByTestId("stop").click();
   await expect(slow).toHaveAttribute("data-status", "Stopped");
@@ -34,6 +45,7 @@ test("Stop mid-cell shows the partial output; Continue finishes the same run wit
   const plannerAsksBefore = (await modelRequests()).filter((r) => r.model === "planner").length;
   const continueButton = page.getByTestId("run-actions").getByRole("button", { name: "Continue" });
   await expect(continueButton).toBeVisible();
+  await scrollLogTo(page, '[data-testid="step-stopped"]');
   await shot(page, "stopped-with-continue");
 
   await continueButton.click();
@@ -41,11 +53,14 @@ test("Stop mid-cell shows the partial output; Continue finishes the same run wit
   await expect(page.getByTestId("message-conversation").last()).toContainText("Done after the stop: 24 coins.", { timeout: 0 });
   await expect(page.getByTestId("status-line")).not.toContainText(/stopped/i);
 
-  // The stopped cell went on: its output now ends with the rest of the count.
+  // The stopped cell was carried out again and went on: the rest of the count is in the chat
+  // (as the re-run's output, after "Continuing the run"; the stopped step keeps what it printed).
   await expect(log).toContainText("all 24 coins counted");
   // One message from the person; the step that finished before the stop is there once, not redone.
   await expect(page.getByTestId("message-user")).toHaveCount(1);
   await expect(warm).toHaveCount(1);
+  await expect(warm).toHaveAttribute("data-status", "Done");
+  await openStep(warm);
   await expect(log.getByText("kernel is warm", { exact: true })).toHaveCount(1);
   // The model was not asked for the finished steps again: only what came after the stopped cell.
   const planner = (await modelRequests()).filter((r) => r.model === "planner");
@@ -53,5 +68,7 @@ test("Stop mid-cell shows the partial output; Continue finishes the same run wit
   // Every event once, in order, and Continue is gone with the stop it answered.
   await expectCleanTranscript(page);
   await expect(page.getByTestId("run-actions").getByRole("button", { name: "Continue" })).toHaveCount(0);
+  // For the picture: the stop notice, "Continuing the run" and what came after, in the conversation's own scroll.
+  await scrollLogTo(page, '[data-testid="run-stopped"]');
   await shot(page, "continued-after-stop");
 });

@@ -10,63 +10,17 @@
  * The model is the shared scripted one; the scenario's {{placeholders}} are
  * filled with the lab's address and where its password field is.
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { startLab, type Lab } from "../tests/helpers/browser-lab";
-import { startOwnArgus } from "./own-server";
+import { passwordFieldCentre, SCREEN, startBrowsingArgus, useBrowseScenario } from "./browse-lab";
 import { ask, expectCleanTranscript, shot } from "./support";
 
-const MODEL_BASE = `http://127.0.0.1:${process.env.ARGUS_E2E_MODEL_PORT ?? 4311}`;
-/** Argus's browser screen (lib/engines/computer/computer-manager.ts); the model sees it at this size too. */
-const SCREEN = { width: 1024, height: 768 };
-
-/** Argus as the config starts the shared one (e2e/own-server.ts), plus the browser's settings. */
-function startArgus(lab: Lab) {
-  return startOwnArgus({
-    // No planner in this story: no kernels needed.
-    ARGUS_JUPYTER: "off",
-    ARGUS_MODEL_BROWSER: "browser",
-    ARGUS_CHROMIUM: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    ARGUS_BROWSER_ALLOW: lab.hostPort,
-    // A HiDPI screen: screenshots have twice the viewport's pixels, and the pointer marker
-    // must still land where the click was (it is placed by the viewport, not the image).
-    ARGUS_BROWSER_DEVICE_SCALE: "2",
-  });
-}
-
-/** Replaces every "{{NAME}}" string in the scenario (whole values become numbers when given numbers). */
-function fill(value: unknown, vars: Record<string, string | number>): unknown {
-  if (typeof value === "string") {
-    const whole = /^\{\{(\w+)\}\}$/.exec(value);
-    if (whole && whole[1]! in vars) return vars[whole[1]!];
-    return value.replace(/\{\{(\w+)\}\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m));
-  }
-  if (Array.isArray(value)) return value.map((v) => fill(v, vars));
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, vars)]));
-  return value;
-}
-
-async function useBrowseScenario(vars: Record<string, string | number>): Promise<void> {
-  const scenario = fill(JSON.parse(readFileSync(path.join("e2e", "scenarios", "browse.json"), "utf8")), vars);
-  const res = await fetch(`${MODEL_BASE}/__scenario`, { method: "POST", body: JSON.stringify(scenario) });
-  if (!res.ok) throw new Error(`could not load the browse scenario: ${await res.text()}`);
-}
-
-/** The centre of the lab's password field on Argus's screen, measured in the same Chromium at the same size. */
-async function passwordFieldCentre(page: Page, lab: Lab): Promise<{ x: number; y: number }> {
-  await page.setViewportSize(SCREEN);
-  await page.goto(`${lab.origin}/form.html`);
-  const box = (await page.locator("#password").boundingBox())!;
-  return { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) };
-}
-
 let lab: Lab;
-let argus: Awaited<ReturnType<typeof startOwnArgus>> | undefined;
+let argus: Awaited<ReturnType<typeof startBrowsingArgus>> | undefined;
 
 test.beforeAll(async () => {
   lab = await startLab();
-  argus = await startArgus(lab);
+  argus = await startBrowsingArgus(lab);
 });
 
 test.afterAll(async () => {
@@ -78,7 +32,7 @@ test("the browser asks before typing a password; Refuse keeps it out and the run
   const measure = await browser.newPage();
   const field = await passwordFieldCentre(measure, lab);
   await measure.close();
-  await useBrowseScenario({ LAB: lab.origin, PASSWORD_X: field.x, PASSWORD_Y: field.y });
+  await useBrowseScenario("browse.json", { LAB: lab.origin, PASSWORD_X: field.x, PASSWORD_Y: field.y });
 
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.goto(argus!.url);

@@ -7,8 +7,11 @@ src_hash=$( (find app components lib public -type f -not -name '*.test.ts' -prin
 if [[ -f .next/BUILD_ID && -f .next/.argus-src-hash && "$(cat .next/.argus-src-hash)" == "$src_hash" ]]; then
   echo "[build] up to date"
 else
-  echo "[build] next build (the sources changed; about a minute)"
-  NEXT_TELEMETRY_DISABLED=1 node_modules/.bin/next build
+  echo "[build] next build (the sources changed): one to three minutes, more on a busy machine"
+  # next build is silent while it compiles (minutes on a loaded machine): say it is still working.
+  # shellcheck source=setup-steps.sh
+  source scripts/setup-steps.sh
+  NEXT_TELEMETRY_DISABLED=1 PROGRESS_PREFIX=build with_progress "next build" - node_modules/.bin/next build
   echo "$src_hash" > .next/.argus-src-hash
 fi
 

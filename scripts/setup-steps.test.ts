@@ -57,4 +57,45 @@ describe("with_progress", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  /** Runs with_progress on `command` (which waits on the fifo it is given last) until its output matches `until`; returns the output. */
+  async function progressWhile(dir: string, command: string[], until: RegExp): Promise<string> {
+    const fifo = path.join(dir, "release");
+    spawnSync("mkfifo", [fifo]);
+    const child = spawn("bash", ["-c", 'source scripts/setup-steps.sh && with_progress "npm install" "$0" "$@"', path.join(dir, "node_modules"), ...command, fifo], {
+      cwd: ROOT,
+      env: { ...process.env, ARGUS_SETUP_TICK_SECONDS: "1" },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    await new Promise<void>((resolve) => {
+      child.stdout!.on("data", (chunk: Buffer) => {
+        out += chunk.toString();
+        if (until.test(out)) resolve();
+      });
+    });
+    writeFileSync(fifo, "done\n");
+    expect(await exited).toBe(0);
+    rmSync(fifo);
+    return out;
+  }
+
+  it("names the package whose install script is running, and says when it compiles native code", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "argus-setup-progress-"));
+    try {
+      const pkg = path.join(dir, "node_modules", "better-sqlite3");
+      spawnSync("mkdir", ["-p", pkg]);
+      // npm runs an install script in the package's folder: here one that waits there.
+      const running = await progressWhile(dir, ["bash", "-c", 'cd "$0" && read -r line < "$1"', pkg], /install script/);
+      expect(running).toMatch(/^\[setup\] npm install: still working, \d+ s so far, running better-sqlite3's install script$/m);
+
+      // A compiler under it (a stand-in named make, as node-gyp runs make): native code built from source.
+      writeFileSync(path.join(pkg, "make"), '#!/bin/bash\nread -r line < "$1"\n', { mode: 0o755 });
+      const compiling = await progressWhile(dir, ["bash", "-c", 'cd "$0" && ./make "$1"', pkg], /compiling/);
+      expect(compiling).toMatch(/still working, \d+ s so far, compiling better-sqlite3's native code from source \(no prebuilt binary could be downloaded\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -25,8 +25,8 @@ while [[ -z "$url" ]]; do
   fi
 done
 echo "[try] scripted model ($scenario) at $url; its requests are logged in $log"
-echo "[try] open Argus at the address below, upload scikit-image's coins photo and ask \"How many coins are on the table?\""
-echo "[try] make the photo with: /usr/bin/python3 -c \"from PIL import Image; from skimage import data; Image.fromarray(data.coins()).save('coins.png')\""
+echo "[try] once Argus says where it listens (below; the first start builds it, a few minutes), open that address,"
+echo "[try] press Try an example (it attaches a photo of coins and asks how many there are), then Enter"
 export OPENAI_BASE_URL="$url" OPENAI_API_KEY=scripted \
   ARGUS_MODEL_CONVERSATION=conversation ARGUS_MODEL_PLANNER=planner ARGUS_MODEL_CODER=coder \
   ARGUS_MODEL_VQA=vqa ARGUS_MODEL_JUDGE=judge

@@ -21,6 +21,7 @@ import { ChatUnavailable } from "./chat-unavailable";
 import { EmptyChat } from "./empty-chat";
 import { EXAMPLE, loadExampleImage } from "./example";
 import { SessionSidebar } from "./session-sidebar";
+import { useBatchReveal } from "./use-batch-reveal";
 import { useChatActions } from "./use-chat-actions";
 import { useWaitingTitle } from "./use-waiting-title";
 
@@ -62,6 +63,7 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
 
   const pane = usePreviewPane();
   const resetPane = pane.reset;
+  const startedBatch = useBatchReveal(currentId, pane.select, setPanel);
   const select = useCallback((id: string | null) => {
     // Another session's pane starts over; the session a first message just made keeps what the person chose.
     if (currentRef.current !== id) resetPane();
@@ -226,6 +228,7 @@ export function ChatApp({ modelConfigured, maxUploadBytes }: { modelConfigured: 
       onPolygonsChange={setPolygons}
       notebookVersion={notebookVersion}
       pane={pane}
+      startedBatch={startedBatch}
       browserPolicy={settings.browserPolicyChecks ?? "ask"}
       onBrowserPolicyChange={changeBrowserPolicy}
     />

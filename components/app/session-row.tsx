@@ -9,6 +9,13 @@ import { Input } from "@/components/ui/input";
 import { Tooltip } from "@/components/ui/tooltip";
 import type { SessionSummary } from "@/lib/client/api";
 
+/** Where the actions show (see the row): `group-hover` applies only where the pointer can hover. */
+const ACTIONS_VISIBILITY =
+  "opacity-0 group-hover:opacity-100 group-focus-within:opacity-100 group-data-[actions=always]:opacity-100 [@media(hover:none)]:opacity-100";
+/** The title stops short of the three action buttons exactly when they show. */
+const ROOM_FOR_ACTIONS =
+  "group-hover:pr-[calc(3*var(--spacing-control-xs))] group-focus-within:pr-[calc(3*var(--spacing-control-xs))] group-data-[actions=always]:pr-[calc(3*var(--spacing-control-xs))] [@media(hover:none)]:pr-[calc(3*var(--spacing-control-xs))]";
+
 interface SessionRowProps {
   session: SessionSummary;
   current: boolean;
@@ -53,9 +60,13 @@ export function SessionRow({ session: s, current, when, onSelect, onRename, onDe
     );
   }
 
+  // The row's actions (rename, export, delete) take room only when they show: on hover, while a
+  // key is in the row, on the open chat, and always where there is no hover (touch). Elsewhere the
+  // title has the row's whole width. Hidden by opacity, not display, so Tab still reaches them.
+  const shown = current ? "always" : "on-hover";
   return (
-    <li data-testid="session-row" className={cn("group rounded-md", current ? "bg-accent" : "hover:bg-accent/60")}>
-      <div className="flex items-center">
+    <li data-testid="session-row" data-actions={shown} className={cn("group rounded-md", current ? "bg-accent" : "hover:bg-accent/60")}>
+      <div className="relative flex items-center">
         <Button
           variant="ghost"
           size="sm"
@@ -69,7 +80,9 @@ export function SessionRow({ session: s, current, when, onSelect, onRename, onDe
           title={title}
           aria-label={title}
         >
-          <span className="w-full truncate text-left">{title}</span>
+          <span data-testid="session-title" className={cn("w-full truncate text-left", !confirming && ROOM_FOR_ACTIONS)}>
+            {title}
+          </span>
           <span aria-hidden="true" data-testid="session-date" className="text-[0.7rem] font-normal text-muted-foreground">
             {when}
           </span>
@@ -84,7 +97,7 @@ export function SessionRow({ session: s, current, when, onSelect, onRename, onDe
             </Button>
           </span>
         ) : (
-          <span className="flex pr-1 opacity-60 group-focus-within:opacity-100 group-hover:opacity-100">
+          <span data-testid="session-actions" className={cn("absolute inset-y-0 right-1 flex items-center", ACTIONS_VISIBILITY)}>
             <IconButton label={`Rename ${title}`} tooltip="Rename" size="icon-xs" onClick={() => (setDraft(s.title ?? ""), setEditing(true))}>
               <Pencil aria-hidden="true" />
             </IconButton>

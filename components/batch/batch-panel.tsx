@@ -14,19 +14,28 @@ import { RunOnImagesDialog } from "./run-on-images-dialog";
  * it, read and export its table. The newest batch of the session is shown; it
  * survives a reload because its state is read from the server.
  */
-export function BatchPanel({ sessionId, functionName, uploads, onShow }: { sessionId: string; functionName: string | null; uploads: UploadView[]; onShow?: () => void }) {
-  const { state, reload, started } = useBatch(sessionId);
+interface BatchPanelProps {
+  sessionId: string;
+  functionName: string | null;
+  uploads: UploadView[];
+  /** The batch the page saw start (lib/client/use-started-batch.ts): scrolled to the top of the pane once it shows here. */
+  reveal?: string | null;
+}
+
+export function BatchPanel({ sessionId, functionName, uploads, reveal = null }: BatchPanelProps) {
+  const { state, reload } = useBatch(sessionId);
   const panel = useRef<HTMLElement>(null);
-  // A batch seen starting (from this dialog or from the chat's "run it on all of them") is brought
-  // into view: its tab comes forward and the panel scrolls to the top of the pane. A batch found
-  // already there when the page opens stays where it is.
+  // The page has brought the Code tab forward (and at phone width opened the drawer, which mounts
+  // this panel afresh and reads the batch over HTTP): once the started batch is the one shown,
+  // the panel scrolls to the top of the pane. A batch found already there when the page opens
+  // stays where it is.
+  const shown = state?.batch.id ?? null;
   useEffect(() => {
-    if (!started) return;
-    onShow?.();
+    if (!reveal || shown !== reveal) return;
     // After the tab switch has rendered (the panel is hidden until then).
     const frame = requestAnimationFrame(() => panel.current?.scrollIntoView({ block: "start" }));
     return () => cancelAnimationFrame(frame);
-  }, [started, onShow]);
+  }, [reveal, shown]);
   if (!functionName && !state) return null;
   const base = state ? `/api/sessions/${sessionId}/batches/${state.batch.id}` : "";
   const cancel = async () => {

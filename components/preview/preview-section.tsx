@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useMemo, type ReactNode } from "react";
+import { useEffect, useMemo, type ReactNode } from "react";
 import { Tabs, TabsContent } from "@/components/ui/tabs";
 import type { UploadView } from "@/lib/foundation/protocol/files";
 import { browserScreens, hasBrowserActivity } from "@/lib/client/browser-screens";
@@ -31,6 +31,8 @@ export interface PreviewSectionProps {
   notebookVersion: number;
   /** What the person chose in the pane (its tab, its function), held by the page so it survives the pane being mounted again. */
   pane: PreviewPane;
+  /** The batch the page saw start: the batch panel scrolls to it once it shows it. */
+  startedBatch?: string | null;
   /** The session's browser policy setting (default "ask") and how to change it. */
   browserPolicy?: BrowserPolicyChecks;
   onBrowserPolicyChange?: (value: BrowserPolicyChecks) => Promise<boolean>;
@@ -64,8 +66,6 @@ export function PreviewSection(props: PreviewSectionProps) {
   const choose = (name: string) => pane.chooseFunction(name, code?.code ?? null);
   const result = useMemo(() => resultImage(messages), [messages]);
   const batchFunction = chosenFunction ?? (code ? functionName(code.code, code.test ?? "") : null);
-  const selectTab = pane.select;
-  const showCode = useCallback(() => selectTab("code"), [selectTab]);
 
   const panels: Record<PreviewTab, ReactNode> = {
     media: <MediaTab items={media} polygons={polygons} onPolygonsChange={onPolygonsChange} />,
@@ -87,7 +87,7 @@ export function PreviewSection(props: PreviewSectionProps) {
           active={active === "code"}
           chosen={chosenFunction}
           onChoose={choose}
-          batch={sessionId && <BatchPanel sessionId={sessionId} functionName={batchFunction} uploads={uploads} onShow={showCode} />}
+          batch={sessionId && <BatchPanel sessionId={sessionId} functionName={batchFunction} uploads={uploads} reveal={props.startedBatch ?? null} />}
         />
       </div>
     ),

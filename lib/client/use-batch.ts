@@ -17,10 +17,8 @@ async function getJson<T>(url: string): Promise<T | null> {
  * reload finds a running batch), then kept current by the socket's `batch`
  * events. `reload` reads it again (after starting one, after a reconnect).
  */
-export function useBatch(sessionId: string | null): { state: BatchState | null; reload: () => void; started: string | null } {
+export function useBatch(sessionId: string | null): { state: BatchState | null; reload: () => void } {
   const [state, setState] = useState<BatchState | null>(null);
-  // The batch this page saw start (its batch_created event), so the panel can bring it into view.
-  const [started, setStarted] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
   const reload = useCallback(() => setVersion((v) => v + 1), []);
 
@@ -29,10 +27,7 @@ export function useBatch(sessionId: string | null): { state: BatchState | null; 
     setState(null);
     if (!sessionId) return;
     return listenToBatches(sessionId, {
-      onBatch: (e: BatchEvent) => {
-        setState((s) => applyBatchEvent(s, e));
-        if (e.type === "batch_created") setStarted(e.batch.id);
-      },
+      onBatch: (e: BatchEvent) => setState((s) => applyBatchEvent(s, e)),
       // After a reconnect, read the state again: events sent meanwhile are gone.
       onReconnect: reload,
     });
@@ -61,5 +56,5 @@ export function useBatch(sessionId: string | null): { state: BatchState | null; 
     };
   }, [sessionId, version]);
 
-  return { state, reload, started };
+  return { state, reload };
 }

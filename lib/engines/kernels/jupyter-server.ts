@@ -37,6 +37,17 @@ function scrubbedEnv(extra: Record<string, string>): Record<string, string> {
   return { ...env, ...extra };
 }
 
+/** How many ports a start tries when each is taken before jupyter-server can bind it. */
+const PORT_ATTEMPTS = 3;
+/** jupyter-server's words when its port is in use (it is started with port_retries=0). */
+const PORT_TAKEN = /port \d+ is (?:already in use|not available)/i;
+
+class PortTakenError extends Error {
+  constructor(readonly port: number) {
+    super(`jupyter-server could not listen: port ${port} was taken by another process`);
+  }
+}
+
 /**
  * A jupyter-server that Argus starts itself on loopback, with a random token
  * and a free port, in its own process group so that stopping it also stops
@@ -62,6 +73,8 @@ export class ManagedJupyterServer implements JupyterBackend {
       log?: (line: string) => void;
       /** Extra command-line flags, e.g. the kernel transport. */
       extraArgs?: string[];
+      /** Picks the port to serve on (a free one by default; tests pass a taken one first). */
+      choosePort?: () => Promise<number>;
     },
   ) {}
 
@@ -95,10 +108,26 @@ export class ManagedJupyterServer implements JupyterBackend {
   }
 
   start(): Promise<void> {
-    this.starting ??= this.launch().finally(() => {
+    this.starting ??= this.launchOnAFreePort().finally(() => {
       this.starting = null;
     });
     return this.starting;
+  }
+
+  /**
+   * The port is free when chosen, but on a busy machine another process can take it before
+   * jupyter-server binds it (seen in the newcomer walk: Argus then served with no kernels at
+   * all). Then it is tried again on another port; any other failure is not.
+   */
+  private async launchOnAFreePort(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.launch();
+      } catch (error) {
+        if (!(error instanceof PortTakenError) || attempt >= PORT_ATTEMPTS) throw error;
+        this.options.log?.(`[argus] jupyter-server's port ${error.port} was taken by another process before it could listen; trying another port`);
+      }
+    }
   }
 
   private async launch(): Promise<void> {
@@ -109,7 +138,7 @@ export class ManagedJupyterServer implements JupyterBackend {
     this.runtime?.cleanup();
     this.runtime = socketRuntimeDir(path.join(this.options.runtimeDir, "runtime"));
     mkdirSync(this.options.runtimeDir, { recursive: true });
-    const port = await freePort();
+    const port = await (this.options.choosePort ?? freePort)();
     const token = randomBytes(24).toString("hex");
     // The launcher ties jupyter-server's life to this process (see its docstring).
     const launcher = path.join(process.cwd(), "python", "launch_bound_to_parent.py");
@@ -149,12 +178,17 @@ export class ManagedJupyterServer implements JupyterBackend {
     });
     this.child = child;
     const log = this.options.log;
+    // The end of what it printed, to tell a port taken meanwhile from other failures.
+    let tail = "";
     const forward = (chunk: Buffer) => {
+      tail = (tail + chunk.toString()).slice(-4096);
       if (log) for (const line of chunk.toString().split("\n")) if (line.trim()) log(line);
     };
     child.stdout?.on("data", forward);
     child.stderr?.on("data", forward);
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    // After "exit" its last output may still be in the pipes: "close" comes once they are drained.
+    const drained = new Promise<void>((resolve) => child.once("close", () => resolve()));
     child.once("exit", () => {
       if (this.child !== child) return;
       const wasReady = this.current !== null;
@@ -171,6 +205,9 @@ export class ManagedJupyterServer implements JupyterBackend {
         new Promise<{ exited?: undefined }>((r) => setTimeout(() => r({}), 100)),
       ]);
       if (outcome.exited !== undefined) {
+        // Bounded: a process it started could hold the pipes open.
+        await Promise.race([drained, new Promise((r) => setTimeout(r, 1000))]);
+        if (PORT_TAKEN.test(tail)) throw new PortTakenError(port);
         throw new Error(`jupyter-server exited with code ${outcome.exited} before it was ready (python: ${this.options.python})`);
       }
       if (await ping(endpoint, 1000)) {

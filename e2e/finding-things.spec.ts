@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { ask, coinsFile, useScenario } from "./support";
+import { ask, askCoinCount, useScenario } from "./support";
 
 // A coins run and a batch: the waits on them are bounded by this budget, not their own (kernel starts vary under load).
 test.setTimeout(360_000);
@@ -10,12 +10,7 @@ test.setTimeout(360_000);
  * chat comes into view. One coins run for the whole file.
  */
 test("the Result names the chat's turn, the curl hint is actionable, and 'run it on all of them' brings the batch into view", async ({ page }) => {
-  await useScenario("count-coins.json");
-  await page.goto("/");
-  await page.getByTestId("file-input").setInputFiles(coinsFile());
-  await expect(page.getByTestId("attachment-chip")).toContainText("Ready");
-  await ask(page, "How many coins are on the table?");
-  await expect(page.getByTestId("message-conversation").last()).toContainText("24 coins", { timeout: 0 });
+  await askCoinCount(page, "count-coins.json");
 
   // The Result tab's caption names the step as the chat titles it, and that step is in the chat.
   await page.getByTestId("tab-result").click();

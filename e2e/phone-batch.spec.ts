@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { ask, coinsFile, shot, useScenario } from "./support";
+import { ask, askCoinCount, shot, useScenario } from "./support";
 
 // A coins run and a batch: the waits on them are bounded by this budget, not their own (kernel starts vary under load).
 test.setTimeout(360_000);
@@ -12,12 +12,7 @@ test.use({ viewport: { width: 390, height: 844 } });
  * knowing where to look.
  */
 test("phone: 'run it on all of them' opens the preview drawer on the batch's progress", async ({ page }) => {
-  await useScenario("count-coins.json");
-  await page.goto("/");
-  await page.getByTestId("file-input").setInputFiles(coinsFile());
-  await expect(page.getByTestId("attachment-chip")).toContainText("Ready");
-  await ask(page, "How many coins are on the table?");
-  await expect(page.getByTestId("message-conversation").last()).toContainText("24 coins", { timeout: 0 });
+  await askCoinCount(page, "count-coins.json");
   const drawer = page.getByRole("dialog", { name: "Preview" });
   await expect(drawer).toHaveCount(0);
 

@@ -180,8 +180,9 @@ ${md(probeRows)}
 A run under way (its planner's first step written) on one instance; that instance killed with SIGKILL (its
 jupyter-server and kernels with it) and restarted afterwards. Default lease (\`ARGUS_RUN_LEASE_SECONDS\` 10).
 "First other-instance event": the first event of that run stamped after the owner had exited, as a page
-on another instance received it. Today that event is another instance marking the run interrupted; once runs
-resume on another instance it is the run continuing.
+on another instance received it: the instance that took the lease saying the run moved and continuing it
+(or, when the run cannot be rebuilt from its log, marking it interrupted). A final status other than
+finished carries the run's last words from its transcript.
 
 | # | kill → first other-instance event (received) | (stamped) | final status |
 |---|---|---|---|

@@ -2,8 +2,8 @@
  * What a kill -9 of a run's owner costs. takeover(): a run under way on one instance, its owner
  * killed; the figure is the time from the kill to the first event of that run written by another
  * instance (stamped after the owner had exited, so no other could have written it), and the
- * run's final status: today another instance marks the run interrupted; once runs resume, that
- * first event is the run continuing. survival(): a steady load over all instances while the bench
+ * run's final status (that first event is the instance that took the lease continuing the run, or
+ * marking it interrupted when it cannot be rebuilt). survival(): a steady load over all instances while the bench
  * kills one instance that owns runs 20 times (restarting it each time): runs completed / started.
  */
 import { percentile } from "../lib/stats";
@@ -55,13 +55,26 @@ export async function takeover(cluster: Cluster, k: number): Promise<Takeover> {
       // reported below: no other instance wrote for the run (or it never ended) within the ceiling
     }
     await cluster.restart(k);
+    const status = endOf(page, runId)?.agentState ?? "no end seen";
     return {
       toOtherInstanceEventS: first ? (first.at - killedAt) / 1000 : null,
       toOtherInstanceStampS: first ? (first.stampedAt - killedAt) / 1000 : null,
-      finalStatus: endOf(page, runId)?.agentState ?? "no end seen",
+      finalStatus: status === "finished" ? status : `${status}: ${await lastWords(cluster, (k + 1) % n, run.session, runId)}`,
     };
   } finally {
     page.close();
+  }
+}
+
+/** What a run that did not finish last said (its error or note), for the results table. */
+async function lastWords(cluster: Cluster, k: number, session: { id: string; token: string }, runId: string): Promise<string> {
+  try {
+    const res = await cluster.instances[k]!.call("GET", `/api/sessions/${session.id}`, { token: session.token });
+    const messages = ((res.json as { messages?: { runId?: string; role: string; content: string }[] }).messages ?? []).filter((m) => m.runId === runId);
+    const last = messages.findLast((m) => /error|note|conversation/.test(m.role)) ?? messages.at(-1);
+    return last ? `${last.role}: ${last.content.replace(/\s+/g, " ").slice(0, 160)}` : "(no messages)";
+  } catch (error) {
+    return `(transcript unreadable: ${String(error)})`;
   }
 }
 

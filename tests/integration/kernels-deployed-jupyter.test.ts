@@ -121,7 +121,10 @@ describe("the deployed Jupyter host", () => {
     try {
       await eventually(async () => !(await serverKernels()).includes(pooled[1]!), "the left-behind pooled kernel is shut down");
       expect(await serverKernels()).toContain(pooled[0]!);
-      expect(again.output()).toMatch(/reclaimed what this instance left on the Jupyter server: 1 kernel\(s\) shut down, 1 session notebook\(s\) left running/);
+      // The instance says so once its shutdowns have answered, which can be after the server's
+      // list already lacks the kernel, and its output reaches us through a pipe: wait for the line.
+      const reclaimed = /reclaimed what this instance left on the Jupyter server: 1 kernel\(s\) shut down, 1 session notebook\(s\) left running/;
+      await eventually(async () => reclaimed.test(again.output()), "the instance reports what it reclaimed");
     } finally {
       await again.kill();
     }

@@ -205,7 +205,7 @@ ${s.kills} times, in ${fmt(s.wallS, 0)} s.
 | runs started | completed (finished) | completed / started | other ends | no end seen | posts lost to a kill | finished run p50 |
 |---|---|---|---|---|---|---|
 | ${s.started} | ${finished} | ${fmt((100 * finished) / Math.max(1, s.started), 1)} % | ${ends} | ${s.noEnd} | ${s.postFailed} | ${fmt(s.runP50S, 1)} s |
-`;
+${s.why.length ? `\nWhat the runs that did not finish last said:\n\n${s.why.map((w) => `- ${w}`).join("\n")}\n` : ""}`;
 }
 
 await main();

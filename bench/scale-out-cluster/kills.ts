@@ -25,6 +25,8 @@ export interface Survival {
   ended: Record<string, number>;
   /** Runs whose end no page saw within the ceiling. */
   noEnd: number;
+  /** What each run that ended other than finished last said (its transcript's error or note). */
+  why: string[];
   wallS: number;
   runP50S: number;
 }
@@ -99,6 +101,7 @@ export async function survival(cluster: Cluster, options: { kills: number; worke
     });
   const ended: Record<string, number> = {};
   const durations: number[] = [];
+  const why: string[] = [];
   let started = 0;
   let postFailed = 0;
   let noEnd = 0;
@@ -127,6 +130,7 @@ export async function survival(cluster: Cluster, options: { kills: number; worke
           const state = endOf(p, runId)!.agentState;
           ended[state] = (ended[state] ?? 0) + 1;
           if (state === "finished") durations.push((Date.now() - begun) / 1000);
+          else why.push(`${state}: ${await lastWords(cluster, [...up][0] ?? k, run.session, runId)}`);
         } catch {
           noEnd++;
         } finally {
@@ -163,5 +167,5 @@ export async function survival(cluster: Cluster, options: { kills: number; worke
   };
 
   await Promise.all([killer(), ...Array.from({ length: options.workers }, () => worker())]);
-  return { kills: options.kills, started, postFailed, ended, noEnd, wallS: (Date.now() - t0) / 1000, runP50S: percentile(durations, 50) };
+  return { kills: options.kills, started, postFailed, ended, noEnd, why, wallS: (Date.now() - t0) / 1000, runP50S: percentile(durations, 50) };
 }

@@ -186,7 +186,8 @@ test("the app runs under its Content-Security-Policy, which refuses an injected 
   await ask(page, "hello under a strict policy");
   await expect(page.getByTestId("message-conversation")).toContainText("Hello");
   await expect(page.locator("img[src^='/api/files/']").first()).toBeVisible();
-  expect(await page.locator("img[src^='/api/files/']").first().evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  // Visible is laid out, not yet loaded: wait for the picture itself (a CSP refusal never loads it).
+  await expect.poll(() => page.locator("img[src^='/api/files/']").first().evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
   await page.goto("/status");
   await expect(page.getByRole("heading", { name: "Argus status" })).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([]);

@@ -4,8 +4,8 @@
 # Postgres and Redis (ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1), the Python tests, then browser
 # tests (Playwright in Debian's Chromium against the production build).
 #
-# Phases that share nothing run side by side (docs/testing.md): the checks beside the build, the
-# Python tests beside vitest, Playwright beside the Postgres pass. Each phase's wall-clock seconds
+# Phases that share nothing run side by side (docs/testing.md): the checks beside the build, then
+# the two vitest passes, Playwright and Python all at once. Each one's wall-clock seconds
 # go to test-results/phases.txt, and scripts/test-timings.mjs writes test-results/timings.md.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -52,23 +52,30 @@ fi
 phase_done "type check, dependency rules and build"
 # The server bundle ensure-build.sh just made is current: test servers start from it (tests/helpers/argus-server.ts).
 export ARGUS_TEST_SERVER_BUNDLE=1
+streams_start=$SECONDS
 
-# Python beside vitest: its modules are CPU work in subprocesses, vitest's integration files mostly
-# wait on servers and kernels.
-echo "[test] vitest (files in parallel: vitest.config.ts) and, beside it, python (kernel-side package and sandbox)"
-# One module at a time: beside vitest it still ends well before it, and takes only one core.
-node scripts/python-tests.mjs --jobs 1 > test-results/python-progress.txt 2>&1 &
-python_pid=$!
-# Each file's CPU seconds (tests/helpers/cpu-probe.ts): on 2 cores the CPU, not the waiting, sets the length.
-ARGUS_TEST_CPU_LOG="$PWD/test-results/cpu.jsonl" node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
-vitest_rc=$?
-phase_done "vitest"
-wait $python_pid
-python_rc=$?
-cat test-results/python-progress.txt
-phase_done "python (waited for after vitest)"
+# Everything after the build runs at once, as four streams: the first vitest pass, the Postgres pass,
+# Playwright and Python. Each mostly waits (on servers, kernels, the scripted model, Chromium), and
+# one after another they left a core idle half the time: side by side they keep both busy
+# (docs/testing.md has the figures). They share nothing: vitest's servers listen on port 0 and live
+# in their own temp dirs, the Postgres pass has its own throwaway Postgres and Redis, Playwright's
+# servers have fixed ports below the kernels' ephemeral range, Python runs in subprocesses.
+#
+# Each stream's wall-clock and CPU-seconds go to test-results/phases.txt when it ends: its CPU is
+# what the stream's own subshell waited for (/proc/<subshell>/stat: cutime + cstime).
+stream() {
+  local name=$1 start=$SECONDS stat fields rc
+  shift
+  "$@"
+  rc=$?
+  read -r stat < /proc/$BASHPID/stat
+  read -r -a fields <<< "${stat##*) }"
+  local ticks=$(( fields[13] + fields[14] ))
+  printf '%s\t%s\t%s.%02d\n' "$name" $((SECONDS - start)) $((ticks / 100)) $((ticks % 100)) >> test-results/phases.txt
+  return $rc
+}
 
-# The same suites once more on the scale-out engines: Postgres and Redis
+# The Postgres pass: the same suites once more on the scale-out engines, Postgres and Redis
 # (tests/helpers/test-engines.ts reads the flags; one throwaway Postgres and one
 # Redis for the pass, so every Argus in it runs with DATABASE_URL and REDIS_URL).
 # The HTTP, socket, function and batch suites (they call every repository function through
@@ -77,8 +84,7 @@ phase_done "python (waited for after vitest)"
 # update_callback stream, faults, the shared Jupyter), and ownership under pauses and restarts
 # (scale-out-ownership: Postgres only, it skips in the first pass). Agent worlds about what a model writes or
 # which tool it may call (dialects, habits, budgets, browsing, tool review, vqa) read and write the
-# database exactly as count-coins does, so they run once; no test is written twice. Playwright runs
-# beside it (its own servers and ports).
+# database exactly as count-coins does, so they run once; no test is written twice.
 shopt -s nullglob
 POSTGRES_PASS=(
   lib/engines/db/database.test.ts lib/engines/db/batches.test.ts lib/engines/db/run-fencing.test.ts lib/features/runtime/event-log.test.ts tests/integration/restart.test.ts
@@ -88,19 +94,32 @@ POSTGRES_PASS=(
   tests/integration/scale-out-ownership.test.ts tests/integration/scale-out-resume.test.ts tests/integration/scale-out-resume-attacks.test.ts lib/engines/db/run-lease-takeover.test.ts
 )
 shopt -u nullglob
-echo "[test] vitest again on Postgres + Redis (ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1): ${#POSTGRES_PASS[@]} files; playwright beside it"
-node_modules/.bin/playwright test > test-results/playwright-progress.txt 2>&1 &
+
+echo "[test] four streams at once: vitest (2 files at a time), vitest on Postgres + Redis (${#POSTGRES_PASS[@]} files, 1 at a time), playwright, python"
+( stream "playwright" node_modules/.bin/playwright test ) > test-results/playwright-progress.txt 2>&1 &
 playwright_pid=$!
-# One file at a time here (two in the first pass): Playwright takes the other place.
-ARGUS_TEST_CPU_LOG="$PWD/test-results/cpu-postgres.jsonl" ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1 ARGUS_TEST_WORKERS=${ARGUS_TEST_POSTGRES_WORKERS:-1} node_modules/.bin/vitest run --reporter=default --reporter=json \
-  --outputFile.json=test-results/vitest-postgres.json "${POSTGRES_PASS[@]}"
+# One module at a time: it takes at most one core.
+( stream "python" node scripts/python-tests.mjs --jobs 1 ) > test-results/python-progress.txt 2>&1 &
+python_pid=$!
+# Each file's CPU seconds (tests/helpers/cpu-probe.ts): on 2 cores the CPU, not the waiting, sets the length.
+( ARGUS_TEST_CPU_LOG="$PWD/test-results/cpu-postgres.jsonl" ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1 ARGUS_TEST_WORKERS=${ARGUS_TEST_POSTGRES_WORKERS:-1} \
+  stream "vitest on Postgres + Redis" node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest-postgres.json "${POSTGRES_PASS[@]}" ) \
+  > test-results/vitest-postgres-progress.txt 2>&1 &
+postgres_pid=$!
+( ARGUS_TEST_CPU_LOG="$PWD/test-results/cpu.jsonl" stream "vitest" node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json )
+vitest_rc=$?
+wait $postgres_pid
 postgres_rc=$?
-phase_done "vitest on Postgres + Redis"
-echo "[test] playwright"
+echo "[test] vitest on Postgres + Redis"
+cat test-results/vitest-postgres-progress.txt
+wait $python_pid
+python_rc=$?
+cat test-results/python-progress.txt
 wait $playwright_pid
 playwright_rc=$?
+echo "[test] playwright"
 cat test-results/playwright-progress.txt
-phase_done "playwright (waited for after the Postgres pass)"
+printf '%s\t%s\n' "all streams, wall-clock" $((SECONDS - streams_start)) >> test-results/phases.txt
 
 node scripts/summarize-tests.mjs test-results/vitest.json test-results/playwright.json test-results/python.txt test-results/vitest-postgres.json
 node scripts/test-timings.mjs test-results

@@ -119,6 +119,8 @@ export const EnvSchema = z.object({
   ARGUS_POOL_REFILL_QUIET_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   ARGUS_MAX_KERNELS: z.coerce.number().int().min(1).max(1000).default(24),
   ARGUS_KERNEL_IDLE_MINUTES: positiveNumber(30),
+  // At the cap, a session kernel idle this long gives its place to a new chat's (idle-sessions.ts).
+  ARGUS_KERNEL_YIELD_IDLE_SECONDS: positiveNumber(120),
   ARGUS_CELL_TIMEOUT_SECONDS: positiveNumber(120),
   // One call of a kept session function (HTTP run endpoint, batch item): its time and what it may print.
   ARGUS_FUNCTION_TIMEOUT_SECONDS: positiveNumber(60),

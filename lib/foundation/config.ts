@@ -97,6 +97,8 @@ export interface ArgusConfig {
     /** Live kernels at most, pooled and isolated ones included. */
     maxKernels: number;
     idleMs: number;
+    /** At the cap, a session kernel idle this long is shut down to let another session start one. */
+    yieldIdleMs: number;
     cellTimeoutMs: number;
     memoryMb: number;
     cpuSeconds: number;
@@ -257,6 +259,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       preload: e.ARGUS_KERNEL_PRELOAD,
       refillQuietMs: e.ARGUS_POOL_REFILL_QUIET_MS,
       idleMs: e.ARGUS_KERNEL_IDLE_MINUTES * 60_000,
+      yieldIdleMs: e.ARGUS_KERNEL_YIELD_IDLE_SECONDS * 1000,
       cellTimeoutMs: e.ARGUS_CELL_TIMEOUT_SECONDS * 1000,
       memoryMb: e.ARGUS_KERNEL_MEMORY_MB,
       cpuSeconds: e.ARGUS_KERNEL_CPU_SECONDS,

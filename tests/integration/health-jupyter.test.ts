@@ -69,10 +69,10 @@ describe("a server killed with SIGKILL", () => {
     expect((await api(server.url)("GET", "/api/health")).json.jupyter).toBe("up");
     expect(pidsMentioning(`--ServerApp.root_dir=${dataDir}`).length).toBeGreaterThan(0);
     await server.kill("SIGKILL");
-    const deadline = Date.now() + 10_000;
-    while (pidsMentioning(`--ServerApp.root_dir=${dataDir}`).length > 0 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    // jupyter-server gets SIGTERM from the kernel at once and shuts its kernels down first (each
+    // may take its shutdown wait): how long that takes is the machine's business, bounded only by
+    // the test's budget. An orphan that never goes fails the test by that budget.
+    while (pidsMentioning(`--ServerApp.root_dir=${dataDir}`).length > 0) await new Promise((r) => setTimeout(r, 100));
     expect(pidsMentioning(`--ServerApp.root_dir=${dataDir}`)).toEqual([]);
   });
 });

@@ -12,6 +12,8 @@ export interface KernelPoolOptions extends JupyterKernelsOptions {
   maxKernels: number;
   /** Kernels the registry holds for sessions: they count against the cap too. */
   sessionKernels: () => number;
+  /** At the cap: shut down an idle session's kernel to make room; false when none may go. */
+  makeRoom?: () => Promise<boolean>;
   /** What kernels import before they are ready (sets how much memory a pooled one is expected to hold). */
   preload?: "vision" | "none";
   /** Bytes the kernels' machine can still give out; os.freemem (MemAvailable) by default, null when kernels run elsewhere (external Jupyter). */
@@ -211,6 +213,8 @@ export class KernelPool {
           this.startingDirect--;
         }
       }
+      // A kernel idle long enough gives its place before anyone is refused (or waits for one starting).
+      if (await this.o.makeRoom?.()) continue;
       if (this.starting === 0) {
         throw new ArgusError(
           "unavailable:jupyter",

@@ -29,8 +29,10 @@ export interface SessionUpload {
   bytes(): Promise<Uint8Array>;
 }
 
-export interface RegistryOptions extends Omit<KernelPoolOptions, "sessionKernels"> {
+export interface RegistryOptions extends Omit<KernelPoolOptions, "sessionKernels" | "makeRoom"> {
   idleMs: number;
+  /** At the cap, a session kernel idle this long gives its place to another session (idle-sessions.ts); 120 s if unset. */
+  yieldIdleMs?: number;
   cellTimeoutMs: number;
   /** Disk a session's workspace may hold, checked after each cell (see workspace-quota.ts). */
   workspaceMaxBytes?: number;

@@ -1,20 +1,22 @@
-import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type { Execution } from "@/lib/foundation/protocol/contexts";
 import { workspaceLock } from "@/lib/foundation/common/workspace";
 import { CellWorkspace } from "./cell-workspace";
+import { IsolatedKernels } from "./isolated-kernels";
 import type { ExecuteOptions, KernelHandle } from "./kernel-handle";
 import { KernelPool } from "./kernel-pool";
 import { withWaits } from "./kernel-wait";
 import type { RegistryOptions } from "./registry-options";
+import { evictedForRoom, idleLongestFirst } from "./idle-sessions";
 import { KERNEL_GONE, kernelStopped } from "./reset-reasons";
-import { adoptWorkspace, copyWorkspaceFiles, removeDir } from "./workspace";
+import { adoptWorkspace } from "./workspace";
 import { untilAborted } from "./until-aborted";
 
 export type { RecordedCell, RegistryOptions, SessionKernelIds, SessionUpload } from "./registry-options";
 
 /** A held kernel idle longer than this is checked on the server before use (servers cull idle kernels). */
 const RECHECK_IDLE_MS = 60_000;
+const DEFAULT_YIELD_IDLE_MS = 120_000;
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -33,13 +35,13 @@ export class KernelRegistry {
   private readonly resetReasons = new Map<string, string>();
   private reaper: NodeJS.Timeout | null = null;
   private closed = false;
-  /** Isolated kernels being shut down after their job; `close` waits for them. */
-  private readonly retiring = new Set<Promise<void>>();
   private readonly workspaces: CellWorkspace;
+  private readonly throwaway: IsolatedKernels;
 
   constructor(private readonly o: RegistryOptions) {
-    this.kernels = new KernelPool({ ...o, sessionKernels: () => this.sessions.size, onStarted: (id) => o.ledger?.add(id) });
+    this.kernels = new KernelPool({ ...o, sessionKernels: () => this.sessions.size, makeRoom: () => this.makeRoom(), onStarted: (id) => o.ledger?.add(id) });
     this.workspaces = new CellWorkspace(o);
+    this.throwaway = new IsolatedKernels(this.kernels, this.workspaces, (id) => this.sessionDir(id), o.log);
   }
 
   async start(): Promise<void> {
@@ -172,34 +174,8 @@ export class KernelRegistry {
    * A fresh kernel that sees copies of the session's files, for the coder's
    * tests: never the planner's notebook, and disposed of afterwards.
    */
-  async isolated<T>(sessionId: string | null, fn: (kernel: KernelHandle) => Promise<T>): Promise<T> {
-    const kernel = await withWaits(this.o.onWait, sessionId, (began) => this.kernels.takeIsolated(began));
-    try {
-      if (kernel.files) {
-        // Its own workspace on the kernel host, with the session's uploads (the planner's own
-        // files stay in the planner's workspace: they cannot be copied without reading it here).
-        await kernel.files.enter(`isolated-${randomUUID()}`);
-        if (sessionId) await this.workspaces.deliverUploads(sessionId, kernel);
-      } else if (sessionId) await copyWorkspaceFiles(this.sessionDir(sessionId), kernel.workspace);
-      return await fn(kernel);
-    } finally {
-      // Off the caller's path: the coder's result does not wait for a kernel to
-      // stop. Its place under the cap is given back only once it has.
-      this.retire(kernel);
-    }
-  }
-
-  private retire(kernel: KernelHandle): void {
-    const remote = kernel.files;
-    const done = (remote ? remote.discard().catch(() => undefined) : Promise.resolve())
-      .then(() => kernel.shutdown())
-      .then(() => (remote ? undefined : removeDir(kernel.workspace)))
-      .catch((error: unknown) => this.o.log?.(`[kernels] could not clean up an isolated kernel: ${String(error)}`))
-      .finally(() => {
-        this.retiring.delete(done);
-        this.kernels.returnIsolated();
-      });
-    this.retiring.add(done);
+  isolated<T>(sessionId: string | null, fn: (kernel: KernelHandle) => Promise<T>): Promise<T> {
+    return this.throwaway.run(sessionId, () => withWaits(this.o.onWait, sessionId, (began) => this.kernels.takeIsolated(began)), fn);
   }
 
   /**
@@ -245,23 +221,38 @@ export class KernelRegistry {
    * into the same kernel, and this instance's own last use says nothing about those.
    */
   async reap(now = Date.now()): Promise<string[]> {
+    const minutes = Math.round(this.o.idleMs / 60_000);
+    const why = minutes >= 1 ? `it was idle for ${minutes} minutes and was shut down to free memory` : "it was idle and was shut down to free memory";
     const reaped: string[] = [];
-    for (const [sessionId, kernel] of [...this.sessions]) {
-      if (kernel.isBusy || now - kernel.lastUsed < this.o.idleMs) continue;
-      const seen = await this.kernels.activityOf(kernel.id);
-      if (seen && (seen.busy || (seen.lastActivityMs !== null && now - seen.lastActivityMs < this.o.idleMs))) continue;
-      if (this.sessions.get(sessionId) !== kernel || kernel.isBusy) continue; // used while we asked
-      this.sessions.delete(sessionId);
-      const minutes = Math.round(this.o.idleMs / 60_000);
-      this.resetReasons.set(
-        sessionId,
-        minutes >= 1 ? `it was idle for ${minutes} minutes and was shut down to free memory` : "it was idle and was shut down to free memory",
-      );
-      reaped.push(sessionId);
-      await kernel.shutdown();
-      await this.forgetKernel(sessionId, kernel.id);
+    for (const sessionId of [...this.sessions.keys()]) {
+      if (await this.shutDownIdle(sessionId, now, this.o.idleMs, why)) reaped.push(sessionId);
     }
     return reaped;
+  }
+
+  /** At the cap: the session kernel idle longest (and long enough) gives its place; false if none may. */
+  private async makeRoom(): Promise<boolean> {
+    const now = Date.now();
+    const minIdle = this.o.yieldIdleMs ?? DEFAULT_YIELD_IDLE_MS;
+    const uses = [...this.sessions].map(([sessionId, k]) => ({ sessionId, lastUsed: k.lastUsed, busy: k.isBusy }));
+    for (const sessionId of idleLongestFirst(uses, now, minIdle)) {
+      if (await this.shutDownIdle(sessionId, now, minIdle, evictedForRoom(this.o.maxKernels))) return true;
+    }
+    return false;
+  }
+
+  private async shutDownIdle(sessionId: string, now: number, minIdleMs: number, why: string): Promise<boolean> {
+    const kernel = this.sessions.get(sessionId);
+    if (!kernel || kernel.isBusy || now - kernel.lastUsed < minIdleMs) return false;
+    const seen = await this.kernels.activityOf(kernel.id);
+    if (seen && (seen.busy || (seen.lastActivityMs !== null && now - seen.lastActivityMs < minIdleMs))) return false;
+    if (this.sessions.get(sessionId) !== kernel || kernel.isBusy) return false; // used while we asked
+    this.sessions.delete(sessionId);
+    this.resetReasons.set(sessionId, why);
+    this.o.log?.(`[kernels] session ${sessionId}'s kernel shut down: ${why}`);
+    await kernel.shutdown();
+    await this.forgetKernel(sessionId, kernel.id);
+    return true;
   }
 
   /** jupyter-server came back after dying: every kernel is gone, start over. */
@@ -289,7 +280,7 @@ export class KernelRegistry {
     const kept = this.o.keepSessionKernelsOnClose ? held : [];
     for (const k of kept) k.detach();
     const stopped = [...pooled, ...(this.o.keepSessionKernelsOnClose ? [] : held)];
-    await Promise.all([...stopped.map((k) => k.shutdown()), ...this.retiring]);
+    await Promise.all([...stopped.map((k) => k.shutdown()), this.throwaway.retired()]);
     this.kernels.dispose();
   }
 }

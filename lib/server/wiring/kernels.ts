@@ -42,6 +42,7 @@ export function buildKernels(
     maxKernels: config.kernels.maxKernels,
     workspaceMaxBytes: config.kernels.workspaceMaxBytes,
     idleMs: config.kernels.idleMs,
+    yieldIdleMs: config.kernels.yieldIdleMs,
     cellTimeoutMs: config.kernels.cellTimeoutMs,
     interruptGraceMs: 3000,
     locks,

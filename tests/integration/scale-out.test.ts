@@ -177,6 +177,8 @@ describe.skipIf(!haveRedis())("two instances, one database, one Redis", () => {
     console.log(`[scale-out] B noticed A's death after ${Date.now() - killedAt} ms (lease 10 s; the bound is checked in lease-policy.test.ts)`);
     const note = watch.messages.find((m) => m.runId === runId && /instance running it stopped responding/.test(m.content));
     expect(note).toBeDefined();
+    // Why it did not go on there is in the chat too (this world turns resuming off).
+    expect(note!.content).toMatch(/another instance could not continue it \(resuming runs is off \(ARGUS_RESUME_RUNS=off\)\)/);
     expect((await world.callB("GET", `/api/sessions/${session.id}`, { token: session.token })).json.state).toBe("interrupted");
 
     // The session is free: the next message runs on B.

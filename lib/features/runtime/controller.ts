@@ -107,10 +107,11 @@ export class Controller {
    * Goes on with a run that failed or was stopped (see `resumable`), under the new attempt's signal and
    * callbacks: the action it stopped in is carried out again, then the top agent takes the failed step.
    */
-  async resume(options: ControllerOptions): Promise<void> {
+  async resume(options: ControllerOptions, since = Date.now()): Promise<void> {
     if (!this.resumable) throw new Error("this run cannot be continued");
     this.o = options;
-    this.startedAt = Date.now();
+    // From before the notebook's rebuild, when there was one: it is this attempt's work too.
+    this.startedAt = since;
     this.ending = null;
     this.adopted = false;
     await this.drive();
@@ -224,8 +225,8 @@ export class Controller {
     }
   }
 
-  /** Meters one cell's bridge calls against the run's budgets (see BridgeMeter). */
-  private bridgeMeter(): BridgeMeter {
+  /** Meters one cell's bridge calls against the run's budgets (see BridgeMeter); also a rebuild's re-run cells. */
+  bridgeMeter(): BridgeMeter {
     return new BridgeMeter(this.services.bridgeCallsPerCell, {
       tokensLeft: () => {
         // Asked synchronously by the bridge; a live run's state is always cached.

@@ -56,6 +56,19 @@ describe("runEndingEvents", () => {
     }
   });
 
+  it("says why a run cut off could not be continued, when a resume was tried and failed", () => {
+    const owner = shape({ kind: "owner_lost", why: "step 12 was logged without the model's replies (an older log)" });
+    expect(owner[0]).toEqual({
+      errorId: "INTERRUPTED",
+      note: "This run was interrupted because the Argus instance running it stopped responding, and another instance could not continue it (step 12 was logged without the model's replies (an older log)). Everything before this point is saved; send your message again to continue.",
+    });
+    const server = shape({ kind: "server_stopped", why: "resuming runs is off (ARGUS_RESUME_RUNS=off)." });
+    expect((server[0] as { note: string }).note).toBe(
+      "This run was interrupted because the Argus server stopped, and the restarted server could not continue it (resuming runs is off (ARGUS_RESUME_RUNS=off)). Nothing before this point was lost; send your message again to continue.",
+    );
+    expect(server[1]).toEqual({ state: "interrupted", reason: (server[0] as { note: string }).note });
+  });
+
   it("gives the final state's reason as the run's notice", () => {
     expect(runEndingReason({ kind: "disk_full" })).toBe(DISK_FULL_RUN_ENDED);
     expect(runEndingReason({ kind: "finished" })).toBe("");

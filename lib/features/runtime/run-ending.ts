@@ -27,9 +27,9 @@ export type RunEnding =
   /** Anything else went wrong: the error's message and its kind (an error code, or "ERROR"). */
   | { kind: "failed"; message: string; errorId: string }
   /** This server stopped (or restarted) while the run was going. */
-  | { kind: "server_stopped" }
-  /** The instance that ran it stopped renewing its lease; another instance took it over. */
-  | { kind: "owner_lost" }
+  | { kind: "server_stopped"; why?: string }
+  /** The instance that ran it stopped renewing its lease; another instance took it over. `why`: why it could not go on there. */
+  | { kind: "owner_lost"; why?: string }
   /** Its own writes could not reach the database, so it ended without a recorded end. */
   | { kind: "database_lost" };
 
@@ -44,6 +44,21 @@ export const OWNER_LOST_NOTE =
 /** What the chat says when a run stopped because its own writes could not reach the database. */
 export const DATABASE_LOST_NOTE =
   "This run stopped because the database could not be reached, so its last steps were not saved. Everything before this point is saved; send your message again to continue.";
+
+/**
+ * A cut-off note with, when a resume was tried and could not be made, why (in the log's words,
+ * e.g. "step 12 was logged without the model's replies (an older log)"): the person sees it rather
+ * than only the operator's log.
+ */
+function withWhy(note: string, why: string | undefined, who: string): string {
+  if (!why) return note;
+  const [first, ...rest] = note.split(". ");
+  return `${first}, and ${who} (${why.replace(/\.$/, "")}). ${rest.join(". ")}`;
+}
+
+function interrupted(content: string): EndingWords {
+  return { note: { content, errorId: "INTERRUPTED" }, state: "interrupted", reason: content };
+}
 
 /** The error note (if the chat shows one), the final state and its reason. */
 interface EndingWords {
@@ -67,9 +82,9 @@ function wordsOf(ending: RunEnding): EndingWords {
     case "failed":
       return { note: { content: ending.message, errorId: ending.errorId }, state: "error", reason: ending.message };
     case "server_stopped":
-      return { note: { content: SERVER_STOPPED_NOTE, errorId: "INTERRUPTED" }, state: "interrupted", reason: SERVER_STOPPED_NOTE };
+      return interrupted(withWhy(SERVER_STOPPED_NOTE, ending.why, "the restarted server could not continue it"));
     case "owner_lost":
-      return { note: { content: OWNER_LOST_NOTE, errorId: "INTERRUPTED" }, state: "interrupted", reason: OWNER_LOST_NOTE };
+      return interrupted(withWhy(OWNER_LOST_NOTE, ending.why, "another instance could not continue it"));
     case "database_lost":
       return { note: { content: DATABASE_LOST_NOTE, errorId: "DATABASE_UNAVAILABLE" }, state: "interrupted", reason: DATABASE_LOST_NOTE };
   }

@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { AgentFactory } from "@/agents/types";
-import { diskFullError, isDiskFull } from "@/lib/engines/db/disk-space";
-import { isRunLeaseLost } from "@/lib/engines/db/run-leases";
+import { diskFullError } from "@/lib/engines/db/disk-space";
 import { runsInState } from "@/lib/engines/db/runs";
 import { getSession, setTitleIfEmpty, type SessionRow } from "@/lib/engines/db/sessions";
-import { ArgusError, isArgusError } from "@/lib/foundation/errors";
+import { ArgusError } from "@/lib/foundation/errors";
 import type { PersonAnswer, PersonQuestion } from "@/lib/engines/kernels/bridge";
 import type { ModelClient } from "@/lib/engines/llm/models";
 import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
@@ -21,6 +20,7 @@ import { eventsAgentsSee } from "./redo-log";
 import { openRun, titleFrom, type RunOpening } from "./run-opening";
 import { controllerFromLog, resumeNotice, type ResumeReason } from "./run-resumption";
 import { DiskFullEndings } from "./disk-full-endings";
+import { settleEscapedFailure } from "./escaped-failure";
 import { waitFromTheStart } from "./resume-waiting";
 import { writeRunEnding } from "./run-ending";
 
@@ -169,8 +169,9 @@ export class RunManager {
     // Whatever happens next, the run the process kept is either going on now or left behind.
     this.kept.delete(session.id);
     this.launch(session.id, active, async () => {
-      if (body.redo?.kind === "continue") await rebuildNotebookIfLost(this.core, { sessionId: session.id, runId, signal: active.abort.signal });
-      if (opening.continues && kept) await this.resumeKept(session.id, active, kept);
+      const since = Date.now();
+      if (body.redo?.kind === "continue") await this.rebuildNotebook(session.id, active, kept);
+      if (opening.continues && kept) await this.resumeKept(session.id, active, kept, since);
       else await this.execute(session.id, active, opening);
     });
     return { runId, resumed: false };
@@ -194,9 +195,10 @@ export class RunManager {
     // Its question is still on screen: an answer is taken from now on, even while the notebook is rebuilt.
     if (kept.waitingFor != null) waitFromTheStart(active, kept.waitingFor);
     this.launch(sessionId, active, async () => {
+      const since = Date.now();
       await this.core.events.append(sessionId, resumeNotice(reason, runId));
-      await rebuildNotebookIfLost(this.core, { sessionId, runId, signal: active.abort.signal });
-      await this.resumeKept(sessionId, active, kept);
+      await this.rebuildNotebook(sessionId, active, kept);
+      await this.resumeKept(sessionId, active, kept, since);
     });
     return null;
   }
@@ -206,8 +208,13 @@ export class RunManager {
     return "why" in built ? built : { runId: run.runId, ...built };
   }
 
-  private async resumeKept(sessionId: string, active: ActiveRun, kept: Kept): Promise<void> {
-    await kept.controller.resume({ ...this.controllerOptions(sessionId, active), agents: kept.agents });
+  /** Re-runs the recorded cells if the notebook's kernel is gone, metered as the run's own cells. */
+  private rebuildNotebook(sessionId: string, active: ActiveRun, kept: Kept | null): Promise<number> {
+    return rebuildNotebookIfLost(this.core, { sessionId, runId: active.runId, signal: active.abort.signal, meter: kept ? () => kept.controller.bridgeMeter() : undefined });
+  }
+
+  private async resumeKept(sessionId: string, active: ActiveRun, kept: Kept, since?: number): Promise<void> {
+    await kept.controller.resume({ ...this.controllerOptions(sessionId, active), agents: kept.agents }, since);
     this.keepIfResumable(sessionId, active, kept.controller, kept.agents);
   }
 
@@ -217,17 +224,7 @@ export class RunManager {
     let cutByDatabase = false;
     void work()
       .catch(async (error: unknown) => {
-        if (!this.closing && isDiskFull(error)) return this.diskFull.end(sessionId, runId);
-        // The database went away under the run: its end is recorded when it is back (run router).
-        if (isArgusError(error) && error.code === "unavailable:db") {
-          cutByDatabase = true;
-          return console.error(`[argus] run ${runId} stopped: ${error.message}`);
-        }
-        // Another instance took the run over and wrote its ending (the database refused this write).
-        if (isRunLeaseLost(error)) return console.log(`[argus] run ${runId} stopped: ${error.message}`);
-        // A run whose session was deleted under it just ends; anything else is a bug to see.
-        const exists = await getSession(this.core.db, sessionId).catch(() => true);
-        if (!this.closing && exists) console.error("[argus] run failed outside its controller:", error);
+        cutByDatabase = await settleEscapedFailure(error, { sessionId, runId, closing: this.closing, diskFull: this.diskFull, db: this.core.db });
       })
       .catch((error: unknown) => console.error("[argus] could not end a run:", error))
       .finally(() => {

@@ -55,7 +55,8 @@ export async function takeOverRun(deps: TakeOverDeps, lease: RunLease, reason: R
     return;
   }
   try {
-    await writeRunEnding((event) => events.append(sessionId, event), runId, { kind: reason === "restarted" ? "server_stopped" : "owner_lost" });
+    // The chat says why it could not go on (not only the operator's log).
+    await writeRunEnding((event) => events.append(sessionId, event), runId, { kind: reason === "restarted" ? "server_stopped" : "owner_lost", why });
     log(`[runs] ${was} stopped renewing run ${runId} (session ${sessionId}); it could not go on here (${why}), so it was marked interrupted`);
   } finally {
     await release();

@@ -26,6 +26,9 @@ const argusEnv = {
   ARGUS_SESSION_RATE_PER_MINUTE: "100000",
 };
 
+/** The specs of the second Playwright process in `npm test` (the longest ones, split by their measured seconds). */
+const SECOND_HALF = /\/(functions|resilience|interaction|batch|ui-newcomer|page-security|coins)\.spec\.ts$/;
+
 /**
  * Browser tests run in Debian's Chromium (never a downloaded browser) against
  * the production build served by server.ts, exactly as `npm start` serves it,
@@ -34,15 +37,20 @@ const argusEnv = {
  */
 export default defineConfig({
   testDir: "e2e",
-  outputDir: "test-results/playwright-artifacts",
+  // Per process: `npm test` runs two at once (see projects), and each empties its own at start.
+  outputDir: process.env.ARGUS_E2E_ARTIFACTS ?? "test-results/playwright-artifacts",
   fullyParallel: false,
   workers: 1,
   retries: 0,
   timeout: 90_000,
   expect: { timeout: 30_000 },
-  reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
+  reporter: [["list"], ["json", { outputFile: process.env.ARGUS_E2E_JSON ?? "test-results/playwright.json" }]],
+  // Two halves of about the same length: `npm test` (scripts/test.sh) runs `--project=chromium
+  // --project=dialects` and `--project=chromium-b` as two Playwright processes at once, each with
+  // its own servers and ports; a plain `playwright test` runs all three one after another.
   projects: [
-    { name: "chromium", testIgnore: /dialects\.spec\.ts/ },
+    { name: "chromium", testIgnore: [/dialects\.spec\.ts/, SECOND_HALF] },
+    { name: "chromium-b", testMatch: SECOND_HALF },
     // Last, because auto moves a model to the text protocol for the server's life (README, Using a real model).
     { name: "dialects", testMatch: /dialects\.spec\.ts/, dependencies: ["chromium"] },
   ],

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
+import { FIXTURES } from "./support";
 
 /**
  * Generated coin photos with a known count each: light discs on a near-black
@@ -8,7 +9,7 @@ import sharp from "sharp";
  * grid so none touch. Written as files for the browser's file chooser.
  */
 export async function coinFiles(counts: readonly number[], prefix = "coins"): Promise<string[]> {
-  const dir = path.resolve("test-results", "fixtures", "batch");
+  const dir = path.join(FIXTURES, "batch");
   mkdirSync(dir, { recursive: true });
   const files: string[] = [];
   for (const [i, count] of counts.entries()) {
@@ -27,7 +28,7 @@ export async function coinFiles(counts: readonly number[], prefix = "coins"): Pr
 
 /** A file with an image's name that is not an image. */
 export function corruptFile(): string {
-  const file = path.resolve("test-results", "fixtures", "batch", "broken.png");
+  const file = path.join(FIXTURES, "batch", "broken.png");
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, Buffer.from("\x89PNG\r\n\x1a\n not really a picture"));
   return file;

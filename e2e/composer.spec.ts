@@ -1,7 +1,7 @@
-import { readFileSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { coinsFile, shot } from "./support";
+import { coinsFile, FIXTURES, shot } from "./support";
 
 test("images arrive by paste and by drag-and-drop, as removable thumbnails", async ({ page }) => {
   await page.goto("/");
@@ -39,7 +39,8 @@ test("Shift+Enter makes a new line and Enter sends", async ({ page }) => {
 
 test("a file over the size limit is refused before upload", async ({ page }) => {
   await page.goto("/");
-  const file = path.resolve("test-results", "fixtures", "huge.png");
+  mkdirSync(FIXTURES, { recursive: true });
+  const file = path.join(FIXTURES, "huge.png");
   writeFileSync(file, "");
   truncateSync(file, 51 * 1024 * 1024);
   await page.getByTestId("file-input").setInputFiles(file);

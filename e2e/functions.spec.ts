@@ -2,6 +2,10 @@ import { readFileSync } from "node:fs";
 import { expect, request, test } from "@playwright/test";
 import { ask, askCoinCount, coinsFile, shot } from "./support";
 
+// Each test here is two whole runs (each with the coder's test in a fresh kernel) and the work
+// between them: three times the usual budget, as a busy machine stretches all of it alike.
+test.slow();
+
 test("the Code tab lists the function's versions, shows the diff between them and a ready curl line", async ({ page }) => {
   await askCoinCount(page, "count-coins.json");
 

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { ask, useScenario } from "./support";
+import { ARTIFACTS, ask, useScenario } from "./support";
 
 test("the status page shows Argus's health", async ({ page }) => {
   await page.goto("/status");
@@ -9,7 +9,7 @@ test("the status page shows Argus's health", async ({ page }) => {
   await expect(page.getByTestId("health-model")).toHaveText("configured");
   await expect(page.getByTestId("health-isolation")).toHaveText("bubblewrap");
   await expect(page.getByText("No model is configured")).toHaveCount(0);
-  await page.screenshot({ path: "test-results/playwright-artifacts/status.png", fullPage: true });
+  await page.screenshot({ path: `${ARTIFACTS}/status.png`, fullPage: true });
 });
 
 test("Check models agrees with the health list above it: a role health calls ok is not down", async ({ page }) => {
@@ -23,7 +23,7 @@ test("Check models agrees with the health list above it: a role health calls ok 
   await page.getByTestId("check-models").click();
   const report = page.getByTestId("model-check-report");
   await expect(report).toBeVisible({ timeout: 60_000 });
-  await page.screenshot({ path: "test-results/playwright-artifacts/status-check-models.png", fullPage: true });
+  await page.screenshot({ path: `${ARTIFACTS}/status-check-models.png`, fullPage: true });
   const rows = ((await report.textContent()) ?? "").split("\n").filter((line) => /^(conversation|planner|coder|vqa|judge)\s/.test(line));
   expect(rows).toHaveLength(5);
   for (const row of rows) expect(row, row).not.toMatch(/\bdown$/);

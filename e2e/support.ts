@@ -5,7 +5,13 @@ import { expect, type Locator, type Page } from "@playwright/test";
 
 const MODEL_PORT = Number(process.env.ARGUS_E2E_MODEL_PORT ?? 4311);
 const modelBase = `http://127.0.0.1:${MODEL_PORT}`;
-const ARTIFACTS = "test-results/playwright-artifacts";
+/**
+ * Where this Playwright process writes screenshots and fixture files. `npm test` runs two
+ * Playwright processes at once (playwright.config.ts): each gets its own, so neither rewrites a
+ * file the other's browser is reading.
+ */
+export const ARTIFACTS = process.env.ARGUS_E2E_ARTIFACTS ?? "test-results/playwright-artifacts";
+export const FIXTURES = path.resolve("test-results", process.env.ARGUS_E2E_FIXTURES ?? "fixtures");
 
 /** Loads a scenario from e2e/scenarios into the running scripted model. */
 export async function useScenario(name: string, options: { dialect?: string } = {}): Promise<void> {
@@ -23,7 +29,7 @@ export async function modelRequests(): Promise<{ model: string; images: number; 
 
 /** scikit-image's coins photo, written once as a PNG file for the file chooser. */
 export function coinsFile(): string {
-  const file = path.resolve("test-results", "fixtures", "coins.png");
+  const file = path.join(FIXTURES, "coins.png");
   mkdirSync(path.dirname(file), { recursive: true });
   const run = spawnSync("/usr/bin/python3", ["-c", `from PIL import Image; from skimage import data; Image.fromarray(data.coins()).save(${JSON.stringify(file)})`]);
   if (run.status !== 0) throw new Error(run.stderr.toString());
@@ -31,7 +37,7 @@ export function coinsFile(): string {
 }
 
 export function textFile(name: string, content: string): string {
-  const file = path.resolve("test-results", "fixtures", name);
+  const file = path.join(FIXTURES, name);
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, content);
   return file;

@@ -38,30 +38,34 @@ function countVitest(file, name) {
 countVitest(vitestFile, "vitest");
 if (vitestPostgresFile !== undefined) countVitest(vitestPostgresFile, "vitest (Postgres pass)");
 
-if (playwrightFile && existsSync(playwrightFile)) {
-  const p = JSON.parse(readFileSync(playwrightFile, "utf8"));
-  passed += (p.stats?.expected ?? 0) + (p.stats?.flaky ?? 0);
-  failed += p.stats?.unexpected ?? 0;
-  skipped += p.stats?.skipped ?? 0;
-  failed += (p.errors ?? []).length;
-  const walk = (suite, outer) => {
-    // A file's suite is titled by its file name, which the line already shows.
-    const trail = suite.title && suite.title !== suite.file ? [...outer, suite.title] : outer;
-    for (const spec of suite.specs ?? []) {
-      for (const t of spec.tests ?? []) {
-        if (t.status !== "unexpected") continue;
-        const result = t.results?.at(-1);
-        failures.push(`[playwright] ${spec.file}:${spec.line} > ${[...trail, spec.title].join(" > ")}: ${firstLine(result?.error?.message)}`);
+// Playwright's report, or several comma-separated (scripts/test.sh runs two Playwright processes).
+function countPlaywright(playwrightFile) {
+  if (playwrightFile && existsSync(playwrightFile)) {
+    const p = JSON.parse(readFileSync(playwrightFile, "utf8"));
+    passed += (p.stats?.expected ?? 0) + (p.stats?.flaky ?? 0);
+    failed += p.stats?.unexpected ?? 0;
+    skipped += p.stats?.skipped ?? 0;
+    failed += (p.errors ?? []).length;
+    const walk = (suite, outer) => {
+      // A file's suite is titled by its file name, which the line already shows.
+      const trail = suite.title && suite.title !== suite.file ? [...outer, suite.title] : outer;
+      for (const spec of suite.specs ?? []) {
+        for (const t of spec.tests ?? []) {
+          if (t.status !== "unexpected") continue;
+          const result = t.results?.at(-1);
+          failures.push(`[playwright] ${spec.file}:${spec.line} > ${[...trail, spec.title].join(" > ")}: ${firstLine(result?.error?.message)}`);
+        }
       }
-    }
-    for (const child of suite.suites ?? []) walk(child, trail);
-  };
-  for (const suite of p.suites ?? []) walk(suite, []);
-  for (const e of p.errors ?? []) failures.push(`[playwright] ${firstLine(e.message)}`);
-} else {
-  console.log("playwright wrote no report");
-  failed += 1;
+      for (const child of suite.suites ?? []) walk(child, trail);
+    };
+    for (const suite of p.suites ?? []) walk(suite, []);
+    for (const e of p.errors ?? []) failures.push(`[playwright] ${firstLine(e.message)}`);
+  } else {
+    console.log(`playwright wrote no report${playwrightFile ? ` (${playwrightFile})` : ""}`);
+    failed += 1;
+  }
 }
+for (const file of (playwrightFile ?? "").split(",")) countPlaywright(file);
 
 // unittest ends with "Ran N tests in Xs" then "OK (skipped=K)" or "FAILED (failures=F, errors=E, skipped=K)".
 if (pythonFile && existsSync(pythonFile)) {

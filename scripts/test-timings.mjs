@@ -66,6 +66,8 @@ const passes = [
   { name: "vitest on Postgres + Redis", file: "vitest-postgres.json", read: vitestFiles, cpu: "cpu-postgres.jsonl" },
   { name: "python", file: "python-timings.json", read: pythonFiles },
   { name: "playwright", file: "playwright.json", read: playwrightFiles },
+  // The second Playwright process of scripts/test.sh (playwright.config.ts's chromium-b).
+  { name: "playwright (second process)", file: "playwright-b.json", read: playwrightFiles, optional: true },
 ];
 
 // Each phase's wall-clock seconds and, when given, the CPU-seconds of the processes scripts/test.sh
@@ -106,6 +108,7 @@ const all = [];
 for (const pass of passes) {
   const file = path.join(dir, pass.file);
   if (!existsSync(file)) {
+    if (pass.optional) continue;
     lines.push(`## ${pass.name}`, "", `(no report: ${file})`, "");
     continue;
   }

@@ -13,7 +13,7 @@ set -e
 bash scripts/setup.sh --test
 set +e
 export NEXT_TELEMETRY_DISABLED=1
-rm -rf test-results/vitest*.json test-results/cpu*.jsonl test-results/playwright.json test-results/python*.* test-results/timings.md
+rm -rf test-results/vitest*.json test-results/cpu*.jsonl test-results/playwright*.json test-results/python*.* test-results/timings.md
 mkdir -p test-results
 : > test-results/phases.txt
 suite_start=$SECONDS
@@ -54,8 +54,8 @@ phase_done "type check, dependency rules and build"
 export ARGUS_TEST_SERVER_BUNDLE=1
 streams_start=$SECONDS
 
-# Everything after the build runs at once, as four streams: the first vitest pass, the Postgres pass,
-# Playwright and Python. Each mostly waits (on servers, kernels, the scripted model, Chromium), and
+# Everything after the build runs at once, as five streams: the first vitest pass, the Postgres pass,
+# Playwright (two processes) and Python. Each mostly waits (on servers, kernels, the scripted model, Chromium), and
 # one after another they left a core idle half the time: side by side they keep both busy
 # (docs/testing.md has the figures). They share nothing: vitest's servers listen on port 0 and live
 # in their own temp dirs, the Postgres pass has its own throwaway Postgres and Redis, Playwright's
@@ -95,9 +95,15 @@ POSTGRES_PASS=(
 )
 shopt -u nullglob
 
-echo "[test] four streams at once: vitest (2 files at a time), vitest on Postgres + Redis (${#POSTGRES_PASS[@]} files, 1 at a time), playwright, python"
-( stream "playwright" node_modules/.bin/playwright test ) > test-results/playwright-progress.txt 2>&1 &
+echo "[test] five streams at once: vitest (2 files at a time), vitest on Postgres + Redis (${#POSTGRES_PASS[@]} files, 1 at a time), two playwright processes, python"
+# Playwright in two processes (playwright.config.ts splits the specs into two halves of about the
+# same length), each with its own servers, ports, reports and files.
+( stream "playwright" node_modules/.bin/playwright test --project=chromium --project=dialects ) > test-results/playwright-progress.txt 2>&1 &
 playwright_pid=$!
+( ARGUS_E2E_MODEL_PORT=4321 ARGUS_E2E_PORT=3227 ARGUS_E2E_NO_MODEL_PORT=3228 ARGUS_E2E_JSON=test-results/playwright-b.json \
+  ARGUS_E2E_ARTIFACTS=test-results/playwright-artifacts-b ARGUS_E2E_FIXTURES=fixtures-b \
+  stream "playwright (second process)" node_modules/.bin/playwright test --project=chromium-b ) > test-results/playwright-b-progress.txt 2>&1 &
+playwright_b_pid=$!
 # One module at a time: it takes at most one core.
 ( stream "python" node scripts/python-tests.mjs --jobs 1 ) > test-results/python-progress.txt 2>&1 &
 python_pid=$!
@@ -117,11 +123,15 @@ python_rc=$?
 cat test-results/python-progress.txt
 wait $playwright_pid
 playwright_rc=$?
+wait $playwright_b_pid
+playwright_b_rc=$?
 echo "[test] playwright"
 cat test-results/playwright-progress.txt
+echo "[test] playwright (second process)"
+cat test-results/playwright-b-progress.txt
 printf '%s\t%s\n' "all streams, wall-clock" $((SECONDS - streams_start)) >> test-results/phases.txt
 
-node scripts/summarize-tests.mjs test-results/vitest.json test-results/playwright.json test-results/python.txt test-results/vitest-postgres.json
+node scripts/summarize-tests.mjs test-results/vitest.json test-results/playwright.json,test-results/playwright-b.json test-results/python.txt test-results/vitest-postgres.json
 node scripts/test-timings.mjs test-results
 echo "[test] $(( (SECONDS - suite_start) / 60 )) min $(( (SECONDS - suite_start) % 60 )) s after setup; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-if (( vitest_rc != 0 || postgres_rc != 0 || python_rc != 0 || playwright_rc != 0 )); then exit 1; fi
+if (( vitest_rc != 0 || postgres_rc != 0 || python_rc != 0 || playwright_rc != 0 || playwright_b_rc != 0 )); then exit 1; fi

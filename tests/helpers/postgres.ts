@@ -86,7 +86,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   const init = spawnSync(initCmd, initArgs, { encoding: "utf8" });
   if (init.status !== 0) throw new Error(`initdb failed:\n${init.stdout}\n${init.stderr}`);
 
-  const port = await freePort();
+  let port = await freePort();
   const url = (name: string) => `postgres://argus@127.0.0.1:${port}/${name}`;
   let proc: ChildProcess | null = null;
   let log = "";
@@ -117,7 +117,19 @@ export async function startPostgres(): Promise<TestPostgres> {
     await exited;
   };
 
-  await start();
+  // The free port was only free when asked: with kernels and servers starting all around (npm test
+  // runs five streams at once), another process can bind it first. Then Postgres says so and
+  // exits: take another port (the first start only; a restart keeps its port, as a real one does).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await start();
+      break;
+    } catch (error) {
+      if (attempt >= 5 || !/could not bind|already in use/i.test(log)) throw error;
+      log = "";
+      port = await freePort();
+    }
+  }
   return {
     dir,
     port,

@@ -24,6 +24,8 @@ export class TurnQueue {
   private readonly usedSet = new Set<number>();
   /** How many times each `times` fault has been served, by turn index. */
   private readonly faultsServed = new Map<number, number>();
+  /** Per model, the request its last turn answered (not with a fault) and that turn's index: what `answer_again` repeats. */
+  private readonly lastAnswered = new Map<string, { request: string; index: number }>();
 
   constructor(scenario: Scenario) {
     this.scenario = scenario;
@@ -40,6 +42,8 @@ export class TurnQueue {
    */
   take(request: ChatRequest, extra: (turn: Turn, expect: Expect | undefined) => string[] = () => [], probe = false): Decision {
     const { name, turns } = this.scenario;
+    const again = probe ? null : this.answeredAlready(request);
+    if (again !== null) return again;
     // A model check takes only turns scripted for checks, and Argus's calls never take those.
     const index = turns.findIndex((turn, i) => turn.model === request.model && (turn.probe === true) === probe && !this.usedSet.has(i));
     const turn = turns[index];
@@ -54,8 +58,11 @@ export class TurnQueue {
     }
 
     const fault = turn.fault;
+    // A request sent again after a fault is a retry: it takes the next turn, whatever was answered before.
+    this.lastAnswered.delete(request.model);
     if (fault === undefined || fault.type === "slow") {
       this.consume(index);
+      this.answered(request, index);
       return { kind: "answer", turn, turnNumber, delayMs: fault?.ms ?? 0 };
     }
     if (fault.times === undefined) {
@@ -68,7 +75,21 @@ export class TurnQueue {
       return { kind: "fault", turn, turnNumber, fault, consumed: false };
     }
     this.consume(index);
+    this.answered(request, index);
     return { kind: "answer", turn, turnNumber, delayMs: 0 };
+  }
+
+  /** Under `repeatedRequests: "answer_again"`, the turn that last answered this very request of its model, answered again. */
+  private answeredAlready(request: ChatRequest): Decision | null {
+    const last = this.lastAnswered.get(request.model);
+    if (this.scenario.repeatedRequests !== "answer_again" || !last || last.request !== requestKey(request)) return null;
+    const turn = this.scenario.turns[last.index]!;
+    this.usedTurns.push(last.index + 1);
+    return { kind: "answer", turn, turnNumber: last.index + 1, delayMs: turn.fault?.type === "slow" ? turn.fault.ms : 0 };
+  }
+
+  private answered(request: ChatRequest, index: number): void {
+    this.lastAnswered.set(request.model, { request: requestKey(request), index });
   }
 
   /** Turn numbers in the order they were used. */
@@ -90,6 +111,7 @@ export class TurnQueue {
     this.usedTurns.length = 0;
     this.usedSet.clear();
     this.faultsServed.clear();
+    this.lastAnswered.clear();
   }
 
   private consume(index: number): void {
@@ -103,4 +125,9 @@ export class TurnQueue {
     if (total > 0) return `${scenario}: no unused turn for model ${JSON.stringify(model)} (${total} of ${total} used)`;
     return `${scenario}: no turn for model ${JSON.stringify(model)} (the scenario has turns for: ${this.models().join(", ")})`;
   }
+}
+
+/** What makes two requests of one model the same question: their messages and the tools offered. */
+function requestKey(request: ChatRequest): string {
+  return JSON.stringify({ messages: request.messages, tools: request.tools ?? null });
 }

@@ -34,12 +34,24 @@ describe("a request sent again after its answer was lost", () => {
     expect(queue.remaining()).toEqual({ conversation: 0, planner: 0 });
   });
 
-  it("only the request a turn last answered: an older one, or the same words to another model, takes the next turn", () => {
+  it("every step of a repeated step of several calls gets its answer again; a different request, or the same words to another model, takes the next turn", () => {
     const queue = new TurnQueue(run({ repeatedRequests: "answer_again" }));
     const first = ask("conversation", "PERSON: how many?");
     expect(turnOf(queue, first)).toBe(1);
     expect(turnOf(queue, ask("planner", "PERSON: how many?"))).toBe(2);
+    // An older request than the last one answered (the first of a step's two calls) is answered again too.
+    expect(turnOf(queue, first)).toBe(1);
+    expect(turnOf(queue, ask("planner", "PERSON: how many?"))).toBe(2);
     expect(turnOf(queue, ask("conversation", "PERSON: how many? (edited)"))).toMatch(/turn 3 .*expected the request to contain "count: 6"/);
+  });
+
+  it("a step of two calls repeated after both were answered (the coder's write: code, then test) gets both answers again, in order", () => {
+    const coder = (name: string) => ({ model: "coder", toolCalls: [{ name, args: {} }] });
+    const queue = new TurnQueue(parseScenario({ name: "coder moved", repeatedRequests: "answer_again", turns: [coder("write_code"), coder("write_test"), reply("Done.")] }));
+    const code = ask("coder", "Write the function."), test = ask("coder", "Now write its test.");
+    expect([turnOf(queue, code), turnOf(queue, test)]).toEqual([1, 2]);
+    expect([turnOf(queue, structuredClone(code)), turnOf(queue, structuredClone(test))]).toEqual([1, 2]);
+    expect(turnOf(queue, ask("conversation", "report"))).toBe(3);
   });
 
   it("takes the next turn by default, so a scenario that scripts two answers to one request still gets both", () => {

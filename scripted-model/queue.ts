@@ -24,8 +24,8 @@ export class TurnQueue {
   private readonly usedSet = new Set<number>();
   /** How many times each `times` fault has been served, by turn index. */
   private readonly faultsServed = new Map<number, number>();
-  /** Per model, the request its last turn answered (not with a fault) and that turn's index: what `answer_again` repeats. */
-  private readonly lastAnswered = new Map<string, { request: string; index: number }>();
+  /** The turn index that answered each request (model, messages, tools; not with a fault): what `answer_again` repeats. */
+  private readonly answeredBy = new Map<string, number>();
 
   constructor(scenario: Scenario) {
     this.scenario = scenario;
@@ -58,8 +58,6 @@ export class TurnQueue {
     }
 
     const fault = turn.fault;
-    // A request sent again after a fault is a retry: it takes the next turn, whatever was answered before.
-    this.lastAnswered.delete(request.model);
     if (fault === undefined || fault.type === "slow") {
       this.consume(index);
       this.answered(request, index);
@@ -79,17 +77,20 @@ export class TurnQueue {
     return { kind: "answer", turn, turnNumber, delayMs: 0 };
   }
 
-  /** Under `repeatedRequests: "answer_again"`, the turn that last answered this very request of its model, answered again. */
+  /**
+   * Under `repeatedRequests: "answer_again"`, the turn that answered this very request before,
+   * answered again (a step of several calls repeated after its owner died repeats each of them).
+   */
   private answeredAlready(request: ChatRequest): Decision | null {
-    const last = this.lastAnswered.get(request.model);
-    if (this.scenario.repeatedRequests !== "answer_again" || !last || last.request !== requestKey(request)) return null;
-    const turn = this.scenario.turns[last.index]!;
-    this.usedTurns.push(last.index + 1);
-    return { kind: "answer", turn, turnNumber: last.index + 1, delayMs: turn.fault?.type === "slow" ? turn.fault.ms : 0 };
+    const index = this.scenario.repeatedRequests === "answer_again" ? this.answeredBy.get(requestKey(request)) : undefined;
+    if (index === undefined) return null;
+    const turn = this.scenario.turns[index]!;
+    this.usedTurns.push(index + 1);
+    return { kind: "answer", turn, turnNumber: index + 1, delayMs: turn.fault?.type === "slow" ? turn.fault.ms : 0 };
   }
 
   private answered(request: ChatRequest, index: number): void {
-    this.lastAnswered.set(request.model, { request: requestKey(request), index });
+    this.answeredBy.set(requestKey(request), index);
   }
 
   /** Turn numbers in the order they were used. */
@@ -111,7 +112,7 @@ export class TurnQueue {
     this.usedTurns.length = 0;
     this.usedSet.clear();
     this.faultsServed.clear();
-    this.lastAnswered.clear();
+    this.answeredBy.clear();
   }
 
   private consume(index: number): void {
@@ -127,7 +128,7 @@ export class TurnQueue {
   }
 }
 
-/** What makes two requests of one model the same question: their messages and the tools offered. */
+/** What makes two requests the same question: the model asked, the messages and the tools offered. */
 function requestKey(request: ChatRequest): string {
-  return JSON.stringify({ messages: request.messages, tools: request.tools ?? null });
+  return JSON.stringify({ model: request.model, messages: request.messages, tools: request.tools ?? null });
 }

@@ -141,8 +141,8 @@ const ScenarioSchema = z.strictObject({
   /** Wins over the server's `dialect` option. */
   dialect: z.enum(DIALECTS).optional(),
   /**
-   * What a request identical to the one a model's turn last answered gets (same model, messages
-   * and tools): `next_turn` (the default) the model's next turn; `answer_again` that turn's answer
+   * What a request identical to one a turn already answered gets (same model, messages and
+   * tools): `next_turn` (the default) the model's next turn; `answer_again` that turn's answer
    * once more, as a real model would answer a caller that lost its answer (a run's owner killed
    * after the model answered but before the step was logged, the step taken again elsewhere).
    */

@@ -24,6 +24,8 @@ export class TurnQueue {
   private readonly usedSet = new Set<number>();
   /** How many times each `times` fault has been served, by turn index. */
   private readonly faultsServed = new Map<number, number>();
+  /** The turn index that answered each request (model, messages, tools; not with a fault): what `answer_again` repeats. */
+  private readonly answeredBy = new Map<string, number>();
 
   constructor(scenario: Scenario) {
     this.scenario = scenario;
@@ -40,6 +42,8 @@ export class TurnQueue {
    */
   take(request: ChatRequest, extra: (turn: Turn, expect: Expect | undefined) => string[] = () => [], probe = false): Decision {
     const { name, turns } = this.scenario;
+    const again = probe ? null : this.answeredAlready(request);
+    if (again !== null) return again;
     // A model check takes only turns scripted for checks, and Argus's calls never take those.
     const index = turns.findIndex((turn, i) => turn.model === request.model && (turn.probe === true) === probe && !this.usedSet.has(i));
     const turn = turns[index];
@@ -56,6 +60,7 @@ export class TurnQueue {
     const fault = turn.fault;
     if (fault === undefined || fault.type === "slow") {
       this.consume(index);
+      this.answered(request, index);
       return { kind: "answer", turn, turnNumber, delayMs: fault?.ms ?? 0 };
     }
     if (fault.times === undefined) {
@@ -68,7 +73,24 @@ export class TurnQueue {
       return { kind: "fault", turn, turnNumber, fault, consumed: false };
     }
     this.consume(index);
+    this.answered(request, index);
     return { kind: "answer", turn, turnNumber, delayMs: 0 };
+  }
+
+  /**
+   * Under `repeatedRequests: "answer_again"`, the turn that answered this very request before,
+   * answered again (a step of several calls repeated after its owner died repeats each of them).
+   */
+  private answeredAlready(request: ChatRequest): Decision | null {
+    const index = this.scenario.repeatedRequests === "answer_again" ? this.answeredBy.get(requestKey(request)) : undefined;
+    if (index === undefined) return null;
+    const turn = this.scenario.turns[index]!;
+    this.usedTurns.push(index + 1);
+    return { kind: "answer", turn, turnNumber: index + 1, delayMs: turn.fault?.type === "slow" ? turn.fault.ms : 0 };
+  }
+
+  private answered(request: ChatRequest, index: number): void {
+    this.answeredBy.set(requestKey(request), index);
   }
 
   /** Turn numbers in the order they were used. */
@@ -90,6 +112,7 @@ export class TurnQueue {
     this.usedTurns.length = 0;
     this.usedSet.clear();
     this.faultsServed.clear();
+    this.answeredBy.clear();
   }
 
   private consume(index: number): void {
@@ -103,4 +126,9 @@ export class TurnQueue {
     if (total > 0) return `${scenario}: no unused turn for model ${JSON.stringify(model)} (${total} of ${total} used)`;
     return `${scenario}: no turn for model ${JSON.stringify(model)} (the scenario has turns for: ${this.models().join(", ")})`;
   }
+}
+
+/** What makes two requests the same question: the model asked, the messages and the tools offered. */
+function requestKey(request: ChatRequest): string {
+  return JSON.stringify({ model: request.model, messages: request.messages, tools: request.tools ?? null });
 }

@@ -140,6 +140,13 @@ const ScenarioSchema = z.strictObject({
   name: z.string().min(1),
   /** Wins over the server's `dialect` option. */
   dialect: z.enum(DIALECTS).optional(),
+  /**
+   * What a request identical to one a turn already answered gets (same model, messages and
+   * tools): `next_turn` (the default) the model's next turn; `answer_again` that turn's answer
+   * once more, as a real model would answer a caller that lost its answer (a run's owner killed
+   * after the model answered but before the step was logged, the step taken again elsewhere).
+   */
+  repeatedRequests: z.enum(["next_turn", "answer_again"]).optional(),
   turns: z.array(TurnSchema).min(1),
 });
 

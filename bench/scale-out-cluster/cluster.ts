@@ -97,7 +97,9 @@ export async function startCluster(options: { instances: number; redis: boolean;
     async prepareRun(k) {
       const tag = `[so-${String(runs++).padStart(4, "0")}]`;
       const blobs = 3 + (runs % 6);
-      models.set(tag, await startScriptedModel(scenario(`scale-out ${tag}`, plannerRun(tag, blobs, 3))));
+      // A kill can land after the model answered a step but before the step was logged: the instance that takes the
+      // run over sends that request again, and gets the answer again, as from a real model.
+      models.set(tag, await startScriptedModel({ ...scenario(`scale-out ${tag}`, plannerRun(tag, blobs, 3)), repeatedRequests: "answer_again" }));
       const call = instances[k]!.call;
       const created = await call("POST", "/api/sessions");
       if (created.status !== 201) throw new Error(`create session on ${instances[k]!.id}: ${created.status} ${created.text}`);

@@ -40,6 +40,25 @@ const RESUMABLE_RUN = {
   ],
 };
 
+/**
+ * The conversation's first reply is answered slowly: its owner is killed after the model took the
+ * request (its turn used) and before the answer came back, so the step was never logged and the
+ * new owner sends the same request again. As a real model would, the scripted one answers it again.
+ */
+const LOST_ANSWER_RUN = {
+  name: "a conversation whose first answer dies with its owner",
+  repeatedRequests: "answer_again",
+  turns: [
+    { model: "conversation", fault: { type: "slow", ms: 10_000 }, toolCalls: [{ name: "reply", args: { response: "Let me work it out.", action: "generate_or_edit_vision_code" } }] },
+    { model: "planner", toolCalls: [{ name: "execute_python", args: { thinking: "Add one.", code: "print('the answer is', 41 + 1)" } }] },
+    { model: "planner", expect: { contains: "the answer is 42" }, toolCalls: [{ name: "finalize_plan", args: { thinking: "The answer is 42." } }] },
+    { model: "planner", toolCalls: [{ name: "submit_plan", args: { plan: "The answer is 42.", instructions: ["add one to 41"], code: "def answer():\n    return 41 + 1" } }] },
+    { model: "coder", toolCalls: [{ name: "write_code", args: { code: "def answer():\n    return 41 + 1" } }] },
+    { model: "coder", toolCalls: [{ name: "write_test", args: { test: "print('answer:', answer())" } }] },
+    { model: "conversation", expect: { contains: "answer: 42" }, toolCalls: [{ name: "reply", args: { response: "The answer is **42**." } }] },
+  ],
+};
+
 beforeAll(async () => {
   world = await startScaleOut(scenarioPath("hello.json"), { ARGUS_RESUME_RUNS: "on" });
 }, 240_000);
@@ -144,6 +163,35 @@ describe.skipIf(!haveRedis() || TEST_DB !== "postgres")("runs that resume on ano
     expect(stored.filter((m) => m.runId === runId && m.item.type === "redo" && m.item.kind === "notebook_rebuilt")).toHaveLength(1);
     expect(stored.filter((m) => m.content.includes("the answer is 42"))).toHaveLength(1);
     expect(stored.some((m) => m.runId === runId && m.content.includes("The answer is **42**."))).toBe(true);
+  });
+
+  it("kill -9 of the owner while the conversation's first model call is answered: the new owner asks again, once, and the run finishes", { timeout: 300_000 }, async () => {
+    const e = await world.startInstance("e");
+    world.model.load(LOST_ANSWER_RUN);
+    const call = api(e.url);
+    const session = (await call("POST", "/api/sessions")).json as ScaleOutSession;
+    const watch = await watchSession(world.b.url, session);
+    watches.push(watch);
+    const started = await call("POST", `/api/sessions/${session.id}/messages`, { token: session.token, body: { role: "user", content: "What is 41 plus one?" } });
+    expect(started.status).toBe(202);
+    const runId = started.json.runId as string;
+    // The model took the request (its turn is used) and holds the answer: the owner dies before it logs the step.
+    await eventually(() => world.model.requests.some((r) => r.model === "conversation" && r.matchedTurn === 1), "the conversation's first request was taken");
+    await world.crash(e);
+    await watch.until(["finished", "error", "stopped", "interrupted"], 180_000, runId);
+    const view = (await world.callB("GET", `/api/sessions/${session.id}`, { token: session.token })).json;
+    const stored = (view.messages as StreamedMessage[]).filter((m) => m.runId === runId);
+    if (process.env.ARGUS_TEST_DUMP) console.log(stored.map((m) => `${m.seq} ${m.item.type} ${m.role}: ${m.content.slice(0, 300)}`).join("\n"));
+    // Finished, with no error on the way (a failing run says why here).
+    expect({ state: view.state, errors: stored.filter((m) => m.role === "error_observation").map((m) => m.content) }).toEqual({ state: "finished", errors: [] });
+    expect(stored.filter((m) => m.item.type === "redo" && m.item.kind === "moved" && MOVED.test(m.content))).toHaveLength(1);
+    // The first request was sent twice (the owner's answer was lost), its reply is shown once, and the run got the right answer.
+    const firstAsked = world.model.requests.filter((r) => r.model === "conversation" && r.matchedTurn === 1);
+    expect(firstAsked).toHaveLength(2);
+    expect(firstAsked[1]!.messages).toEqual(firstAsked[0]!.messages);
+    expect(stored.filter((m) => m.content === "Let me work it out.")).toHaveLength(1);
+    expect(stored.filter((m) => m.content.includes("the answer is 42") && m.item.type !== "redo")).toHaveLength(1);
+    expect(stored.some((m) => m.content.includes("The answer is **42**."))).toBe(true);
   });
 
   it("an instance restarted at once under its own id takes its run back and finishes it, and the clients are told", { timeout: 300_000 }, async () => {

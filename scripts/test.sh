@@ -91,7 +91,7 @@ POSTGRES_PASS=(
   tests/integration/http-*.test.ts tests/integration/socket*.test.ts
   tests/integration/agents-{count-coins,hitl,restart,run-on-all,shared-jupyter,update-callback,faults}.test.ts
   tests/integration/functions-http.test.ts tests/integration/batches-runner.test.ts
-  tests/integration/scale-out-ownership.test.ts tests/integration/scale-out-resume.test.ts tests/integration/scale-out-resume-attacks.test.ts lib/engines/db/run-lease-takeover.test.ts
+  tests/integration/scale-out-ownership.test.ts tests/integration/scale-out-resume.test.ts tests/integration/scale-out-resume-attacks.test.ts tests/integration/scale-out-resume-database.test.ts lib/engines/db/run-lease-takeover.test.ts
 )
 shopt -u nullglob
 

@@ -1,6 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { openDatabase } from "@/lib/engines/db/database";
+import { eventsAfter } from "@/lib/engines/db/events";
 import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
 import { loadScenario, startScriptedModel, type ScriptedModel } from "@/scripted-model/server";
 import { ROLE_MODELS } from "./agent-run";
@@ -188,4 +190,14 @@ export async function eventually(check: () => boolean | Promise<boolean>, what: 
 }
 
 /** What a live message and its stored copy must agree on. */
+/** Every event seq of the session in the world's one Postgres, read directly (to see the log has no gap). */
+export async function storedSeqs(databaseUrl: string, sessionId: string): Promise<number[]> {
+  const db = await openDatabase(databaseUrl);
+  try {
+    return (await eventsAfter(db, sessionId, 0)).map((row) => row.seq);
+  } finally {
+    await db.close();
+  }
+}
+
 export const shape = (m: StreamedMessage) => ({ seq: m.seq, role: m.role, content: m.content, runId: m.runId });

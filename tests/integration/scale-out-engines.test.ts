@@ -9,12 +9,10 @@ import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
-import { openDatabase } from "@/lib/engines/db/database";
-import { eventsAfter } from "@/lib/engines/db/events";
 import { loadScenario, type Scenario } from "@/scripted-model/server";
 import { scenarioPath, watchSession, type Watch } from "@/tests/helpers/agent-run";
 import { haveRedis } from "@/tests/helpers/redis-server";
-import { eventually, shape, startScaleOutOnEngines, transcript, type ScaleOutOnEngines, type ScaleOutSession } from "@/tests/helpers/scale-out";
+import { eventually, shape, startScaleOutOnEngines, storedSeqs, transcript, type ScaleOutOnEngines, type ScaleOutSession } from "@/tests/helpers/scale-out";
 
 let world: ScaleOutOnEngines;
 const watches: Watch[] = [];
@@ -32,19 +30,10 @@ async function newSession(through: "a" | "b" = "a"): Promise<ScaleOutSession> {
   return (await (through === "a" ? world.callA : world.callB)("POST", "/api/sessions")).json as ScaleOutSession;
 }
 
-/** Every event seq of the session in the one Postgres, read directly. */
-async function storedSeqs(session: ScaleOutSession): Promise<number[]> {
-  const db = await openDatabase(world.databaseUrl);
-  try {
-    return (await eventsAfter(db, session.id, 0)).map((row) => row.seq);
-  } finally {
-    await db.close();
-  }
-}
 
 /** The session's log holds seqs 1..n: nothing skipped, repeated or half-written. */
 async function expectGapFreeLog(session: ScaleOutSession): Promise<void> {
-  const seqs = await storedSeqs(session);
+  const seqs = await storedSeqs(world.databaseUrl, session.id);
   expect(seqs.length).toBeGreaterThan(0);
   expect(seqs).toEqual(seqs.map((_, i) => i + 1));
 }

@@ -10,12 +10,11 @@ import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
-import { openDatabase } from "@/lib/engines/db/database";
-import { eventsAfter } from "@/lib/engines/db/events";
 import type { Scenario } from "@/scripted-model/server";
 import { scenarioPath, watchSession, type Watch } from "@/tests/helpers/agent-run";
+import { ANSWER_42_TURNS } from "@/tests/helpers/answer-42";
 import { haveRedis } from "@/tests/helpers/redis-server";
-import { eventually, startScaleOutOnEngines, type ScaleOutOnEngines, type ScaleOutSession } from "@/tests/helpers/scale-out";
+import { eventually, startScaleOutOnEngines, storedSeqs, type ScaleOutOnEngines, type ScaleOutSession } from "@/tests/helpers/scale-out";
 import { TEST_DB } from "@/tests/helpers/test-engines";
 
 let world: ScaleOutOnEngines;
@@ -35,10 +34,7 @@ const OUTAGE_RUN: Scenario = {
     { model: "planner", expect: { contains: "base is set" }, toolCalls: [{ name: "execute_python", args: { thinking: "Wait for the flag, then use the base.", code: WAITING_CELL } }] },
     // Only a notebook that still had (or got back) `base` printed this (a NameError otherwise).
     { model: "planner", expect: { contains: "the answer is 42" }, toolCalls: [{ name: "finalize_plan", args: { thinking: "The answer is 42." } }] },
-    { model: "planner", toolCalls: [{ name: "submit_plan", args: { plan: "The answer is 42.", instructions: ["add one to 41"], code: "def answer():\n    return 41 + 1" } }] },
-    { model: "coder", toolCalls: [{ name: "write_code", args: { code: "def answer():\n    return 41 + 1" } }] },
-    { model: "coder", toolCalls: [{ name: "write_test", args: { test: "print('answer:', answer())" } }] },
-    { model: "conversation", expect: { contains: "answer: 42" }, toolCalls: [{ name: "reply", args: { response: "The answer is **42**." } }] },
+    ...ANSWER_42_TURNS,
   ],
 };
 
@@ -51,15 +47,6 @@ afterAll(async () => {
   await world?.close();
 });
 
-/** Every event seq of the session, read from the one Postgres directly. */
-async function storedSeqs(session: ScaleOutSession): Promise<number[]> {
-  const db = await openDatabase(world.databaseUrl);
-  try {
-    return (await eventsAfter(db, session.id, 0)).map((row) => row.seq);
-  } finally {
-    await db.close();
-  }
-}
 
 const UNREACHABLE = /The database was unreachable for a moment; continuing this run/;
 
@@ -109,7 +96,7 @@ describe.skipIf(!haveRedis() || TEST_DB !== "postgres")("a run cut off by a data
     expect(stored.some((m) => m.content.includes("NameError"))).toBe(false);
     expect(stored.some((m) => m.content.includes("The answer is **42**."))).toBe(true);
     // The log runs 1..n without a gap or a repeat.
-    const seqs = await storedSeqs(session);
+    const seqs = await storedSeqs(world.databaseUrl, session.id);
     expect(seqs).toEqual(seqs.map((_, i) => i + 1));
     expect(world.b.output()).toMatch(new RegExp(`run ${runId} stopped: `));
     expect(world.b.output()).not.toMatch(/UnhandledPromiseRejection|run failed outside its controller/);

@@ -3,6 +3,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
 import { scenarioPath, watchSession, type Watch } from "@/tests/helpers/agent-run";
+import { ANSWER_42_TURNS } from "@/tests/helpers/answer-42";
+import type { Scenario } from "@/scripted-model/server";
 import { api, type RunningServer } from "@/tests/helpers/argus-server";
 import { haveRedis } from "@/tests/helpers/redis-server";
 import { eventually, startScaleOut, transcript, type ScaleOutSession, type ScaleOutWorld } from "@/tests/helpers/scale-out";
@@ -21,7 +23,7 @@ let world: ScaleOutWorld;
 const watches: Watch[] = [];
 
 /** `base` is set by the first cell and used by the second, which waits for the flag: only a rebuilt notebook has it on the new owner. */
-const RESUMABLE_RUN = {
+const RESUMABLE_RUN: Scenario = {
   name: "a planner whose second cell waits for the test's flag and uses the first cell's variable",
   turns: [
     { model: "conversation", toolCalls: [{ name: "reply", args: { response: "Let me work it out.", action: "generate_or_edit_vision_code" } }] },
@@ -33,10 +35,7 @@ const RESUMABLE_RUN = {
     },
     // Only a notebook that still had `base` printed this (a NameError otherwise).
     { model: "planner", expect: { contains: "the answer is 42" }, toolCalls: [{ name: "finalize_plan", args: { thinking: "The answer is 42." } }] },
-    { model: "planner", toolCalls: [{ name: "submit_plan", args: { plan: "The answer is 42.", instructions: ["add one to 41"], code: "def answer():\n    return 41 + 1" } }] },
-    { model: "coder", toolCalls: [{ name: "write_code", args: { code: "def answer():\n    return 41 + 1" } }] },
-    { model: "coder", toolCalls: [{ name: "write_test", args: { test: "print('answer:', answer())" } }] },
-    { model: "conversation", expect: { contains: "answer: 42" }, toolCalls: [{ name: "reply", args: { response: "The answer is **42**." } }] },
+    ...ANSWER_42_TURNS,
   ],
 };
 
@@ -45,17 +44,14 @@ const RESUMABLE_RUN = {
  * request (its turn used) and before the answer came back, so the step was never logged and the
  * new owner sends the same request again. As a real model would, the scripted one answers it again.
  */
-const LOST_ANSWER_RUN = {
+const LOST_ANSWER_RUN: Scenario = {
   name: "a conversation whose first answer dies with its owner",
   repeatedRequests: "answer_again",
   turns: [
     { model: "conversation", fault: { type: "slow", ms: 10_000 }, toolCalls: [{ name: "reply", args: { response: "Let me work it out.", action: "generate_or_edit_vision_code" } }] },
     { model: "planner", toolCalls: [{ name: "execute_python", args: { thinking: "Add one.", code: "print('the answer is', 41 + 1)" } }] },
     { model: "planner", expect: { contains: "the answer is 42" }, toolCalls: [{ name: "finalize_plan", args: { thinking: "The answer is 42." } }] },
-    { model: "planner", toolCalls: [{ name: "submit_plan", args: { plan: "The answer is 42.", instructions: ["add one to 41"], code: "def answer():\n    return 41 + 1" } }] },
-    { model: "coder", toolCalls: [{ name: "write_code", args: { code: "def answer():\n    return 41 + 1" } }] },
-    { model: "coder", toolCalls: [{ name: "write_test", args: { test: "print('answer:', answer())" } }] },
-    { model: "conversation", expect: { contains: "answer: 42" }, toolCalls: [{ name: "reply", args: { response: "The answer is **42**." } }] },
+    ...ANSWER_42_TURNS,
   ],
 };
 
@@ -68,16 +64,21 @@ afterAll(async () => {
   await world?.close();
 });
 
-/** Starts the run through `owner`, watches it from B, and returns once its second cell waits for the flag. */
-async function startRun(owner: RunningServer): Promise<{ session: ScaleOutSession; runId: string; watch: Watch; raiseFlag: () => void }> {
-  world.model.load(RESUMABLE_RUN);
+/** Loads `scenario`, asks "What is 41 plus one?" through `owner` in a new session, and watches it from B. */
+async function askThrough(owner: RunningServer, scenario: Scenario): Promise<{ session: ScaleOutSession; runId: string; watch: Watch }> {
+  world.model.load(scenario);
   const call = api(owner.url);
   const session = (await call("POST", "/api/sessions")).json as ScaleOutSession;
   const watch = await watchSession(world.b.url, session);
   watches.push(watch);
   const started = await call("POST", `/api/sessions/${session.id}/messages`, { token: session.token, body: { role: "user", content: "What is 41 plus one?" } });
   expect(started.status).toBe(202);
-  const runId = started.json.runId as string;
+  return { session, runId: started.json.runId as string, watch };
+}
+
+/** Starts the run through `owner`, watches it from B, and returns once its second cell waits for the flag. */
+async function startRun(owner: RunningServer): Promise<{ session: ScaleOutSession; runId: string; watch: Watch; raiseFlag: () => void }> {
+  const { session, runId, watch } = await askThrough(owner, RESUMABLE_RUN);
   await eventually(() => watch.messages.some((m) => m.runId === runId && m.content.includes("go.flag")), "the waiting cell started");
   return { session, runId, watch, raiseFlag: () => writeFileSync(path.join(world.dataDir, "sessions", session.id, "go.flag"), "go") };
 }
@@ -167,14 +168,7 @@ describe.skipIf(!haveRedis() || TEST_DB !== "postgres")("runs that resume on ano
 
   it("kill -9 of the owner while the conversation's first model call is answered: the new owner asks again, once, and the run finishes", { timeout: 300_000 }, async () => {
     const e = await world.startInstance("e");
-    world.model.load(LOST_ANSWER_RUN);
-    const call = api(e.url);
-    const session = (await call("POST", "/api/sessions")).json as ScaleOutSession;
-    const watch = await watchSession(world.b.url, session);
-    watches.push(watch);
-    const started = await call("POST", `/api/sessions/${session.id}/messages`, { token: session.token, body: { role: "user", content: "What is 41 plus one?" } });
-    expect(started.status).toBe(202);
-    const runId = started.json.runId as string;
+    const { session, runId, watch } = await askThrough(e, LOST_ANSWER_RUN);
     // The model took the request (its turn is used) and holds the answer: the owner dies before it logs the step.
     await eventually(() => world.model.requests.some((r) => r.model === "conversation" && r.matchedTurn === 1), "the conversation's first request was taken");
     await world.crash(e);

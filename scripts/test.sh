@@ -104,8 +104,9 @@ playwright_pid=$!
   ARGUS_E2E_ARTIFACTS=test-results/playwright-artifacts-b ARGUS_E2E_FIXTURES=fixtures-b \
   stream "playwright (second process)" node_modules/.bin/playwright test --project=chromium-b ) > test-results/playwright-b-progress.txt 2>&1 &
 playwright_b_pid=$!
-# One module at a time: it takes at most one core.
-( stream "python" node scripts/python-tests.mjs --jobs 1 ) > test-results/python-progress.txt 2>&1 &
+# One module at a time, at the kernels' nice value (ARGUS_KERNEL_NICE, 10): it takes at most one core, and never
+# ahead of the kernels the other streams' tests are waiting on.
+( stream "python" nice -n 10 node scripts/python-tests.mjs --jobs 1 ) > test-results/python-progress.txt 2>&1 &
 python_pid=$!
 # Each file's CPU seconds (tests/helpers/cpu-probe.ts): on 2 cores the CPU, not the waiting, sets the length.
 ( ARGUS_TEST_CPU_LOG="$PWD/test-results/cpu-postgres.jsonl" ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1 ARGUS_TEST_WORKERS=${ARGUS_TEST_POSTGRES_WORKERS:-1} \

@@ -10,7 +10,8 @@ afterAll(async () => {
 });
 
 async function world() {
-  shared ??= startAgentWorld(path.join(import.meta.dirname, "continue-after-faults.json"));
+  // A token budget the second run's two million-token vqa answers stay under (see "Retry after the kernel died").
+  shared ??= startAgentWorld(path.join(import.meta.dirname, "continue-after-faults.json"), { ARGUS_RUN_MAX_TOKENS: "10000000" });
   const w = await shared;
   const session = (await w.call("POST", "/api/sessions")).json as { id: string; token: string };
   const watch = await watchSession(w.server.url, session);
@@ -69,7 +70,11 @@ describe("Retry after the kernel died", () => {
     expect((await watch.until(["error", "finished"], 120_000, runId)).agentState).toBe("error");
 
     expect((await post({ content: "", redo: { kind: "continue", runId } })).status).toBe(202);
-    expect((await watch.until(["finished"], 120_000, runId)).agentState).toBe("finished");
+    const end = await watch.until(["finished"], 120_000, runId);
+    expect(end.agentState).toBe("finished");
+    // The re-run cell asked its model-backed tool (vqa) again: the run's tokens count both answers
+    // (a million each in the scenario; everything else the run spent is far less than a million).
+    expect(end.tokens.input).toBeGreaterThanOrEqual(2_000_000);
 
     const redo = ofKind(watch.messages, "redo").map((m) => m.item);
     expect(redo).toContainEqual(expect.objectContaining({ kind: "notebook_rebuilt", text: expect.stringMatching(/1 cell recorded in this chat was run again/) }));

@@ -76,11 +76,21 @@ async function askThrough(owner: RunningServer, scenario: Scenario): Promise<{ s
   return { session, runId: started.json.runId as string, watch };
 }
 
-/** Starts the run through `owner`, watches it from B, and returns once its second cell waits for the flag. */
-async function startRun(owner: RunningServer): Promise<{ session: ScaleOutSession; runId: string; watch: Watch; raiseFlag: () => void }> {
+/**
+ * Starts the run through `owner`, watches it from B, and returns once its second cell waits for the
+ * flag. `raiseFlag` is for after the run was picked up elsewhere: it puts the flag into the
+ * workspace once the new kernel has taken the workspace over (the notebook-rebuilt mark). While a
+ * kernel adopts a workspace its directory is moved, under the workspace's lock, which a file
+ * written from outside does not take (on a loaded machine the flag once met the move: ENOENT).
+ */
+async function startRun(owner: RunningServer): Promise<{ session: ScaleOutSession; runId: string; watch: Watch; raiseFlag: () => Promise<void> }> {
   const { session, runId, watch } = await askThrough(owner, RESUMABLE_RUN);
   await eventually(() => watch.messages.some((m) => m.runId === runId && m.content.includes("go.flag")), "the waiting cell started");
-  return { session, runId, watch, raiseFlag: () => writeFileSync(path.join(world.dataDir, "sessions", session.id, "go.flag"), "go") };
+  const raiseFlag = async () => {
+    await eventually(() => watch.messages.some((m) => m.runId === runId && m.item.type === "redo" && m.item.kind === "notebook_rebuilt"), "the new kernel took the workspace over");
+    writeFileSync(path.join(world.dataDir, "sessions", session.id, "go.flag"), "go");
+  };
+  return { session, runId, watch, raiseFlag };
 }
 
 const MOVED = /moved to another server, continuing/;
@@ -110,7 +120,7 @@ describe.skipIf(!haveRedis() || TEST_DB !== "postgres")("runs that resume on ano
     await world.crashA();
     // A person watching through B is told, in plain words, before the run goes on.
     await eventually(() => watch.messages.some((m) => m.runId === runId && MOVED.test(m.content)), "the client on B saw the run move");
-    raiseFlag();
+    await raiseFlag();
     await watch.until(["finished", "error", "stopped", "interrupted"], 180_000, runId);
     await expectResumedOnce(session, runId, MOVED);
     // Nothing was marked interrupted: the run went on.
@@ -125,7 +135,7 @@ describe.skipIf(!haveRedis() || TEST_DB !== "postgres")("runs that resume on ano
     try {
       await eventually(() => watch.messages.some((m) => m.runId === runId && MOVED.test(m.content)), "the client on B saw the run move");
       // Both kernels finish the cell: the stalled owner's result waits in its socket for it to wake.
-      raiseFlag();
+      await raiseFlag();
       await eventually(() => watch.messages.some((m) => m.runId === runId && m.content.includes("the answer is 42")), "B's cell finished");
     } finally {
       process.kill(stalled.proc.pid!, "SIGCONT");
@@ -148,7 +158,7 @@ describe.skipIf(!haveRedis() || TEST_DB !== "postgres")("runs that resume on ano
     expect(resumed.json.runId).toBe(runId);
     await eventually(() => watch.messages.some((m) => m.runId === runId && m.item.type === "redo" && m.item.kind === "continue"), "the run was continued");
     const markSeq = watch.messages.find((m) => m.runId === runId && m.item.type === "redo" && m.item.kind === "continue")!.seq;
-    raiseFlag();
+    await raiseFlag();
     // The run's id is the same as before the stop: it has ended again once it is finished, or once an ending is stored after the mark.
     const view = async () => (await world.callB("GET", `/api/sessions/${session.id}`, { token: session.token })).json as { state: string; messages: StreamedMessage[] };
     await eventually(async () => {
@@ -197,7 +207,7 @@ describe.skipIf(!haveRedis() || TEST_DB !== "postgres")("runs that resume on ano
     await world.startInstance("c", slow);
     const restarted = /Argus restarted; continuing this run/;
     await eventually(() => watch.messages.some((m) => m.runId === runId && restarted.test(m.content)), "the client on B heard the run go on");
-    raiseFlag();
+    await raiseFlag();
     await watch.until(["finished", "error", "stopped", "interrupted"], 180_000, runId);
     await expectResumedOnce(session, runId, restarted);
     expect(watch.messages.some((m) => m.runId === runId && /Argus server stopped/.test(m.content))).toBe(false);

@@ -35,7 +35,8 @@ function countVitest(file, name) {
   }
 }
 
-countVitest(vitestFile, "vitest");
+// The first pass's report, or several comma-separated (scripts/test.sh runs some files in a stream of their own).
+for (const file of (vitestFile ?? "").split(",")) countVitest(file, "vitest");
 if (vitestPostgresFile !== undefined) countVitest(vitestPostgresFile, "vitest (Postgres pass)");
 
 // Playwright's report, or several comma-separated (scripts/test.sh runs two Playwright processes).

@@ -64,6 +64,8 @@ function cpuByFile(file) {
 const passes = [
   { name: "vitest", file: "vitest.json", read: vitestFiles, cpu: "cpu.jsonl" },
   { name: "vitest on Postgres + Redis", file: "vitest-postgres.json", read: vitestFiles, cpu: "cpu-postgres.jsonl" },
+  // The kernel and computer files scripts/test.sh runs after the second Playwright process.
+  { name: "vitest, after the second Playwright process", file: "vitest-late.json", read: vitestFiles, cpu: "cpu-late.jsonl", optional: true },
   { name: "python", file: "python-timings.json", read: pythonFiles },
   { name: "playwright", file: "playwright.json", read: playwrightFiles },
   // The second Playwright process of scripts/test.sh (playwright.config.ts's chromium-b).

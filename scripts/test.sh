@@ -95,14 +95,26 @@ POSTGRES_PASS=(
 )
 shopt -u nullglob
 
-echo "[test] five streams at once: vitest (3 files at a time), vitest on Postgres + Redis (${#POSTGRES_PASS[@]} files, 1 at a time), two playwright processes, python"
+# The kernel and computer integration files run after the second Playwright process, which ends
+# about half-way (run alone they make the first pass the one stream everything waits for).
+LATE_GLOBS="tests/integration/kernels-*,tests/integration/computer-*"
+LATE_FILES=(tests/integration/kernels-*.test.ts tests/integration/computer-*.test.ts)
+echo "[test] five streams at once: vitest (2 files at a time), vitest on Postgres + Redis (${#POSTGRES_PASS[@]} files, 1 at a time), two playwright processes (the second one then the ${#LATE_FILES[@]} kernel and computer files), python"
 # Playwright in two processes (playwright.config.ts splits the specs into two halves of about the
 # same length), each with its own servers, ports, reports and files.
 ( stream "playwright" node_modules/.bin/playwright test --project=chromium --project=dialects ) > test-results/playwright-progress.txt 2>&1 &
 playwright_pid=$!
-( ARGUS_E2E_MODEL_PORT=4321 ARGUS_E2E_PORT=3227 ARGUS_E2E_NO_MODEL_PORT=3228 ARGUS_E2E_JSON=test-results/playwright-b.json \
-  ARGUS_E2E_ARTIFACTS=test-results/playwright-artifacts-b ARGUS_E2E_FIXTURES=fixtures-b \
-  stream "playwright (second process)" node_modules/.bin/playwright test --project=chromium-b ) > test-results/playwright-b-progress.txt 2>&1 &
+(
+  ( ARGUS_E2E_MODEL_PORT=4321 ARGUS_E2E_PORT=3227 ARGUS_E2E_NO_MODEL_PORT=3228 ARGUS_E2E_JSON=test-results/playwright-b.json \
+    ARGUS_E2E_ARTIFACTS=test-results/playwright-artifacts-b ARGUS_E2E_FIXTURES=fixtures-b \
+    stream "playwright (second process)" node_modules/.bin/playwright test --project=chromium-b ) > test-results/playwright-b-progress.txt 2>&1
+  playwright_b=$?
+  ( ARGUS_TEST_CPU_LOG="$PWD/test-results/cpu-late.jsonl" ARGUS_TEST_WORKERS=1 stream "vitest, kernel and computer files (after it)" \
+    node_modules/.bin/vitest run --project integration --reporter=default --reporter=json --outputFile.json=test-results/vitest-late.json "${LATE_FILES[@]}" ) \
+    > test-results/vitest-late-progress.txt 2>&1
+  late=$?
+  exit $(( playwright_b != 0 || late != 0 ))
+) &
 playwright_b_pid=$!
 # One module at a time, at the kernels' nice value (ARGUS_KERNEL_NICE, 10): it takes at most one core, and never
 # ahead of the kernels the other streams' tests are waiting on.
@@ -113,9 +125,7 @@ python_pid=$!
   stream "vitest on Postgres + Redis" node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest-postgres.json "${POSTGRES_PASS[@]}" ) \
   > test-results/vitest-postgres-progress.txt 2>&1 &
 postgres_pid=$!
-# Three files at a time in the first pass: it is the longest stream (939 s of 968 at two, the others
-# done by 728 s), and its files mostly wait on their servers and kernels.
-( ARGUS_TEST_CPU_LOG="$PWD/test-results/cpu.jsonl" ARGUS_TEST_WORKERS=${ARGUS_TEST_WORKERS:-3} stream "vitest" node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json )
+( ARGUS_TEST_CPU_LOG="$PWD/test-results/cpu.jsonl" ARGUS_TEST_EXCLUDE="$LATE_GLOBS" stream "vitest" node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json )
 vitest_rc=$?
 wait $postgres_pid
 postgres_rc=$?
@@ -132,9 +142,11 @@ echo "[test] playwright"
 cat test-results/playwright-progress.txt
 echo "[test] playwright (second process)"
 cat test-results/playwright-b-progress.txt
+echo "[test] vitest, kernel and computer files (after the second playwright process)"
+cat test-results/vitest-late-progress.txt
 printf '%s\t%s\n' "all streams, wall-clock" $((SECONDS - streams_start)) >> test-results/phases.txt
 
-node scripts/summarize-tests.mjs test-results/vitest.json test-results/playwright.json,test-results/playwright-b.json test-results/python.txt test-results/vitest-postgres.json
+node scripts/summarize-tests.mjs test-results/vitest.json,test-results/vitest-late.json test-results/playwright.json,test-results/playwright-b.json test-results/python.txt test-results/vitest-postgres.json
 node scripts/test-timings.mjs test-results
 echo "[test] $(( (SECONDS - suite_start) / 60 )) min $(( (SECONDS - suite_start) % 60 )) s after setup; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 if (( vitest_rc != 0 || postgres_rc != 0 || python_rc != 0 || playwright_rc != 0 || playwright_b_rc != 0 )); then exit 1; fi

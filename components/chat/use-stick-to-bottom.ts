@@ -31,6 +31,7 @@ export function useStickToBottom(changeKey: unknown) {
   const contentRef = useRef<HTMLDivElement>(null);
   const stuck = useRef(true);
   const lastTop = useRef(0);
+  const lastHeight = useRef(0);
   const lastInteraction = useRef(-Infinity);
   const [atBottom, setAtBottom] = useState(true);
 
@@ -48,9 +49,16 @@ export function useStickToBottom(changeKey: unknown) {
     const el = scrollRef.current;
     if (!el) return;
     const onScroll = () => {
+      // scrollTop also falls when content above shrinks (an older step folds as the next one
+      // starts, a draft becomes its shorter message): the browser clamps it. That is not the
+      // person scrolling up, so it only lets go when the content kept its height; otherwise a
+      // pinned list is pinned again. (Their wheel, touch and keys are read on their own, below.)
+      const resized = el.scrollHeight !== lastHeight.current;
       if (nearBottom(el)) setStuck(true);
-      else if (el.scrollTop < lastTop.current - 1) setStuck(false);
+      else if (!resized && el.scrollTop < lastTop.current - 1) setStuck(false);
+      else if (resized && stuck.current) pin();
       lastTop.current = el.scrollTop;
+      lastHeight.current = el.scrollHeight;
     };
     // Wheel intent arrives before the scroll it causes, so an upward flick wins
     // even when a message lands in the same frame.
@@ -72,7 +80,7 @@ export function useStickToBottom(changeKey: unknown) {
       el.removeEventListener("touchstart", onInteract);
       el.removeEventListener("keydown", onInteract);
     };
-  }, [setStuck]);
+  }, [pin, setStuck]);
 
   useEffect(() => {
     const el = scrollRef.current;

@@ -246,7 +246,8 @@ export class KernelRegistry {
     if (!kernel || kernel.isBusy || now - kernel.lastUsed < minIdleMs) return false;
     const seen = await this.kernels.activityOf(kernel.id);
     if (seen && (seen.busy || (seen.lastActivityMs !== null && now - seen.lastActivityMs < minIdleMs))) return false;
-    if (this.sessions.get(sessionId) !== kernel || kernel.isBusy) return false; // used while we asked
+    // Used while we asked the server (acquire stamps lastUsed before it hands the kernel out): it stays.
+    if (this.sessions.get(sessionId) !== kernel || kernel.isBusy || now - kernel.lastUsed < minIdleMs) return false;
     this.sessions.delete(sessionId);
     this.resetReasons.set(sessionId, why);
     this.o.log?.(`[kernels] session ${sessionId}'s kernel shut down: ${why}`);

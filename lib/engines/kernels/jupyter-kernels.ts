@@ -3,6 +3,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { KernelAPI, KernelManager, ServerConnection, type Kernel } from "@jupyterlab/services";
 import { explainJupyterError } from "./jupyter-errors";
+import { onceMoreOnServerError } from "./jupyter-retry";
 import { KernelHandle } from "./kernel-handle";
 import type { BridgeMethods } from "./bridge";
 import type { JupyterBackend } from "./jupyter-server";
@@ -69,7 +70,8 @@ export class JupyterKernels {
     try {
       // jupyter-server's POST /api/kernels takes `path` (the kernel's cwd), which services'
       // typings omit; a remote kernel starts in the server's root and moves to its workspace.
-      connection = await manager.startNew((remote ? { name: this.o.kernelName } : { name: this.o.kernelName, path: relative }) as never);
+      const model = (remote ? { name: this.o.kernelName } : { name: this.o.kernelName, path: relative }) as never;
+      connection = await onceMoreOnServerError(() => manager.startNew(model));
     } catch (error) {
       throw explainJupyterError(error, this.settings?.baseUrl ?? "");
     }
@@ -102,8 +104,9 @@ export class JupyterKernels {
   async reconnect(kernelId: string, workspace: string): Promise<KernelHandle | null> {
     const manager = this.manager;
     if (!manager || !this.settings) throw new Error("the kernel registry is not started");
-    const model = await KernelAPI.getKernelModel(kernelId, this.settings).catch((error: unknown) => {
-      throw explainJupyterError(error, this.settings?.baseUrl ?? "");
+    const settings = this.settings;
+    const model = await onceMoreOnServerError(() => KernelAPI.getKernelModel(kernelId, settings)).catch((error: unknown) => {
+      throw explainJupyterError(error, settings.baseUrl);
     });
     if (!model || model.execution_state === "dead") return null;
     const handle = this.handleFor(manager.connectTo({ model }), workspace);
@@ -118,9 +121,10 @@ export class JupyterKernels {
 
   /** Whether the server still runs this kernel (false: it was shut down or culled there). */
   async stillRunning(kernelId: string): Promise<boolean> {
-    if (!this.settings) return false;
-    const model = await KernelAPI.getKernelModel(kernelId, this.settings).catch((error: unknown) => {
-      throw explainJupyterError(error, this.settings?.baseUrl ?? "");
+    const settings = this.settings;
+    if (!settings) return false;
+    const model = await onceMoreOnServerError(() => KernelAPI.getKernelModel(kernelId, settings)).catch((error: unknown) => {
+      throw explainJupyterError(error, settings.baseUrl);
     });
     return model !== undefined && model.execution_state !== "dead";
   }
@@ -142,18 +146,20 @@ export class JupyterKernels {
    * cell does not answer the kernel_info a new connection waits for until that cell ends.
    */
   async interruptById(kernelId: string): Promise<void> {
-    if (!this.settings) return;
-    await KernelAPI.interruptKernel(kernelId, this.settings).catch((error: unknown) => {
-      throw explainJupyterError(error, this.settings?.baseUrl ?? "");
+    const settings = this.settings;
+    if (!settings) return;
+    await onceMoreOnServerError(() => KernelAPI.interruptKernel(kernelId, settings)).catch((error: unknown) => {
+      throw explainJupyterError(error, settings.baseUrl);
     });
   }
 
   /** Shuts a kernel down by its id, without connecting to it; one the server no longer has is done already. */
   async shutdownById(kernelId: string): Promise<void> {
-    if (!this.settings) throw new Error("the kernel registry is not started");
+    const settings = this.settings;
+    if (!settings) throw new Error("the kernel registry is not started");
     if (!(await this.stillRunning(kernelId))) return;
-    await KernelAPI.shutdownKernel(kernelId, this.settings).catch((error: unknown) => {
-      throw explainJupyterError(error, this.settings?.baseUrl ?? "");
+    await onceMoreOnServerError(() => KernelAPI.shutdownKernel(kernelId, settings)).catch((error: unknown) => {
+      throw explainJupyterError(error, settings.baseUrl);
     });
   }
 

@@ -9,8 +9,8 @@ setup_wants_chromium() { (( $1 )) || [[ -n "$2" ]]; }
 # setup_steps WANT_TEST BROWSER_MODEL: the steps, one name a line, in the order setup.sh runs them.
 setup_steps() {
   echo node
-  echo npm
   echo python
+  echo npm
   if setup_wants_chromium "$1" "$2"; then echo chromium; fi
   if (( $1 )); then
     echo postgres

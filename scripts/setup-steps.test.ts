@@ -15,10 +15,10 @@ const steps = (wantTest: 0 | 1, browserModel: string) =>
 
 describe("setup_steps", () => {
   it("counts Chromium in when a browsing model is set, and the test tools with --test", () => {
-    expect(steps(0, "")).toEqual(["node", "npm", "python"]);
-    expect(steps(0, "computer-use-preview")).toEqual(["node", "npm", "python", "chromium"]);
-    expect(steps(1, "")).toEqual(["node", "npm", "python", "chromium", "postgres", "redis", "nginx"]);
-    expect(steps(1, "computer-use-preview")).toEqual(["node", "npm", "python", "chromium", "postgres", "redis", "nginx"]);
+    expect(steps(0, "")).toEqual(["node", "python", "npm"]);
+    expect(steps(0, "computer-use-preview")).toEqual(["node", "python", "npm", "chromium"]);
+    expect(steps(1, "")).toEqual(["node", "python", "npm", "chromium", "postgres", "redis", "nginx"]);
+    expect(steps(1, "computer-use-preview")).toEqual(["node", "python", "npm", "chromium", "postgres", "redis", "nginx"]);
   });
 
   it("has one step line in setup.sh per step it can list, so no run counts past its total", () => {

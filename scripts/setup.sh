@@ -33,19 +33,6 @@ if (( node_major < 20 )); then
 fi
 say "Node $(node --version): ok"
 
-step "checking npm packages"
-lock_hash=$(sha256sum package-lock.json package.json | sha256sum | cut -c1-16)
-if [[ ! -f node_modules/.argus-lock-hash || "$(cat node_modules/.argus-lock-hash)" != "$lock_hash" ]]; then
-  # Not `npm ci`: npm records only this platform's optional packages (tailwind's
-  # and sharp's native builds) in the lock, and `npm ci` then refuses the lock.
-  say "installing npm packages (pinned by package-lock.json); the first time this takes a few minutes"
-  # npm shows no progress when its output is not a terminal: with_progress says it is still working.
-  with_progress "npm install" node_modules npm install --no-audit --no-fund --foreground-scripts
-  echo "$lock_hash" > node_modules/.argus-lock-hash
-else
-  say "npm packages: up to date"
-fi
-
 # --- System packages through apt (root on Debian/Ubuntu) --------------------
 APT_UPDATED=0
 apt_install() {
@@ -112,6 +99,26 @@ else
   say "kernel Python: ready ($venv)"
   command -v tesseract >/dev/null || say "warning: tesseract is not installed; OCR tools will be unavailable"
   command -v bwrap >/dev/null || say "warning: bubblewrap is not installed; kernels will run without a filesystem sandbox, and browsing is off"
+fi
+
+# ARGUS_SETUP_PYTHON_READY_FILE: npm test starts the Python tests, which need only this Python,
+# while the npm packages install (scripts/test.sh).
+if [[ -n "${ARGUS_SETUP_PYTHON_READY_FILE:-}" ]]; then : > "$ARGUS_SETUP_PYTHON_READY_FILE"; fi
+
+# --- npm packages ------------------------------------------------------------
+step "checking npm packages"
+lock_hash=$(sha256sum package-lock.json package.json | sha256sum | cut -c1-16)
+if [[ ! -f node_modules/.argus-lock-hash || "$(cat node_modules/.argus-lock-hash)" != "$lock_hash" ]]; then
+  # Not `npm ci`: npm records only this platform's optional packages (tailwind's
+  # and sharp's native builds) in the lock, and `npm ci` then refuses the lock.
+  say "installing npm packages (pinned by package-lock.json); the first time this takes a few minutes"
+  # npm shows no progress when its output is not a terminal: with_progress says it is still working.
+  # JOBS=max: node-gyp compiles a native module (better-sqlite3, when no prebuilt binary can be
+  # downloaded) with every core instead of one.
+  JOBS=max with_progress "npm install" node_modules npm install --no-audit --no-fund --foreground-scripts
+  echo "$lock_hash" > node_modules/.argus-lock-hash
+else
+  say "npm packages: up to date"
 fi
 
 # --- Chromium for the browser tests and the browsing agent ------------------

@@ -4,18 +4,57 @@
 # Postgres and Redis (ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1), the Python tests, then browser
 # tests (Playwright in Debian's Chromium against the production build).
 #
-# Phases that share nothing run side by side (docs/testing.md): the checks beside the build, then
-# the two vitest passes, Playwright and Python all at once. Each one's wall-clock seconds
+# Phases that share nothing run side by side (docs/testing.md): the Python tests from the moment
+# setup has the kernel's Python, the checks beside the build, then the two vitest passes and
+# Playwright all at once. Each one's wall-clock seconds
 # go to test-results/phases.txt, and scripts/test-timings.mjs writes test-results/timings.md.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-set -e
-bash scripts/setup.sh --test
-set +e
+test_start=$SECONDS
 export NEXT_TELEMETRY_DISABLED=1
 rm -rf test-results/vitest*.json test-results/cpu*.jsonl test-results/playwright*.json test-results/python*.* test-results/timings.md
 mkdir -p test-results
 : > test-results/phases.txt
+
+# Each stream's wall-clock and CPU-seconds go to test-results/phases.txt when it ends: its CPU is
+# what the stream's own subshell waited for (/proc/<subshell>/stat: cutime + cstime).
+stream() {
+  local name=$1 start=$SECONDS stat fields rc
+  shift
+  "$@"
+  rc=$?
+  read -r stat < /proc/$BASHPID/stat
+  read -r -a fields <<< "${stat##*) }"
+  local ticks=$(( fields[13] + fields[14] ))
+  printf '%s\t%s\t%s.%02d\n' "$name" $((SECONDS - start)) $((ticks / 100)) $((ticks % 100)) >> test-results/phases.txt
+  return $rc
+}
+
+# descendants PID
+source scripts/setup-steps.sh
+
+# The Python tests need only the kernel's Python (setup's second step), not the npm packages: they
+# start as soon as that step is done, while npm installs and the build runs, which on a fresh clone
+# leave a core mostly idle (the download waits on the network, a native compile takes one core).
+# One module at a time, at the kernels' nice value (ARGUS_KERNEL_NICE, 10): it takes at most one
+# core, and never ahead of the kernels the other streams' tests are waiting on.
+python_ready_file=$(mktemp -u "${TMPDIR:-/tmp}/argus-python-ready.XXXXXX")
+ARGUS_SETUP_PYTHON_READY_FILE=$python_ready_file bash scripts/setup.sh --test &
+setup_pid=$!
+while [[ ! -e $python_ready_file ]] && kill -0 $setup_pid 2>/dev/null; do sleep 1; done
+python_pid=""
+if [[ -e $python_ready_file ]]; then
+  rm -f "$python_ready_file"
+  ( stream "python" nice -n 10 node scripts/python-tests.mjs --jobs 1 ) > test-results/python-progress.txt 2>&1 &
+  python_pid=$!
+fi
+wait $setup_pid
+setup_rc=$?
+if (( setup_rc != 0 )); then
+  [[ -n $python_pid ]] && kill $(descendants $python_pid) 2>/dev/null
+  exit $setup_rc
+fi
+setup_seconds=$((SECONDS - test_start))
 suite_start=$SECONDS
 phase_start=$SECONDS
 # CPU-seconds of every child this script has waited for (/proc/<this shell>/stat: cutime + cstime, in
@@ -52,28 +91,17 @@ fi
 phase_done "type check, dependency rules and build"
 # The server bundle ensure-build.sh just made is current: test servers start from it (tests/helpers/argus-server.ts).
 export ARGUS_TEST_SERVER_BUNDLE=1
+# No Playwright traces (playwright.config.ts): recording them costs Chromium CPU in every test.
+export ARGUS_E2E_TRACE=off
 streams_start=$SECONDS
 
-# Everything after the build runs at once, as five streams: the first vitest pass, the Postgres pass,
-# Playwright (two processes) and Python. Each mostly waits (on servers, kernels, the scripted model, Chromium), and
+# Everything after the build runs at once, as four streams beside the Python tests: the first vitest
+# pass, the Postgres pass and Playwright (two processes). Each mostly waits (on servers, kernels, the scripted model, Chromium), and
 # one after another they left a core idle half the time: side by side they keep both busy
 # (docs/testing.md has the figures). They share nothing: vitest's servers listen on port 0 and live
 # in their own temp dirs, the Postgres pass has its own throwaway Postgres and Redis, Playwright's
 # servers have fixed ports below the kernels' ephemeral range, Python runs in subprocesses.
 #
-# Each stream's wall-clock and CPU-seconds go to test-results/phases.txt when it ends: its CPU is
-# what the stream's own subshell waited for (/proc/<subshell>/stat: cutime + cstime).
-stream() {
-  local name=$1 start=$SECONDS stat fields rc
-  shift
-  "$@"
-  rc=$?
-  read -r stat < /proc/$BASHPID/stat
-  read -r -a fields <<< "${stat##*) }"
-  local ticks=$(( fields[13] + fields[14] ))
-  printf '%s\t%s\t%s.%02d\n' "$name" $((SECONDS - start)) $((ticks / 100)) $((ticks % 100)) >> test-results/phases.txt
-  return $rc
-}
 
 # The Postgres pass: the same suites once more on the scale-out engines, Postgres and Redis
 # (tests/helpers/test-engines.ts reads the flags; one throwaway Postgres and one
@@ -99,7 +127,7 @@ shopt -u nullglob
 # about half-way (run alone they make the first pass the one stream everything waits for).
 LATE_GLOBS="tests/integration/kernels-*,tests/integration/computer-*"
 LATE_FILES=(tests/integration/kernels-*.test.ts tests/integration/computer-*.test.ts)
-echo "[test] five streams at once: vitest (2 files at a time), vitest on Postgres + Redis (${#POSTGRES_PASS[@]} files, 1 at a time), two playwright processes (the second one then the ${#LATE_FILES[@]} kernel and computer files), python"
+echo "[test] four streams at once, beside the Python tests: vitest (2 files at a time), vitest on Postgres + Redis (${#POSTGRES_PASS[@]} files, 1 at a time), two playwright processes (the second one then the ${#LATE_FILES[@]} kernel and computer files)"
 # Playwright in two processes (playwright.config.ts splits the specs into two halves of about the
 # same length), each with its own servers, ports, reports and files.
 ( stream "playwright" node_modules/.bin/playwright test --project=chromium --project=dialects ) > test-results/playwright-progress.txt 2>&1 &
@@ -116,10 +144,6 @@ playwright_pid=$!
   exit $(( playwright_b != 0 || late != 0 ))
 ) &
 playwright_b_pid=$!
-# One module at a time, at the kernels' nice value (ARGUS_KERNEL_NICE, 10): it takes at most one core, and never
-# ahead of the kernels the other streams' tests are waiting on.
-( stream "python" nice -n 10 node scripts/python-tests.mjs --jobs 1 ) > test-results/python-progress.txt 2>&1 &
-python_pid=$!
 # Each file's CPU seconds (tests/helpers/cpu-probe.ts): on 2 cores the CPU, not the waiting, sets the length.
 ( ARGUS_TEST_CPU_LOG="$PWD/test-results/cpu-postgres.jsonl" ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1 ARGUS_TEST_WORKERS=${ARGUS_TEST_POSTGRES_WORKERS:-1} \
   stream "vitest on Postgres + Redis" node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest-postgres.json "${POSTGRES_PASS[@]}" ) \
@@ -133,6 +157,7 @@ echo "[test] vitest on Postgres + Redis"
 cat test-results/vitest-postgres-progress.txt
 wait $python_pid
 python_rc=$?
+echo "[test] python (started during setup)"
 cat test-results/python-progress.txt
 wait $playwright_pid
 playwright_rc=$?
@@ -148,5 +173,5 @@ printf '%s\t%s\n' "all streams, wall-clock" $((SECONDS - streams_start)) >> test
 
 node scripts/summarize-tests.mjs test-results/vitest.json,test-results/vitest-late.json test-results/playwright.json,test-results/playwright-b.json test-results/python.txt test-results/vitest-postgres.json
 node scripts/test-timings.mjs test-results
-echo "[test] $(( (SECONDS - suite_start) / 60 )) min $(( (SECONDS - suite_start) % 60 )) s after setup; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "[test] $(( (SECONDS - test_start) / 60 )) min $(( (SECONDS - test_start) % 60 )) s in all: setup ${setup_seconds} s, then $(( (SECONDS - suite_start) / 60 )) min $(( (SECONDS - suite_start) % 60 )) s; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 if (( vitest_rc != 0 || postgres_rc != 0 || python_rc != 0 || playwright_rc != 0 || playwright_b_rc != 0 )); then exit 1; fi

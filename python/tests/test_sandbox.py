@@ -340,6 +340,16 @@ class SandboxedKernelTest(unittest.TestCase):
     def test_helper_package_is_imported_at_start(self) -> None:
         self.assertEqual(self.kernel.ok("print(ARGUS_TEST_HELPERS)").strip(), "loaded")
 
+    def test_starts_without_the_debugger_yet_a_cell_may_import_it(self) -> None:
+        # ipykernel's debugpy import was a quarter of every kernel start (launch_kernel.KERNEL_MAIN).
+        out = self.kernel.ok(
+            "import sys\n"
+            "print('debugpy' in sys.modules, get_ipython().kernel.debugpy_stream is None)\n"
+            "import debugpy\n"
+            "print(debugpy.__name__)"
+        )
+        self.assertEqual(out.splitlines(), ["False True", "debugpy"])
+
     def test_host_files_are_out_of_reach(self) -> None:
         assert HOST is not None
         for path in (

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   classify,
@@ -56,6 +58,12 @@ describe("proc-stats parsing", () => {
 
   it("classifies kernels, their sandbox and jupyter-server", () => {
     expect(classify(["/usr/bin/python3", "-m", "ipykernel_launcher", "-f", "/run/jupyter/kernel-1.json"])).toBe("kernel");
+    // What python/argus_sandbox/launch_kernel.py starts (KERNEL_MAIN), read from the launcher itself.
+    const launcher = readFileSync(path.resolve(import.meta.dirname, "../../python/argus_sandbox/launch_kernel.py"), "utf8");
+    const firstLine = /KERNEL_MAIN = \(\n\s+"([^"\\]+)\\n"/.exec(launcher)?.[1];
+    expect(firstLine).toMatch(/^# Argus kernel/);
+    expect(classify(["/usr/bin/python3", "-c", `${firstLine}\nimport sys\n`, "-f", "/run/jupyter/kernel-1.json"])).toBe("kernel");
+    expect(classify(["/usr/bin/python3", "-c", "print(1)"])).toBe("other");
     expect(classify(["/usr/bin/bwrap", "--unshare-all", "--", "/usr/bin/python3", "-m", "ipykernel_launcher"])).toBe("sandbox");
     expect(classify(["/usr/bin/python3", "-m", "jupyter_server", "--no-browser"])).toBe("jupyter");
     expect(classify(["/usr/bin/node", "--import", "tsx", "server.ts"])).toBe("other");

@@ -53,13 +53,17 @@ export type ProcKind = "kernel" | "jupyter" | "sandbox" | "other";
 
 /**
  * What an Argus-related process is. A sandboxed kernel shows up as two
- * bubblewrap processes and one python running `ipykernel_launcher`; only the
+ * bubblewrap processes and one python running `ipykernel_launcher` (or Argus's
+ * launcher code for it); only the
  * python is counted as the kernel.
  */
 export function classify(argv: readonly string[]): ProcKind {
   const exe = path.basename(argv[0] ?? "");
   if (exe === "bwrap") return "sandbox";
   if (argv.includes("ipykernel_launcher") || argv.some((a) => a.endsWith("ipykernel_launcher.py"))) return "kernel";
+  // Argus's own kernels: `python3 -c "# Argus kernel: ipykernel_launcher without the debugger…"`
+  // (KERNEL_MAIN in python/argus_sandbox/launch_kernel.py).
+  if (argv[1] === "-c" && (argv[2] ?? "").startsWith("# Argus kernel: ipykernel_launcher")) return "kernel";
   if (argv.includes("jupyter_server") || argv.some((a) => /jupyter-server$|jupyter_server\/?$/.test(a))) return "jupyter";
   return "other";
 }

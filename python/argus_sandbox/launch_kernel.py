@@ -86,8 +86,10 @@ def _fail(message: str) -> NoReturn:
 # sys.modules["debugpy"] set to None that import fails and ipykernel starts without one, as it
 # does where debugpy is not installed; the entry is removed again, so a cell may still import
 # debugpy. Like `python -m ipykernel_launcher`, the working directory (the workspace) is off
-# sys.path while ipykernel loads, and IPython puts it back.
+# sys.path while ipykernel loads, and IPython puts it back. The first line names it in `ps` (and
+# for bench/lib/proc-stats.ts, which tells kernels from other processes by their command line).
 KERNEL_MAIN = (
+    "# Argus kernel: ipykernel_launcher without the debugger (argus_sandbox/launch_kernel.py)\n"
     "import sys\n"
     "if sys.path and sys.path[0] == '':\n"
     "    del sys.path[0]\n"

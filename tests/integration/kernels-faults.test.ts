@@ -3,11 +3,18 @@ import { startKernelCore, type KernelCore } from "@/tests/helpers/kernel-core";
 
 let k: KernelCore;
 beforeAll(async () => {
-  k = await startKernelCore({ ARGUS_KERNEL_POOL: "2", ARGUS_KERNEL_MEMORY_MB: "2048", ARGUS_CELL_TIMEOUT_SECONDS: "2" });
+  k = await startKernelCore({ ARGUS_KERNEL_POOL: "2", ARGUS_KERNEL_MEMORY_MB: "2048" });
 });
 afterAll(async () => {
   await k?.close();
 });
+
+/**
+ * The two timeout tests give their cells 2 s (`timeoutMs`); every other cell has the default
+ * budget. With 2 s for all, a loaded fresh clone timed out the memory test's `import numpy` in a
+ * kernel the load starves (at nice 10) before it ever allocated: TimeoutError, not MemoryError.
+ */
+const TWO_SECONDS = { timeoutMs: 2_000 };
 
 /** After any fault the kernel (or its replacement) must run code again. */
 async function stillUsable(sessionId: string): Promise<void> {
@@ -22,7 +29,7 @@ describe("cells that misbehave", () => {
     await k.kernels.execute(s.id, "kept = 'yes'");
     for (const code of ["while True: pass", "import time; time.sleep(30)"]) {
       const t0 = Date.now();
-      const r = await k.kernels.execute(s.id, code);
+      const r = await k.kernels.execute(s.id, code, TWO_SECONDS);
       expect(r.error?.name).toBe("TimeoutError");
       expect(r.error?.value).toMatch(/longer than 2 s.*still there/);
       expect(Date.now() - t0).toBeLessThan(10_000);
@@ -47,7 +54,7 @@ describe("cells that misbehave", () => {
 
   it("restarts a kernel that ignores the interrupt", async () => {
     const s = await k.newSession();
-    const r = await k.kernels.execute(s.id, "import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True: time.sleep(0.01)");
+    const r = await k.kernels.execute(s.id, "import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True: time.sleep(0.01)", TWO_SECONDS);
     expect(r.error?.name).toBe("TimeoutError");
     expect(r.error?.value).toMatch(/restarted/);
     await stillUsable(s.id);

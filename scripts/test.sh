@@ -129,11 +129,12 @@ LATE_GLOBS="tests/integration/kernels-*,tests/integration/computer-*"
 LATE_FILES=(tests/integration/kernels-*.test.ts tests/integration/computer-*.test.ts)
 echo "[test] four streams at once, beside the Python tests: vitest (2 files at a time), vitest on Postgres + Redis (${#POSTGRES_PASS[@]} files, 1 at a time), two playwright processes (the second one then the ${#LATE_FILES[@]} kernel and computer files)"
 # Playwright in two processes (playwright.config.ts splits the specs into two halves of about the
-# same length), each with its own servers, ports, reports and files.
+# same length), each with its own servers, ports, reports and files. Their ports are fixed (below the
+# kernels' ephemeral range); a second npm test on the same machine sets ARGUS_E2E_{,B_}{PORT,MODEL_PORT,NO_MODEL_PORT}.
 ( stream "playwright" node_modules/.bin/playwright test --project=chromium --project=dialects ) > test-results/playwright-progress.txt 2>&1 &
 playwright_pid=$!
 (
-  ( ARGUS_E2E_MODEL_PORT=4321 ARGUS_E2E_PORT=3227 ARGUS_E2E_NO_MODEL_PORT=3228 ARGUS_E2E_JSON=test-results/playwright-b.json \
+  ( ARGUS_E2E_MODEL_PORT=${ARGUS_E2E_B_MODEL_PORT:-4321} ARGUS_E2E_PORT=${ARGUS_E2E_B_PORT:-3227} ARGUS_E2E_NO_MODEL_PORT=${ARGUS_E2E_B_NO_MODEL_PORT:-3228} ARGUS_E2E_JSON=test-results/playwright-b.json \
     ARGUS_E2E_ARTIFACTS=test-results/playwright-artifacts-b ARGUS_E2E_FIXTURES=fixtures-b \
     stream "playwright (second process)" node_modules/.bin/playwright test --project=chromium-b ) > test-results/playwright-b-progress.txt 2>&1
   playwright_b=$?

@@ -3,6 +3,7 @@
  * session, kept apart; idle ones reaped; a crashed browser replaced; and
  * nothing left running after closeAll.
  */
+import os from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLab, type Lab } from "../helpers/browser-lab";
 import { browserManager, chromiumProcessesUnder, parentOf } from "../helpers/computer";
@@ -100,6 +101,28 @@ describe("ComputerManager", () => {
       await next.goto(lab.origin);
       expect(await next.activePage!.title()).toBe("Lab Shop: catalogue");
       expect(notices).toEqual(["The browser was started again because Chromium stopped unexpectedly; pages that were open, and their logins, are gone."]);
+    } finally {
+      await manager.closeAll();
+    }
+  });
+
+  it("never runs Chromium ahead of the server: as root it would raise its browser and GPU processes to nice -8", async () => {
+    const manager = browserManager({ allow: lab.hostPort });
+    try {
+      const computer = await manager.getComputer("priority", dir);
+      await computer.goto(lab.origin);
+      await computer.screenshot(); // the GPU process draws it
+      const own = os.getPriority(0);
+      const pids = chromiumProcessesUnder();
+      expect(pids.length).toBeGreaterThan(1);
+      const nice = pids.flatMap((pid) => {
+        try {
+          return [{ pid, nice: os.getPriority(pid) }];
+        } catch {
+          return []; // it ended meanwhile
+        }
+      });
+      expect(nice.filter((p) => p.nice < own)).toEqual([]);
     } finally {
       await manager.closeAll();
     }

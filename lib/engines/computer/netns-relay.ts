@@ -22,7 +22,9 @@ export const LAUNCH_PROXY_PORT = 3128;
 
 export const LAUNCHER_SCRIPT = `#!/bin/sh
 # Argus's browser launcher: Chromium in a network namespace of its own. See lib/engines/computer/netns-relay.ts.
-exec "$ARGUS_NETNS_BWRAP" --dev-bind / / --tmpfs /run --unshare-net --unshare-pid --proc /proc --die-with-parent \\
+# Without CAP_SYS_NICE: as root, Chromium raises its browser and GPU processes to nice -8, ahead of
+# the Argus server and the kernels.
+exec "$ARGUS_NETNS_BWRAP" --dev-bind / / --tmpfs /run --unshare-net --unshare-pid --proc /proc --die-with-parent --cap-drop CAP_SYS_NICE \\
   -- /bin/sh -c '"$0" "$ARGUS_NETNS_DIR/relay.js" "$ARGUS_NETNS_DIR/control.sock" "$ARGUS_NETNS_LAUNCH" 3>&- 4>&- </dev/null &
 exec "$ARGUS_NETNS_CHROMIUM" "$@"' "$ARGUS_NETNS_NODE" "$@"
 `;

@@ -28,7 +28,9 @@ function observations(watch: { messages: { role: string; content: string; runId?
 }
 
 describe("the browsing agent", () => {
-  it("finds a photo on a page, saves it, and the planner and coder count the coins in it in the same run", async () => {
+  // The run waits up to 180 s for its end below (a browser, the planner's kernel and the coder's,
+  // on a loaded machine); the test's budget has to hold that wait.
+  it("finds a photo on a page, saves it, and the planner and coder count the coins in it in the same run", { timeout: 240_000 }, async () => {
     const coins = JSON.parse(readFileSync(scenarioPath("count-coins.json"), "utf8")).turns as TurnIn[];
     const url = `${world.lab.origin}/agent-coins.html`;
     const { session, watch, runId } = await startBrowse(

@@ -27,12 +27,11 @@ describe("cells that misbehave", () => {
   it("stops code that never ends at the timeout and keeps the kernel's state", async () => {
     const s = await k.newSession();
     await k.kernels.execute(s.id, "kept = 'yes'");
-    for (const code of ["while True: pass", "import time; time.sleep(30)"]) {
-      const t0 = Date.now();
+    // Neither cell ends by itself: that it ends at all, within the test's budget, is the stop.
+    for (const code of ["while True: pass", "import time; time.sleep(3600)"]) {
       const r = await k.kernels.execute(s.id, code, TWO_SECONDS);
       expect(r.error?.name).toBe("TimeoutError");
       expect(r.error?.value).toMatch(/longer than 2 s.*still there/);
-      expect(Date.now() - t0).toBeLessThan(10_000);
     }
     expect((await k.kernels.execute(s.id, "print(kept)")).stdout).toBe("yes\n");
   });
@@ -40,15 +39,13 @@ describe("cells that misbehave", () => {
   it("cancels a running cell when the run's signal aborts", async () => {
     const s = await k.newSession();
     const controller = new AbortController();
-    const pending = k.kernels.execute(s.id, "import time; time.sleep(30)", { signal: controller.signal, timeoutMs: 60_000 });
+    // The cell sleeps an hour and its own limit is longer than the test's budget: that it ends
+    // at all means the abort interrupted it.
+    const pending = k.kernels.execute(s.id, "import time; time.sleep(3600)", { signal: controller.signal, timeoutMs: 3_600_000 });
     await new Promise((r) => setTimeout(r, 300));
-    const t0 = Date.now();
     controller.abort();
     const r = await pending;
     expect(r.error?.name).toBe("Cancelled");
-    // The cell sleeps 30 s: ending far sooner means the abort interrupted it (a bound far from
-    // the alternative, so a busy machine cannot fail it).
-    expect(Date.now() - t0).toBeLessThan(15_000);
     await stillUsable(s.id);
   });
 
@@ -93,16 +90,17 @@ describe("cells that misbehave", () => {
     const b = await k.newSession();
     await k.kernels.acquire(b.id);
     const flood = k.kernels.execute(a.id, "import sys\nchunk = 'x' * 1_000_000 + '\\n'\nfor _ in range(100): sys.stdout.write(chunk)", { timeoutMs: 60_000 });
-    const t0 = Date.now();
+    let floodEnded = false;
+    void flood.then(() => (floodEnded = true));
     const other = await k.kernels.execute(b.id, "print('b ok')");
-    const otherMs = Date.now() - t0;
     expect(other.stdout).toBe("b ok\n");
+    // b's cell was answered while a's flood was still streaming: it did not wait for it.
+    expect(floodEnded).toBe(false);
     const r = await flood;
     // Either Argus kept a head and a tail, or jupyter-server's rate limit cut the
     // stream with its own notice: both say what happened; neither holds 100 MB.
     expect(r.stdout.length + r.stderr.length).toBeLessThan(3_000_000);
     expect(`${r.stdout}${r.stderr}`).toMatch(/omitted|rate exceeded/i);
-    expect(otherMs).toBeLessThan(10_000);
     await stillUsable(a.id);
   });
 });

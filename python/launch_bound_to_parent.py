@@ -29,5 +29,8 @@ def bind_to_parent() -> None:
 
 
 if __name__ == "__main__":
+    # Argus's jupyter-server extension (python/argus_jupyter) also stops the server once this
+    # parent is gone: the signal alone once left a jupyter-server running (see there).
+    os.environ["ARGUS_JUPYTER_PARENT_PID"] = str(os.getppid())
     bind_to_parent()
     os.execv(sys.executable, [sys.executable, *sys.argv[1:]])

@@ -91,8 +91,9 @@ fi
 phase_done "type check, dependency rules and build"
 # The server bundle ensure-build.sh just made is current: test servers start from it (tests/helpers/argus-server.ts).
 export ARGUS_TEST_SERVER_BUNDLE=1
-# No Playwright traces (playwright.config.ts): recording them costs Chromium CPU in every test.
-export ARGUS_E2E_TRACE=off
+# No Playwright traces, and screenshots only of failures (playwright.config.ts): each costs Chromium
+# CPU in every test.
+export ARGUS_E2E_TRACE=off ARGUS_E2E_SCREENSHOT=only-on-failure
 streams_start=$SECONDS
 
 # Everything after the build runs at once, as four streams beside the Python tests: the first vitest

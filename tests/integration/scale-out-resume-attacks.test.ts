@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StreamedMessage } from "@/lib/foundation/protocol/agent-message";
@@ -12,7 +12,7 @@ import { TEST_DB } from "@/tests/helpers/test-engines";
  * Attacks on runs that resume on another instance (issue #30), with real Argus instances on the
  * Postgres of the suite's second pass and a Redis of their own. The first cell waits for a flag
  * file in the session's workspace, so the test decides how long the notebook's rebuild (which
- * runs that cell again on the new owner) takes; every wait is for an event or a state.
+ * runs that cell again on the new owner) takes; every wait is for an event, a state or a file.
  */
 let world: ScaleOutWorld;
 const watches: Watch[] = [];
@@ -21,7 +21,7 @@ const QUESTION_RUN = {
   name: "a planner whose first cell waits for the test's flag, then asks the person a question",
   turns: [
     { model: "conversation", toolCalls: [{ name: "reply", args: { response: "Let me work it out.", action: "generate_or_edit_vision_code" } }] },
-    { model: "planner", toolCalls: [{ name: "execute_python", args: { thinking: "Wait for the flag, then set the base.", code: "import os, time\nwhile not os.path.exists('go.flag'):\n    time.sleep(0.05)\nbase = 41\nprint('base is set')" } }] },
+    { model: "planner", toolCalls: [{ name: "execute_python", args: { thinking: "Say it started, wait for the flag, then set the base.", code: "import os, time\nopen('started.mark', 'w').close()\nwhile not os.path.exists('go.flag'):\n    time.sleep(0.05)\nbase = 41\nprint('base is set')" } }] },
     { model: "planner", expect: { contains: "base is set" }, toolCalls: [{ name: "ask_user", args: { thinking: "Ask first.", question: "Add one to the base?", options: ["yes", "no"] } }] },
     { model: "planner", expect: { contains: "yes" }, toolCalls: [{ name: "execute_python", args: { thinking: "Use the base.", code: "print('the answer is', base + 1)" } }] },
     { model: "planner", expect: { contains: "the answer is 42" }, toolCalls: [{ name: "finalize_plan", args: { thinking: "The answer is 42." } }] },
@@ -66,8 +66,13 @@ describe.skipIf(!haveRedis() || TEST_DB !== "postgres")("attacks on runs that re
     const runId = started.json.runId as string;
     await watch.until(["awaiting_user_input"], 180_000, runId);
     const question = watch.messages.find((m) => m.runId === runId && m.role === "interaction")!;
-    // The new owner's rebuild runs the first cell again: without the flag it waits.
+    // The new owner's rebuild runs the first cell again: without the flag it waits, and its mark
+    // says when it started. Only then does the test write into the workspace: while the new kernel
+    // adopts it, the directory is moved under the workspace's lock, which a file written from
+    // outside does not take (a flag written then once met the move: ENOENT on a loaded fresh clone).
+    const startedMark = path.join(world.dataDir, "sessions", session.id, "started.mark");
     rmSync(flag);
+    rmSync(startedMark);
     await world.crashA();
     await eventually(() => watch.messages.some((m) => m.runId === runId && MOVED.test(m.content)), "the client on B saw the run move").catch((error: unknown) => {
       // What B said and what the chat shows, to tell why the run did not go on.
@@ -77,6 +82,7 @@ describe.skipIf(!haveRedis() || TEST_DB !== "postgres")("attacks on runs that re
     const answered = await world.callB("POST", `/api/sessions/${session.id}/messages`, { token: session.token, body: { role: "interaction_response", content: "yes", answers: question.seq } });
     expect(answered.json).toMatchObject({ runId });
     expect(answered.status).toBe(202);
+    await eventually(() => existsSync(startedMark), "the rebuild ran the first cell again in the adopted workspace");
     writeFileSync(flag, "go");
     expect((await watch.until([...ENDED], 180_000, runId)).agentState).toBe("finished");
     const view = (await world.callB("GET", `/api/sessions/${session.id}`, { token: session.token })).json;

@@ -66,6 +66,8 @@ const passes = [
   { name: "vitest on Postgres + Redis", file: "vitest-postgres.json", read: vitestFiles, cpu: "cpu-postgres.jsonl" },
   // The kernel and computer files scripts/test.sh runs after the second Playwright process.
   { name: "vitest, after the second Playwright process", file: "vitest-late.json", read: vitestFiles, cpu: "cpu-late.jsonl", optional: true },
+  // The first-pass files scripts/test.sh runs after the Postgres pass (AFTER_POSTGRES_FILES).
+  { name: "vitest, after the Postgres pass", file: "vitest-after-postgres.json", read: vitestFiles, cpu: "cpu-after-postgres.jsonl", optional: true },
   { name: "python", file: "python-timings.json", read: pythonFiles },
   { name: "playwright", file: "playwright.json", read: playwrightFiles },
   // The second Playwright process of scripts/test.sh (playwright.config.ts's chromium-b).

@@ -36,8 +36,10 @@ source scripts/setup-steps.sh
 # The Python tests need only the kernel's Python (setup's second step), not the npm packages: they
 # start as soon as that step is done, while npm installs and the build runs, which on a fresh clone
 # leave a core mostly idle (the download waits on the network, a native compile takes one core).
-# One module at a time, at the kernels' nice value (ARGUS_KERNEL_NICE, 10): it takes at most one
-# core, and never ahead of the kernels the other streams' tests are waiting on.
+# Two modules at a time, the slowest first, at the kernels' nice value (ARGUS_KERNEL_NICE, 10): they
+# take the time setup leaves idle (one at a time, the real-photo module ran into the streams), and
+# the native compile, at nice 0, keeps its core; later they never go ahead of the kernels the other
+# streams' tests are waiting on.
 python_ready_file=$(mktemp -u "${TMPDIR:-/tmp}/argus-python-ready.XXXXXX")
 ARGUS_SETUP_PYTHON_READY_FILE=$python_ready_file bash scripts/setup.sh --test &
 setup_pid=$!
@@ -45,7 +47,7 @@ while [[ ! -e $python_ready_file ]] && kill -0 $setup_pid 2>/dev/null; do sleep 
 python_pid=""
 if [[ -e $python_ready_file ]]; then
   rm -f "$python_ready_file"
-  ( stream "python" nice -n 10 node scripts/python-tests.mjs --jobs 1 ) > test-results/python-progress.txt 2>&1 &
+  ( stream "python" nice -n 10 node scripts/python-tests.mjs --jobs 2 ) > test-results/python-progress.txt 2>&1 &
   python_pid=$!
 fi
 wait $setup_pid
@@ -127,6 +129,10 @@ shopt -u nullglob
 # The kernel and computer integration files run after the second Playwright process, which ends
 # about half-way (run alone they make the first pass the one stream everything waits for).
 LATE_GLOBS="tests/integration/kernels-*,tests/integration/computer-*"
+# And a file of the first pass runs after the Postgres pass, in its stream, on SQLite like the rest of
+# the first pass: the Postgres pass ends about 100 s before the first pass, whose last files then
+# ran alone with a core partly idle.
+AFTER_POSTGRES_FILES=(tests/integration/agents-dialects.test.ts)
 LATE_FILES=(tests/integration/kernels-*.test.ts tests/integration/computer-*.test.ts)
 echo "[test] four streams at once, beside the Python tests: vitest (2 files at a time), vitest on Postgres + Redis (${#POSTGRES_PASS[@]} files, 1 at a time), two playwright processes (the second one then the ${#LATE_FILES[@]} kernel and computer files)"
 # Playwright in two processes (playwright.config.ts splits the specs into two halves of about the
@@ -147,16 +153,28 @@ playwright_pid=$!
 ) &
 playwright_b_pid=$!
 # Each file's CPU seconds (tests/helpers/cpu-probe.ts): on 2 cores the CPU, not the waiting, sets the length.
-( ARGUS_TEST_CPU_LOG="$PWD/test-results/cpu-postgres.jsonl" ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1 ARGUS_TEST_WORKERS=${ARGUS_TEST_POSTGRES_WORKERS:-1} \
-  stream "vitest on Postgres + Redis" node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest-postgres.json "${POSTGRES_PASS[@]}" ) \
-  > test-results/vitest-postgres-progress.txt 2>&1 &
+(
+  ( ARGUS_TEST_CPU_LOG="$PWD/test-results/cpu-postgres.jsonl" ARGUS_TEST_DB=postgres ARGUS_TEST_REDIS=1 ARGUS_TEST_WORKERS=${ARGUS_TEST_POSTGRES_WORKERS:-1} \
+    stream "vitest on Postgres + Redis" node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest-postgres.json "${POSTGRES_PASS[@]}" ) \
+    > test-results/vitest-postgres-progress.txt 2>&1
+  postgres=$?
+  ( ARGUS_TEST_CPU_LOG="$PWD/test-results/cpu-after-postgres.jsonl" stream "vitest, first-pass files (after the Postgres pass)" \
+    node_modules/.bin/vitest run --project integration --reporter=default --reporter=json --outputFile.json=test-results/vitest-after-postgres.json "${AFTER_POSTGRES_FILES[@]}" ) \
+    > test-results/vitest-after-postgres-progress.txt 2>&1
+  after=$?
+  exit $(( postgres != 0 || after != 0 ))
+) &
 postgres_pid=$!
-( ARGUS_TEST_CPU_LOG="$PWD/test-results/cpu.jsonl" ARGUS_TEST_EXCLUDE="$LATE_GLOBS" stream "vitest" node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json )
+first_pass_exclude=$LATE_GLOBS
+for f in "${AFTER_POSTGRES_FILES[@]}"; do first_pass_exclude+=",$f"; done
+( ARGUS_TEST_CPU_LOG="$PWD/test-results/cpu.jsonl" ARGUS_TEST_EXCLUDE="$first_pass_exclude" stream "vitest" node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json )
 vitest_rc=$?
 wait $postgres_pid
 postgres_rc=$?
 echo "[test] vitest on Postgres + Redis"
 cat test-results/vitest-postgres-progress.txt
+echo "[test] vitest, first-pass files (after the Postgres pass)"
+cat test-results/vitest-after-postgres-progress.txt
 wait $python_pid
 python_rc=$?
 echo "[test] python (started during setup)"
@@ -173,7 +191,7 @@ echo "[test] vitest, kernel and computer files (after the second playwright proc
 cat test-results/vitest-late-progress.txt
 printf '%s\t%s\n' "all streams, wall-clock" $((SECONDS - streams_start)) >> test-results/phases.txt
 
-node scripts/summarize-tests.mjs test-results/vitest.json,test-results/vitest-late.json test-results/playwright.json,test-results/playwright-b.json test-results/python.txt test-results/vitest-postgres.json
+node scripts/summarize-tests.mjs test-results/vitest.json,test-results/vitest-late.json,test-results/vitest-after-postgres.json test-results/playwright.json,test-results/playwright-b.json test-results/python.txt test-results/vitest-postgres.json
 node scripts/test-timings.mjs test-results
 echo "[test] $(( (SECONDS - test_start) / 60 )) min $(( (SECONDS - test_start) % 60 )) s in all: setup ${setup_seconds} s, then $(( (SECONDS - suite_start) / 60 )) min $(( (SECONDS - suite_start) % 60 )) s; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 if (( vitest_rc != 0 || postgres_rc != 0 || python_rc != 0 || playwright_rc != 0 || playwright_b_rc != 0 )); then exit 1; fi

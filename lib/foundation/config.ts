@@ -135,6 +135,8 @@ export interface ArgusConfig {
     clusterSecret: string | null;
     /** ARGUS_INSTANCE_ID, or `<host>-<random>` made at start. */
     instanceId: string;
+    /** ARGUS_INSTANCE_ID as given; null when the id was made at start (a lone instance). */
+    fixedInstanceId: string | null;
     leaseMs: number;
     /** Runs whose owner died, stalled or restarted go on from the log where their lease is taken (lib/features/scale/run-takeover.ts). */
     resumeRuns: boolean;
@@ -286,6 +288,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       redisUrl: e.REDIS_URL ?? null,
       clusterSecret: clusterSecret(e.REDIS_URL, e.ARGUS_CLUSTER_SECRET),
       instanceId: e.ARGUS_INSTANCE_ID ?? `${hostname().replace(/[^A-Za-z0-9._-]/g, "").slice(0, 60) || "argus"}-${randomBytes(4).toString("hex")}`,
+      fixedInstanceId: e.ARGUS_INSTANCE_ID ?? null,
       leaseMs: Math.round(e.ARGUS_RUN_LEASE_SECONDS * 1000),
       resumeRuns: e.ARGUS_RESUME_RUNS === "on",
     },

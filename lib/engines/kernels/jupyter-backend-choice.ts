@@ -3,6 +3,7 @@ import type { ArgusConfig } from "@/lib/foundation/config";
 import type { IsolationKind, ServerHealth } from "@/lib/foundation/protocol/health";
 import { detectIsolation } from "./isolation";
 import { ExternalJupyter, ManagedJupyterServer, NoJupyter, type JupyterBackend } from "./jupyter-server";
+import { jupyterLaunchDir } from "./jupyter-launch-dir";
 import { IPC_TRANSPORT_ARG } from "./jupyter-server-args";
 import { detectKernelLimits } from "./kernel-limits";
 import { writeKernelspec } from "./kernelspec";
@@ -19,7 +20,9 @@ export interface JupyterChoice {
   limits: { kind: ServerHealth["limits"]; reason: string };
 }
 
-export type JupyterSettings = Pick<ArgusConfig, "jupyter" | "kernels" | "python" | "dataDir" | "sessionsDir">;
+export type JupyterSettings = Pick<ArgusConfig, "jupyter" | "kernels" | "python" | "dataDir" | "sessionsDir"> & {
+  scale: Pick<ArgusConfig["scale"], "fixedInstanceId">;
+};
 
 /**
  * ARGUS_JUPYTER picks the backend: an external server or gateway (which contains its own kernels),
@@ -68,6 +71,7 @@ export async function chooseJupyterBackend(settings: JupyterSettings, pythonDir:
     python,
     rootDir: settings.sessionsDir,
     runtimeDir,
+    launchDir: jupyterLaunchDir(runtimeDir, settings.scale.fixedInstanceId),
     log: (line) => log(`[jupyter] ${line}`),
     // Unix-socket ZeroMQ channels: the sandboxed kernel has no network at all.
     extraArgs: [IPC_TRANSPORT_ARG],

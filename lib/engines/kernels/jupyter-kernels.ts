@@ -25,6 +25,9 @@ export interface JupyterKernelsOptions {
   onStarted?: (kernelId: string) => void;
 }
 
+/** What a kernel request meets before the registry connected: Jupyter did not start (its log says why). */
+const NOT_CONNECTED = "Jupyter did not start on this Argus server, so it cannot run notebook cells; the server's log says why.";
+
 /**
  * The connection to a Jupyter server's kernels: starting one in a directory, connecting to one
  * already running, and asking the server about one by its id. Which kernels to start, and how
@@ -61,7 +64,7 @@ export class JupyterKernels {
   /** Starts a kernel in a fresh directory under `dir` (relative to the sessions root). */
   async startKernel(dir: string): Promise<KernelHandle> {
     const manager = this.manager;
-    if (!manager) throw new Error("the kernel registry is not started");
+    if (!manager) throw new Error(NOT_CONNECTED);
     const remote = this.o.transport === "kernel";
     const relative = path.join(dir, randomUUID());
     const workspace = path.join(this.o.sessionsDir, relative);
@@ -103,7 +106,7 @@ export class JupyterKernels {
    */
   async reconnect(kernelId: string, workspace: string): Promise<KernelHandle | null> {
     const manager = this.manager;
-    if (!manager || !this.settings) throw new Error("the kernel registry is not started");
+    if (!manager || !this.settings) throw new Error(NOT_CONNECTED);
     const settings = this.settings;
     const model = await onceMoreOnServerError(() => KernelAPI.getKernelModel(kernelId, settings)).catch((error: unknown) => {
       throw explainJupyterError(error, settings.baseUrl);
@@ -156,7 +159,7 @@ export class JupyterKernels {
   /** Shuts a kernel down by its id, without connecting to it; one the server no longer has is done already. */
   async shutdownById(kernelId: string): Promise<void> {
     const settings = this.settings;
-    if (!settings) throw new Error("the kernel registry is not started");
+    if (!settings) throw new Error(NOT_CONNECTED);
     if (!(await this.stillRunning(kernelId))) return;
     await onceMoreOnServerError(() => KernelAPI.shutdownKernel(kernelId, settings)).catch((error: unknown) => {
       throw explainJupyterError(error, settings.baseUrl);

@@ -68,7 +68,13 @@ export class ManagedJupyterServer implements JupyterBackend {
     private readonly options: {
       python: string;
       rootDir: string;
+      /** Jupyter's config and data (the kernelspec): the same for every instance on a data dir. */
       runtimeDir: string;
+      /**
+       * This server's own files (connection files and ipc sockets, token, HOME), emptied at each
+       * launch: `runtimeDir` itself unless instances share the data dir (jupyter-launch-dir.ts).
+       */
+      launchDir?: string;
       readyTimeoutMs?: number;
       log?: (line: string) => void;
       /** Extra command-line flags, e.g. the kernel transport. */
@@ -134,10 +140,11 @@ export class ManagedJupyterServer implements JupyterBackend {
     this.stopping = false;
     mkdirSync(this.options.rootDir, { recursive: true });
     // Connection files, sockets and sandbox dirs of a previous server are stale.
-    rmSync(path.join(this.options.runtimeDir, "runtime"), { recursive: true, force: true });
+    const own = this.options.launchDir ?? this.options.runtimeDir;
+    rmSync(path.join(own, "runtime"), { recursive: true, force: true });
     this.runtime?.cleanup();
-    this.runtime = socketRuntimeDir(path.join(this.options.runtimeDir, "runtime"));
-    mkdirSync(this.options.runtimeDir, { recursive: true });
+    this.runtime = socketRuntimeDir(path.join(own, "runtime"));
+    mkdirSync(own, { recursive: true });
     const port = await (this.options.choosePort ?? freePort)();
     const token = randomBytes(24).toString("hex");
     // The launcher ties jupyter-server's life to this process (see its docstring).
@@ -157,10 +164,10 @@ export class ManagedJupyterServer implements JupyterBackend {
     if (process.getuid?.() === 0) args.push("--allow-root");
     // The token goes through a file only this user can read: every local user
     // can read every process's command line (/proc/<pid>/cmdline).
-    const tokenFile = path.join(this.options.runtimeDir, "token");
+    const tokenFile = path.join(own, "token");
     rmSync(tokenFile, { force: true });
     writeFileSync(tokenFile, token, { mode: 0o600, flag: "wx" });
-    const home = path.join(this.options.runtimeDir, "home");
+    const home = path.join(own, "home");
     mkdirSync(home, { recursive: true });
     const child = spawn(this.options.python, args, {
       cwd: this.options.rootDir,

@@ -6,14 +6,18 @@ import { useArgusServer } from "@/tests/helpers/argus-server";
 /**
  * A batch form is spooled to disk as it arrives (up to 512 MB a request, any number of requests
  * at once), and the disk guard was asked only when a request began: every request started above
- * the floor, then wrote on past it. The floor here is set 600 MB below what is free now, and two
- * requests at once send 480 MB of files each (under the 512 MB cap; no function named, so neither
- * could be accepted anyway): together they cross the floor, each alone would not. The margin is
- * wide because the suite's other streams write to the same disk meanwhile (150 MB once went
- * between this measurement and the first request, and the session itself was refused).
+ * the floor, then wrote on past it. The floor here is set 600 MB below what is free as the file
+ * loads, and requests of 480 MB of files each (under the 512 MB cap; no function named, so none
+ * could be accepted anyway) go at once: together they cross the floor, each alone would not. The
+ * suite's other streams write to the same disk and delete what they wrote meanwhile (150 MB once
+ * went between the measurement and the first request, and the session itself was refused; another
+ * time 400 MB came back, and two requests no longer reached the floor), so the wide margin keeps the
+ * session above the floor, and the number of requests is counted from what is free when they start.
  */
-const FREE_MB = Math.floor((Number(statfsSync(tmpdir()).bavail) * Number(statfsSync(tmpdir()).bsize)) / (1024 * 1024));
-const argus = useArgusServer({ ARGUS_MIN_FREE_MB: String(Math.max(0, FREE_MB - 600)) });
+const freeMb = () => Math.floor((Number(statfsSync(tmpdir()).bavail) * Number(statfsSync(tmpdir()).bsize)) / (1024 * 1024));
+const FLOOR_MB = Math.max(0, freeMb() - 600);
+const argus = useArgusServer({ ARGUS_MIN_FREE_MB: String(FLOOR_MB) });
+const REQUEST_MB = 480;
 
 const MB = 1024 * 1024;
 const BOUNDARY = "argus-spool-attack";
@@ -50,13 +54,15 @@ describe("a batch form spooled to disk", () => {
       const res = await fetch(`${argus.server.url}/api/sessions/${made.json.id}/batches`, {
         method: "POST",
         headers: { authorization: `Bearer ${made.json.token}`, "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
-        body: formBody(480 * MB),
+        body: formBody(REQUEST_MB * MB),
         duplex: "half",
       } as RequestInit);
       return { status: res.status, body: (await res.json()) as { error?: { code: string } } };
     };
-    const answers = await Promise.all([send(), send()]);
-    // With the guard asked only as a request began, both began above the floor and both wrote
+    // Enough requests that together they write 300 MB past the floor as the disk is now.
+    const requests = Math.max(2, Math.ceil((freeMb() - FLOOR_MB + 300) / REQUEST_MB));
+    const answers = await Promise.all(Array.from({ length: requests }, () => send()));
+    // With the guard asked only as a request began, all began above the floor and all wrote
     // their whole 480 MB (then failed for want of a function): no 507 at all.
     const stopped = answers.filter((a) => a.status === 507);
     expect(stopped.length, JSON.stringify(answers)).toBeGreaterThan(0);

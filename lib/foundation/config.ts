@@ -1,7 +1,5 @@
-/**
- * ArgusConfig: the settings of lib/foundation/config-env.ts, checked and resolved into the shape the server
- * uses (paths made absolute, units converted, settings that depend on each other reconciled).
- */
+// ArgusConfig: the settings of lib/foundation/config-env.ts, checked and resolved into the shape the server
+// uses (paths made absolute, units converted, settings that depend on each other reconciled).
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { hostname } from "node:os";
@@ -133,9 +131,8 @@ export interface ArgusConfig {
     redisUrl: string | null;
     /** ARGUS_CLUSTER_SECRET: the key run commands between instances are signed with (set whenever redisUrl is). */
     clusterSecret: string | null;
-    /** ARGUS_INSTANCE_ID, or `<host>-<random>` made at start. */
+    /** ARGUS_INSTANCE_ID, or `<host>-<random>` made at start; `fixedInstanceId` is the one given, or null (a lone instance). */
     instanceId: string;
-    /** ARGUS_INSTANCE_ID as given; null when the id was made at start (a lone instance). */
     fixedInstanceId: string | null;
     leaseMs: number;
     /** Runs whose owner died, stalled or restarted go on from the log where their lease is taken (lib/features/scale/run-takeover.ts). */

@@ -190,7 +190,8 @@ export const EnvSchema = z.object({
   // Signs every run command between instances (HMAC): required with REDIS_URL, checked in loadConfig.
   ARGUS_CLUSTER_SECRET: z.string().min(32, { message: "use at least 32 characters (e.g. `openssl rand -hex 32`), the same on every instance" }).optional(),
   // Names this instance in run leases and logs; generated at start when unset.
-  ARGUS_INSTANCE_ID: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, { message: "letters, digits, '.', '_' or '-' (at most 100)" }).optional(),
+  // It names files and directories (the kernel ledger, the jupyter-server's own files): "." and ".." would name others.
+  ARGUS_INSTANCE_ID: z.string().regex(/^(?!\.{1,2}$)[A-Za-z0-9._-]{1,100}$/, { message: "letters, digits, '.', '_' or '-' (at most 100), and not '.' or '..'" }).optional(),
   // How long a run's lease lasts without renewal: another instance notices a dead owner within this plus a sweep (≤ 2 s).
   ARGUS_RUN_LEASE_SECONDS: z.coerce.number().min(1).max(60).default(10),
   // A run whose owner died, stalled or restarted goes on from the log on the instance that takes its lease ("on"), or ends interrupted ("off").

@@ -113,6 +113,9 @@ describe("loadConfig", () => {
     expect(loadConfig({}, "/x").scale.instanceId).not.toBe(lone.instanceId);
     const secret = "s".repeat(32);
     const shared = loadConfig({ REDIS_URL: "redis://redis:6379/0", ARGUS_CLUSTER_SECRET: secret, ARGUS_INSTANCE_ID: "argus-1", ARGUS_RUN_LEASE_SECONDS: "5" }, "/x").scale;
+    // The id names directories: "." and ".." would name another's.
+    for (const id of [".", ".."]) expect(() => loadConfig({ ARGUS_INSTANCE_ID: id }, "/x")).toThrow(/ARGUS_INSTANCE_ID/);
+    expect(loadConfig({ ARGUS_INSTANCE_ID: "argus.1" }, "/x").scale.fixedInstanceId).toBe("argus.1");
     expect(shared).toEqual({ redisUrl: "redis://redis:6379/0", clusterSecret: secret, instanceId: "argus-1", fixedInstanceId: "argus-1", leaseMs: 5000, resumeRuns: true });
     // Run commands between instances are signed: no Redis without the secret, and no short secret.
     expect(() => loadConfig({ REDIS_URL: "redis://redis:6379/0" })).toThrow(/ARGUS_CLUSTER_SECRET: REDIS_URL is set/);

@@ -15,19 +15,26 @@ neither is writable (no root, no delegation) the caller keeps only its rlimits.
 
 A group outlives its kernel as an empty directory; every launch removes its
 empty siblings (`rmdir` refuses a group that still has processes, so a live
-kernel's group is never taken).
+kernel's group is never taken). A group made in the last minute is left alone
+even when empty: its launcher may not have joined it yet, and on a busy machine
+a launcher at low priority can wait that long between making its group and
+joining it (a sibling's sweep took it three times over, and the kernel ran with
+rlimits only).
 
 Standard library only.
 """
 import errno
 import os
 import re
+import time
 from typing import Dict, List, Optional, Tuple
 
 CGROUP_ROOT = "/sys/fs/cgroup"
 PARENT = "argus-kernels"
 # What a kernel reports it runs under (ARGUS_KERNEL_LIMITS, /api/health).
 KINDS = ("cgroup-v2", "cgroup-v1", "rlimit")
+# An empty group younger than this may be one a launcher is still joining (see above).
+YOUNG_SECONDS = 60.0
 
 _NAME = re.compile(r"[^A-Za-z0-9._-]")
 
@@ -80,17 +87,21 @@ def _inside(base: str, path: str) -> str:
     return joined
 
 
-def sweep_empty(parent: str, keep: str = "") -> None:
-    """Remove the empty kernel groups under `parent`; groups with processes stay (rmdir fails)."""
+def sweep_empty(parent: str, keep: str = "", now: Optional[float] = None) -> None:
+    """Remove the empty kernel groups under `parent` made more than YOUNG_SECONDS ago; groups with
+    processes stay (rmdir fails). A group's mtime is when it was made: joining it changes no entry."""
     try:
         names = os.listdir(parent)
     except OSError:
         return
+    young_since = (time.time() if now is None else now) - YOUNG_SECONDS
     for name in names:
         path = os.path.join(parent, name)
         if name == keep or not os.path.isdir(path):
             continue
         try:
+            if os.stat(path).st_mtime > young_since:
+                continue
             os.rmdir(path)
         except OSError:
             pass  # busy (a live kernel), or already gone

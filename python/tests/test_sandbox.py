@@ -829,8 +829,12 @@ class LauncherPartsTest(unittest.TestCase):
              "pids/argus-kernels/kernel-gone/.keep": ""},
             "8:pids:/\n4:memory:/svc\n0::/\n",
         )
-        os.remove(os.path.join(root, "pids/argus-kernels/kernel-gone/.keep"))  # an empty group: swept
+        gone = os.path.join(root, "pids/argus-kernels/kernel-gone")
+        os.remove(os.path.join(gone, ".keep"))  # an empty group made two minutes ago: swept
+        os.utime(gone, (time.time() - 120, time.time() - 120))
         os.makedirs(os.path.join(root, "pids/argus-kernels/kernel-live/x"))  # rmdir fails: kept
+        # Empty but made a moment ago: a sibling launcher may not have joined it yet, so it stays.
+        os.makedirs(os.path.join(root, "pids/argus-kernels/kernel-joining"))
         kind, why = cgroups.confine("/rt/kernel-abc.json", 1 << 30, 48, root, os.path.join(self.dir, "proc-cgroup"))
         self.assertEqual((kind, why), ("cgroup-v1", ""))
         pids = os.path.join(root, "pids/argus-kernels/kernel-abc")
@@ -842,6 +846,9 @@ class LauncherPartsTest(unittest.TestCase):
         for group in (pids, memory):
             with open(os.path.join(group, "cgroup.procs")) as f:
                 self.assertEqual(f.read(), str(os.getpid()))
+        self.assertEqual(sorted(os.listdir(os.path.join(root, "pids/argus-kernels"))), ["kernel-abc", "kernel-joining", "kernel-live"])
+        # A minute on, the launcher that made it is gone and it is empty: the next sweep takes it.
+        cgroups.sweep_empty(os.path.join(root, "pids/argus-kernels"), now=time.time() + cgroups.YOUNG_SECONDS + 1)
         self.assertEqual(sorted(os.listdir(os.path.join(root, "pids/argus-kernels"))), ["kernel-abc", "kernel-live"])
 
     def test_cgroup_v2_when_its_controllers_are_delegated(self) -> None:

@@ -137,7 +137,9 @@ export async function createArgusCore(config: ArgusConfig, options: { log?: (lin
     browserViewport: browser?.computers.dimensions ?? null,
     log,
   });
-  const runParts = buildRuns(config, storage, { kernels, model, browser: browser?.steps ?? null, policy, batches: batchParts.batches, bus }, log);
+  // Kernels can run unless a managed jupyter-server is not running (it failed to start: lifecycle.ts tries again).
+  const canRunKernels = () => jupyter.jupyter.mode !== "managed" || jupyter.jupyter.endpoint() !== null;
+  const runParts = buildRuns(config, storage, { kernels, canRunKernels, model, browser: browser?.steps ?? null, policy, batches: batchParts.batches, bus }, log);
   const { start, close } = lifecycle(config, { db: storage.db, jupyter, kernels, runs: runParts, batches: batchParts, browser, vision, redis }, log);
 
   const core: ArgusCore = {

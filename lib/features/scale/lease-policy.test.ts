@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunLease } from "@/lib/engines/db/run-leases";
-import { isLeaseExpired, leasesToTakeOver, leaseTimings, routeRunCommand, runsWithoutLease, worstDetectionMs } from "./lease-policy";
+import { isLeaseExpired, leasesToTakeOver, leaseTimings, routeRunCommand, runsWithoutLease, takeOverDeferMs, worstDetectionMs } from "./lease-policy";
 
 const lease = (owner: string, expiresAt: number, sessionId = "s1"): RunLease => ({ sessionId, runId: `r-${sessionId}`, owner, expiresAt, epoch: 1 });
 
@@ -42,6 +42,13 @@ describe("leasesToTakeOver", () => {
     const deadOther = lease("b", 1, "s2");
     const liveOther = lease("b", 100, "s3");
     expect(leasesToTakeOver([mine, deadOther, liveOther], "a", 50)).toEqual([deadOther]);
+  });
+  it("leaves a dead owner's runs to the others for a while when this instance cannot run kernels", () => {
+    const deadOther = lease("b", 1_000, "s2");
+    const defer = takeOverDeferMs(10_000);
+    expect(defer).toBe(20_000);
+    expect(leasesToTakeOver([deadOther], "a", 1_000 + defer - 1, defer)).toEqual([]);
+    expect(leasesToTakeOver([deadOther], "a", 1_000 + defer, defer)).toEqual([deadOther]);
   });
 });
 

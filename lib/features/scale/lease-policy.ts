@@ -37,9 +37,19 @@ export function routeRunCommand(lease: RunLease | null, self: string, now: numbe
   return { kind: "remote", owner: lease.owner };
 }
 
-/** Expired leases a sweeper on `self` should take over (its own are renewed, not swept). */
-export function leasesToTakeOver(leases: readonly RunLease[], self: string, now: number): RunLease[] {
-  return leases.filter((l) => l.owner !== self && isLeaseExpired(l, now));
+/**
+ * Expired leases a sweeper on `self` should take over (its own are renewed, not swept). An
+ * instance that cannot run notebook cells now (its Jupyter did not start) passes `deferMs`: it
+ * leaves a dead owner's runs that long to instances that can carry them on, and takes only those
+ * nobody took (so that no chat stays "running" when no instance can).
+ */
+export function leasesToTakeOver(leases: readonly RunLease[], self: string, now: number, deferMs = 0): RunLease[] {
+  return leases.filter((l) => l.owner !== self && isLeaseExpired(l, now - deferMs));
+}
+
+/** How long an instance without kernels leaves a dead owner's runs to the others: two more leases (four sweeps of theirs at least). */
+export function takeOverDeferMs(leaseMs: number): number {
+  return 2 * leaseMs;
 }
 
 /**

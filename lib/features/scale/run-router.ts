@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { Db } from "@/lib/engines/db/database";
 import {
   acquireLease,
   expiredLeases,
@@ -14,13 +13,11 @@ import { DATABASE_UNAVAILABLE_MESSAGE, isConnectionFailure } from "@/lib/engines
 import { ArgusError, isArgusError } from "@/lib/foundation/errors";
 import type { PostMessage } from "@/lib/foundation/protocol/api";
 import { TERMINAL_AGENT_STATES } from "@/lib/foundation/protocol/state";
-import type { EventLog } from "@/lib/features/runtime/event-log";
 import { writeRunEnding } from "@/lib/features/runtime/run-ending";
-import type { RunManager } from "@/lib/features/runtime/run-manager";
 import { KeyedMutex } from "@/lib/foundation/common/keyed-mutex";
-import { leasesToTakeOver, routeRunCommand, runsWithoutLease } from "./lease-policy";
+import { leasesToTakeOver, routeRunCommand, runsWithoutLease, takeOverDeferMs } from "./lease-policy";
 import { recoverAtStart } from "./run-recovery";
-import { takeOverRun } from "./run-takeover";
+import { takeOverRun, type TakeOverDeps } from "./run-takeover";
 import { LeaseUpkeep } from "./lease-upkeep";
 import { COMMAND_TIMEOUT_MS, type RunCommandBus } from "./run-command-bus";
 import type { BatchCancelResult, RunCommand, RunCommandResult } from "./run-commands";
@@ -28,20 +25,10 @@ import type { BatchCancelResult, RunCommand, RunCommandResult } from "./run-comm
 /** The commands for a session's run (a batch's cancel goes to the batch's owner instead). */
 type SessionRunCommand = Exclude<RunCommand, { kind: "cancel_batch" }>;
 
-export interface RunRouterDeps {
-  db: Db;
-  events: EventLog;
-  runs: RunManager;
-  /** This instance's id: the owner written into the leases it takes. */
-  instanceId: string;
-  leaseMs: number;
+/** What the router needs: what taking a run over needs (run-takeover.ts), and the bus. */
+export interface RunRouterDeps extends TakeOverDeps {
   /** Reaches other instances (REDIS_URL); null for a lone instance. */
   bus: RunCommandBus | null;
-  log: (line: string) => void;
-  /** Runs whose owner died, stalled or restarted go on here from the log (ARGUS_RESUME_RUNS); otherwise they end interrupted. */
-  resumeRuns: boolean;
-  /** After a dead owner's run is taken over: stop what it left running (its cell on a shared Jupyter). */
-  onTakenOver?: (sessionId: string) => Promise<void>;
   /**
    * Cancels a batch this instance runs, for another instance that received the cancel
    * (BatchRunner.cancelHere): resolves when it is settled, or after `settleWithinMs` with the cancel under way.
@@ -78,6 +65,8 @@ export class RunRouter {
    * leases stay renewed meanwhile, so no other instance writes over them.
    */
   private readonly unsettled = new Map<string, string>();
+  /** Dead owners' runs this instance, without kernels, left to others (logged once each). */
+  private readonly leftToOthers = new Set<string>();
   /** Runs among those that stopped because the database went away: they go on from the log once it is back. */
   private readonly cutByOutage = new Set<string>();
 
@@ -266,14 +255,19 @@ export class RunRouter {
     }
   }
 
-  /** Takes over every run whose owner's lease ran out. */
+  /** Takes over every run whose owner's lease ran out (later, without kernels here: lease-policy.ts). */
   async sweep(): Promise<void> {
     if (this.closed) return;
     try {
       const now = Date.now();
-      for (const lease of leasesToTakeOver(await expiredLeases(this.deps.db, now), this.deps.instanceId, now)) {
-        await this.takeOver(lease);
+      const expired = await expiredLeases(this.deps.db, now);
+      const defer = this.deps.canRunKernels() ? 0 : takeOverDeferMs(this.deps.leaseMs);
+      const taking = leasesToTakeOver(expired, this.deps.instanceId, now, defer);
+      for (const lease of leasesToTakeOver(expired, this.deps.instanceId, now).filter((l) => !taking.includes(l) && !this.leftToOthers.has(l.runId))) {
+        this.leftToOthers.add(lease.runId);
+        this.deps.log(`[runs] left run ${lease.runId} of instance ${lease.owner} to instances that can run notebook cells (Jupyter is not running here)`);
       }
+      for (const lease of taking) await this.takeOver(lease);
     } catch (error) {
       this.deps.log(`[runs] lease sweep failed: ${String(error)}`);
     }

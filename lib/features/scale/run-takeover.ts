@@ -17,6 +17,8 @@ export interface TakeOverDeps {
   log: (line: string) => void;
   /** Runs go on here from the log (ARGUS_RESUME_RUNS=on); otherwise they end interrupted. */
   resumeRuns: boolean;
+  /** False while this instance's Jupyter is not running (it failed to start): a run taken over then ends, saying why. */
+  canRunKernels: () => boolean;
   /** Before the run goes on or ends here: stop what its last owner left running (its cell on a shared Jupyter). */
   onTakenOver?: (sessionId: string) => Promise<void>;
 }
@@ -48,7 +50,11 @@ export async function takeOverRun(deps: TakeOverDeps, lease: RunLease, reason: R
   events.fences.hold({ sessionId, runId, owner: instanceId, epoch: taken.epoch });
   leased.set(sessionId, runId);
   await deps.onTakenOver?.(sessionId).catch((error: unknown) => log(`[runs] after taking over session ${sessionId}: ${String(error)}`));
-  const why = deps.resumeRuns ? await runs.resumeHere(sessionId, runId, reason) : "resuming runs is off (ARGUS_RESUME_RUNS=off)";
+  const why = !deps.resumeRuns
+    ? "resuming runs is off (ARGUS_RESUME_RUNS=off)"
+    : !deps.canRunKernels()
+      ? "Jupyter is not running on the Argus server that took it over, so its notebook could not be rebuilt"
+      : await runs.resumeHere(sessionId, runId, reason);
   const was = reason === "restarted" ? "this instance's last process" : `instance ${lease.owner}`;
   if (why === null) {
     log(`[runs] run ${runId} (session ${sessionId}) of ${was} goes on here, rebuilt from the log`);

@@ -1,6 +1,7 @@
 import type { ArgusConfig } from "@/lib/foundation/config";
 import type { Db } from "@/lib/engines/db/database";
 import type { JupyterChoice } from "@/lib/engines/kernels/jupyter-backend-choice";
+import { retryJupyterStart } from "@/lib/engines/kernels/jupyter-start-retry";
 import type { KernelRegistry } from "@/lib/engines/kernels/registry";
 import { closeRedis, type RedisClient } from "@/lib/features/scale/redis";
 import type { VisionService } from "@/lib/engines/vision/service";
@@ -35,6 +36,24 @@ export function lifecycle(
   const { isolation, limits } = jupyter;
   let jupyterStarting = jupyter.starting;
   let closed = false;
+  // Jupyter failed to start: tried again in the background until it starts or the server closes.
+  let retrying: Promise<boolean> | null = null;
+  let wakeRetry = () => undefined as void;
+  const startKernels = async () => {
+    await jupyter.jupyter.start();
+    await kernels?.start();
+  };
+  const retryInBackground = () => {
+    const wait = (ms: number) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms).unref();
+        wakeRetry = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    retrying = retryJupyterStart({ start: startKernels, stopped: () => closed, log, wait });
+  };
   return {
     async start() {
       if (isolation.kind === "none" && config.jupyter.mode === "managed") {
@@ -47,6 +66,10 @@ export function lifecycle(
         await (jupyterStarting ?? jupyter.jupyter.start());
         jupyterStarting = null;
         await kernels?.start();
+      } catch (error) {
+        jupyterStarting = null;
+        retryInBackground();
+        throw error;
       } finally {
         // After the kernels (even when Jupyter failed to start): a run the last stop cut off may go on
         // here at once, its notebook rebuilt in a new kernel (lib/features/scale/run-recovery.ts).
@@ -60,6 +83,9 @@ export function lifecycle(
     async close() {
       if (closed) return;
       closed = true;
+      wakeRetry();
+      // A retry under way finishes first, so the server it may be starting is stopped below.
+      await retrying;
       await runRouter.close();
       if (redis) await closeRedis(redis);
       await browser?.computers.closeAll().catch(() => undefined);

@@ -26,6 +26,8 @@ export function buildRuns(
   storage: Storage,
   parts: {
     kernels: KernelRegistry | null;
+    /** False while this instance's Jupyter is not running: dead owners' runs are left to instances that can carry them on. */
+    canRunKernels: () => boolean;
     model: ModelClient | null;
     browser: BrowserPort | null;
     policy: Pick<RunManagerDeps, "agents" | "onAgentFinished">;
@@ -59,6 +61,7 @@ export function buildRuns(
     instanceId: config.scale.instanceId,
     leaseMs: config.scale.leaseMs,
     resumeRuns: config.scale.resumeRuns,
+    canRunKernels: parts.canRunKernels,
     bus: parts.bus,
     log,
     onTakenOver: async (sessionId) => kernels?.interruptAbandonedCell(sessionId),

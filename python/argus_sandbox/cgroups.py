@@ -88,8 +88,9 @@ def _inside(base: str, path: str) -> str:
 
 
 def sweep_empty(parent: str, keep: str = "", now: Optional[float] = None) -> None:
-    """Remove the empty kernel groups under `parent` made more than YOUNG_SECONDS ago; groups with
-    processes stay (rmdir fails). A group's mtime is when it was made: joining it changes no entry."""
+    """Remove the empty kernel groups under `parent` older than YOUNG_SECONDS; groups with processes
+    stay (rmdir fails). Age is the directory's mtime: when it was made, or later (cgroupfs may
+    date a group from when its inode was last looked up), never earlier; joining changes no entry."""
     try:
         names = os.listdir(parent)
     except OSError:
@@ -230,7 +231,7 @@ def probe(root: str = CGROUP_ROOT, proc_cgroup: str = "/proc/self/cgroup") -> Tu
     if pid == 0:
         os.close(read_end)
         try:
-            kind, why = confine(f"probe-{os.getpid()}", 64 * 1024 * 1024, 16, root, proc_cgroup)
+            kind, why = confine(_probe_name(os.getpid()), 64 * 1024 * 1024, 16, root, proc_cgroup)
             os.write(write_end, f"{kind}\n{why}".encode())
         finally:
             os._exit(0)
@@ -239,12 +240,17 @@ def probe(root: str = CGROUP_ROOT, proc_cgroup: str = "/proc/self/cgroup") -> Tu
         answer = f.read().decode(errors="replace")
     os.waitpid(pid, 0)
     kind, _, why = answer.partition("\n")
-    _sweep_all(root, proc_cgroup)
+    # The probe's own group is young, so the sweep keeps it: it is removed by name (its child is gone).
+    _sweep_all(root, proc_cgroup, also=group_name(_probe_name(pid)))
     return (kind if kind in KINDS else "rlimit"), why
 
 
-def _sweep_all(root: str, proc_cgroup: str) -> None:
-    """Remove empty kernel groups in every hierarchy this process is in."""
+def _probe_name(pid: int) -> str:
+    return f"probe-{pid}"
+
+
+def _sweep_all(root: str, proc_cgroup: str, also: str = "") -> None:
+    """Remove empty kernel groups in every hierarchy this process is in, and the group `also` however young."""
     try:
         own = _own_cgroups(proc_cgroup)
     except OSError:
@@ -254,7 +260,13 @@ def _sweep_all(root: str, proc_cgroup: str) -> None:
     for mount, key in mounts:
         if key in own and os.path.isfile(os.path.join(mount, "cgroup.procs")):
             try:
-                sweep_empty(os.path.join(_inside(mount, own[key]), PARENT))
+                parent = os.path.join(_inside(mount, own[key]), PARENT)
+                if also:
+                    try:
+                        os.rmdir(os.path.join(parent, also))
+                    except OSError:
+                        pass  # not made in this hierarchy, or already gone
+                sweep_empty(parent)
             except OSError:
                 pass
 

@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 import unittest
+from unittest import mock
 import uuid
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
@@ -662,6 +663,18 @@ class KernelCgroupTest(unittest.TestCase):
     def test_kernel_reports_a_cgroup(self) -> None:
         out = self.kernel.ok("import os; print(os.environ['ARGUS_KERNEL_LIMITS'])")
         self.assertIn(out.strip(), ("cgroup-v1", "cgroup-v2"))
+
+    def test_the_probe_leaves_no_group_behind(self) -> None:
+        # Its group is young when the probe ends, so the age-guarded sweep alone would keep it. Named
+        # apart from the probes of servers running beside this test, whose groups come and go.
+        with mock.patch.object(cgroups, "_probe_name", lambda pid: f"probe-test-{pid}"):
+            kind, why = cgroups.probe()
+        self.assertIn(kind, ("cgroup-v1", "cgroup-v2"), why)
+        own = cgroups._own_cgroups("/proc/self/cgroup")
+        parents = [os.path.join(cgroups.CGROUP_ROOT, c, own[c].lstrip("/"), cgroups.PARENT) for c in ("pids", "memory") if c in own]
+        parents += [os.path.join(cgroups.CGROUP_ROOT, own[""].lstrip("/"), cgroups.PARENT)] if "" in own else []
+        left = [name for parent in parents if os.path.isdir(parent) for name in os.listdir(parent) if name.startswith("probe-test-")]
+        self.assertEqual(left, [])
 
     def test_fork_bomb_stops_at_the_process_limit(self) -> None:
         forked, refused = self.kernel.ok(FORK_BOMB, timeout=60).split()

@@ -122,28 +122,31 @@ describe.skipIf(!haveRedis() || TEST_DB !== "postgres")("runs that resume on ano
     mkdirSync(path.dirname(launchDir), { recursive: true });
     writeFileSync(launchDir, "in the way");
     const broken = await world.startInstance("nojupyter");
-    expect((await api(broken.url)("GET", "/api/health")).json).toMatchObject({ jupyter: "down" });
-    const owner = await world.startInstance("owner");
-    const { session, runId, watch, raiseFlag } = await startRun(owner);
-    // Only the instance without Jupyter sweeps while A and B are paused.
-    const paused = [world.a, world.b];
-    for (const server of paused) process.kill(server.proc.pid!, "SIGSTOP");
     try {
-      await world.crash(owner);
-      await eventually(() => broken.output().includes(`left run ${runId} of instance owner to instances that can run notebook cells`), "the instance without Jupyter left the run to others");
+      expect((await api(broken.url)("GET", "/api/health")).json).toMatchObject({ jupyter: "down" });
+      const owner = await world.startInstance("owner");
+      const { session, runId, watch, raiseFlag } = await startRun(owner);
+      // Only the instance without Jupyter sweeps while A and B are paused.
+      const paused = [world.a, world.b];
+      for (const server of paused) process.kill(server.proc.pid!, "SIGSTOP");
+      try {
+        await world.crash(owner);
+        await eventually(() => broken.output().includes(`left run ${runId} of instance owner to instances that can run notebook cells`), "the instance without Jupyter left the run to others");
+      } finally {
+        for (const server of paused) process.kill(server.proc.pid!, "SIGCONT");
+      }
+      await eventually(() => watch.messages.some((m) => m.runId === runId && MOVED.test(m.content)), "the run moved to an instance with kernels");
+      // What kept its Jupyter from starting is gone (once the run has moved, so it cannot take it): its next try starts it.
+      rmSync(launchDir);
+      await raiseFlag();
+      await watch.until(["finished", "error", "stopped", "interrupted"], 180_000, runId);
+      await expectResumedOnce(session, runId, MOVED);
+      expect(broken.output()).not.toContain(`run ${runId} (session ${session.id}) of instance owner goes on here`);
+      await eventually(() => broken.output().includes("jupyter-server started on retry"), "the instance's Jupyter started on a later try");
+      expect((await api(broken.url)("GET", "/api/health")).json).toMatchObject({ jupyter: "up" });
     } finally {
-      for (const server of paused) process.kill(server.proc.pid!, "SIGCONT");
+      await world.crash(broken); // out of the later tests' way
     }
-    // What kept its Jupyter from starting is gone: its next try starts it.
-    rmSync(launchDir);
-    await eventually(() => watch.messages.some((m) => m.runId === runId && MOVED.test(m.content)), "the run moved to an instance with kernels");
-    await raiseFlag();
-    await watch.until(["finished", "error", "stopped", "interrupted"], 180_000, runId);
-    await expectResumedOnce(session, runId, MOVED);
-    expect(broken.output()).not.toContain(`run ${runId} (session ${session.id}) of instance owner goes on here`);
-    await eventually(() => broken.output().includes("jupyter-server started on retry"), "the instance's Jupyter started on a later try");
-    expect((await api(broken.url)("GET", "/api/health")).json).toMatchObject({ jupyter: "up" });
-    await world.crash(broken); // out of the later tests' way
   });
 
   it("kill -9 of the owner mid-cell: B rebuilds the agents and the notebook, says so, redoes the cell once, and the run finishes", { timeout: 300_000 }, async () => {

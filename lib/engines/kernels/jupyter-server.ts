@@ -95,12 +95,13 @@ export class ManagedJupyterServer implements JupyterBackend {
 
   /**
    * The server died without being asked to: bring it back, then tell the
-   * kernel registry, whose kernels died with it. Backs off if it keeps dying.
+   * kernel registry, whose kernels died with it. Backs off if it keeps dying, to a try a
+   * minute, and never gives up: one that gave up left its instance without kernels for good.
    */
   private async revive(): Promise<void> {
     if (this.stopping) return;
     this.options.log?.("[argus] jupyter-server exited unexpectedly; restarting it");
-    for (let attempt = 0; attempt < 5 && !this.stopping; attempt++) {
+    for (let attempt = 0; !this.stopping; attempt++) {
       try {
         await this.start();
         this.restarts++;
@@ -108,7 +109,7 @@ export class ManagedJupyterServer implements JupyterBackend {
         return;
       } catch (error) {
         this.options.log?.(`[argus] jupyter-server restart failed: ${String(error)}`);
-        await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
+        await new Promise((r) => setTimeout(r, Math.min(60_000, 500 * 2 ** attempt)).unref());
       }
     }
   }

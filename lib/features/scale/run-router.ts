@@ -263,6 +263,7 @@ export class RunRouter {
       const expired = await expiredLeases(this.deps.db, now);
       const defer = this.deps.canRunKernels() ? 0 : takeOverDeferMs(this.deps.leaseMs);
       const taking = leasesToTakeOver(expired, this.deps.instanceId, now, defer);
+      for (const runId of this.leftToOthers) if (!expired.some((l) => l.runId === runId)) this.leftToOthers.delete(runId);
       for (const lease of leasesToTakeOver(expired, this.deps.instanceId, now).filter((l) => !taking.includes(l) && !this.leftToOthers.has(l.runId))) {
         this.leftToOthers.add(lease.runId);
         this.deps.log(`[runs] left run ${lease.runId} of instance ${lease.owner} to instances that can run notebook cells (Jupyter is not running here)`);

@@ -53,7 +53,7 @@ export async function takeOverRun(deps: TakeOverDeps, lease: RunLease, reason: R
   const why = !deps.resumeRuns
     ? "resuming runs is off (ARGUS_RESUME_RUNS=off)"
     : !deps.canRunKernels()
-      ? "Jupyter is not running on the Argus server that took it over, so its notebook could not be rebuilt"
+      ? "Jupyter is not running on the Argus server that picked it up, so its notebook could not be rebuilt"
       : await runs.resumeHere(sessionId, runId, reason);
   const was = reason === "restarted" ? "this instance's last process" : `instance ${lease.owner}`;
   if (why === null) {

@@ -36,13 +36,27 @@ export function lifecycle(
   const { isolation, limits } = jupyter;
   let jupyterStarting = jupyter.starting;
   let closed = false;
+  let kernelsStarted = false;
+  let batchesStarted = false;
+  const startKernels = async () => {
+    // A server a failed try already started is not started twice (only its registry failed).
+    if (!jupyter.jupyter.endpoint()) await jupyter.jupyter.start();
+    if (closed || kernelsStarted) return;
+    await kernels?.start();
+    kernelsStarted = true;
+  };
+  // Batches a stopped server left running go on from their first unfinished item: only once
+  // kernels can run them (before, their leases run out and an instance with kernels takes them).
+  const startBatches = async () => {
+    if (closed || batchesStarted) return;
+    batchesStarted = true;
+    const resumed = await batches.resumeAll();
+    if (resumed > 0) log(`[argus] resumed ${resumed} batch run(s)`);
+    batchLeases?.start();
+  };
   // Jupyter failed to start: tried again in the background until it starts or the server closes.
   let retrying: Promise<boolean> | null = null;
   let wakeRetry = () => undefined as void;
-  const startKernels = async () => {
-    await jupyter.jupyter.start();
-    await kernels?.start();
-  };
   const retryInBackground = () => {
     const wait = (ms: number) =>
       new Promise<void>((resolve) => {
@@ -52,7 +66,11 @@ export function lifecycle(
           resolve();
         };
       });
-    retrying = retryJupyterStart({ start: startKernels, stopped: () => closed, log, wait });
+    const start = async () => {
+      await startKernels();
+      await startBatches();
+    };
+    retrying = retryJupyterStart({ start, stopped: () => closed, log, wait });
   };
   return {
     async start() {
@@ -63,9 +81,9 @@ export function lifecycle(
         log(`[argus] WARNING: no cgroup per kernel (${limits.reason}); memory and process limits hold per process only, so one cell can start many processes.`);
       }
       try {
-        await (jupyterStarting ?? jupyter.jupyter.start());
+        await jupyterStarting;
         jupyterStarting = null;
-        await kernels?.start();
+        await startKernels();
       } catch (error) {
         jupyterStarting = null;
         retryInBackground();
@@ -75,17 +93,12 @@ export function lifecycle(
         // here at once, its notebook rebuilt in a new kernel (lib/features/scale/run-recovery.ts).
         await runRouter.start();
       }
-      // Batches a stopped server left running go on from their first unfinished item.
-      const resumed = await batches.resumeAll();
-      if (resumed > 0) log(`[argus] resumed ${resumed} batch run(s)`);
-      batchLeases?.start();
+      await startBatches();
     },
     async close() {
       if (closed) return;
       closed = true;
       wakeRetry();
-      // A retry under way finishes first, so the server it may be starting is stopped below.
-      await retrying;
       await runRouter.close();
       if (redis) await closeRedis(redis);
       await browser?.computers.closeAll().catch(() => undefined);
@@ -94,6 +107,8 @@ export function lifecycle(
       await functionCalls?.close().catch(() => undefined);
       await kernels?.close().catch(() => undefined);
       await Promise.resolve(vision.close()).catch(() => undefined);
+      // A retry under way ends first, so a server it was starting is stopped here too.
+      await retrying;
       await jupyter.jupyter.stop();
       await db.close();
     },

@@ -149,6 +149,29 @@ describe.skipIf(!haveRedis() || TEST_DB !== "postgres")("runs that resume on ano
     }
   });
 
+  it("an instance restarted under its own id while its Jupyter cannot start hands its run on, and another instance finishes it", { timeout: 300_000 }, async () => {
+    // A long lease, so only the restart, never A's or B's sweeper, can pick the run up first.
+    const slow = { ARGUS_RUN_LEASE_SECONDS: "60" };
+    const first = await world.startInstance("handing", slow);
+    const { session, runId, watch, raiseFlag } = await startRun(first);
+    await world.crash(first);
+    const launchDir = path.join(world.dataDir, "jupyter", "instances", "handing");
+    rmSync(launchDir, { recursive: true, force: true });
+    writeFileSync(launchDir, "in the way");
+    const restarted = await world.startInstance("handing", slow);
+    try {
+      await eventually(() => restarted.output().includes(`handed run ${runId} (session ${session.id}) on to instances that can run notebook cells`), "the restarted instance handed its run on");
+      await eventually(() => watch.messages.some((m) => m.runId === runId && MOVED.test(m.content)), "the run moved to an instance with kernels");
+      await raiseFlag();
+      await watch.until(["finished", "error", "stopped", "interrupted"], 180_000, runId);
+      await expectResumedOnce(session, runId, MOVED);
+      expect(watch.messages.some((m) => m.runId === runId && /Argus restarted; continuing this run/.test(m.content))).toBe(false);
+    } finally {
+      rmSync(launchDir, { force: true });
+      await world.crash(restarted);
+    }
+  });
+
   it("kill -9 of the owner mid-cell: B rebuilds the agents and the notebook, says so, redoes the cell once, and the run finishes", { timeout: 300_000 }, async () => {
     const { session, runId, watch, raiseFlag } = await startRun(world.a);
     await world.crashA();

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/engines/db/database";
-import { allLeases, releaseAllLeases, releaseLease } from "@/lib/engines/db/run-leases";
+import { allLeases, releaseAllLeases, releaseLease, takeOverRunLease } from "@/lib/engines/db/run-leases";
 import { ArgusError } from "@/lib/foundation/errors";
 import type { RunCommandBus } from "./run-command-bus";
 import { takeOverRun, type TakeOverDeps } from "./run-takeover";
@@ -29,12 +29,18 @@ export async function refuseDuplicateId({ bus, instanceId, log }: { bus: RunComm
   else if (listeners > 0) throw new ArgusError("conflict:api", duplicateInstanceIdMessage(instanceId));
 }
 
+/** The owner of a lease an instance without kernels handed on: never a real instance id (those have no '/'). */
+export function handedOnOwner(instanceId: string): string {
+  return `${instanceId}/handed-on`;
+}
+
 /**
  * At start: runs the log shows as live were cut off by this process's last stop, unless another
  * live instance holds them. Those still leased under this instance's id (a quick restart) go on
  * here from the log where they can (run-takeover.ts); the rest are marked interrupted. A lone
  * instance owns everything, so every live run is marked (as before leases existed). Called once
- * Socket.io is attached, so every client hears it. Returns how many were marked.
+ * Socket.io is attached, so every client hears it. Returns how many were marked. An instance whose
+ * Jupyter did not start hands its leased runs on to instances that have kernels instead.
  */
 export async function recoverAtStart(deps: TakeOverDeps & { bus: RunCommandBus | null }, leased: Map<string, string>): Promise<number> {
   const { db, runs, instanceId, bus } = deps;
@@ -44,6 +50,13 @@ export async function recoverAtStart(deps: TakeOverDeps & { bus: RunCommandBus |
   }
   // The last process under this id is gone (refuseDuplicateId): its runs' leases are taken again, with a new epoch.
   for (const lease of (await allLeases(db)).filter((l) => l.owner === instanceId)) {
+    // No Jupyter here: the run is handed to no owner, already expired, so the instances that have
+    // kernels take it over at their next sweep (this one only after its deferral: lease-policy.ts).
+    const handed = !deps.canRunKernels() && (await takeOverRunLease(db, lease, { owner: handedOnOwner(instanceId), expiresAt: Date.now() }).catch(() => null));
+    if (handed) {
+      deps.log(`[runs] handed run ${lease.runId} (session ${lease.sessionId}) on to instances that can run notebook cells (Jupyter is not running here)`);
+      continue;
+    }
     await takeOverRun(deps, lease, "restarted", leased).catch((error: unknown) => deps.log(`[runs] could not take back run ${lease.runId}: ${String(error)}`));
     // One that neither went on nor was released (an error above) is let go, and marked below.
     if (leased.get(lease.sessionId) !== lease.runId) await releaseLease(db, { sessionId: lease.sessionId, runId: lease.runId, owner: instanceId });

@@ -87,7 +87,13 @@ async function startRun(owner: RunningServer): Promise<{ session: ScaleOutSessio
   const { session, runId, watch } = await askThrough(owner, RESUMABLE_RUN);
   await eventually(() => watch.messages.some((m) => m.runId === runId && m.content.includes("go.flag")), "the waiting cell started");
   const raiseFlag = async () => {
-    await eventually(() => watch.messages.some((m) => m.runId === runId && m.item.type === "redo" && m.item.kind === "notebook_rebuilt"), "the new kernel took the workspace over");
+    const rebuilt = () => watch.messages.some((m) => m.runId === runId && m.item.type === "redo" && m.item.kind === "notebook_rebuilt");
+    // What the run and the instances said, when the mark never comes (once under load: not yet explained).
+    await eventually(rebuilt, "the new kernel took the workspace over").catch((error: unknown) => {
+      const said = watch.messages.filter((m) => m.runId === runId).slice(-6).map((m) => `${m.seq} ${m.item.type} ${m.role}: ${m.content.slice(0, 200)}`);
+      const logs = world.b.output().split("\n").filter((l) => /\[runs\]|\[kernels\]|rror/.test(l)).slice(-20);
+      throw new Error(`${String(error)}\nthe run's last messages:\n${said.join("\n")}\nB's log:\n${logs.join("\n")}`);
+    });
     writeFileSync(path.join(world.dataDir, "sessions", session.id, "go.flag"), "go");
   };
   return { session, runId, watch, raiseFlag };

@@ -138,6 +138,10 @@ describe.skipIf(!haveRedis() || TEST_DB !== "postgres")("runs that resume on ano
       try {
         await world.crash(owner);
         await eventually(() => broken.output().includes(`left run ${runId} of instance owner to instances that can run notebook cells`), "the instance without Jupyter left the run to others");
+        // A person writing in the chat through it meanwhile is told to send again: it does not take the run for that either.
+        const written = await api(broken.url)("POST", `/api/sessions/${session.id}/messages`, { token: session.token, body: { role: "user", content: "Still there?" } });
+        expect(written.status).toBe(503);
+        expect(written.json.error.message).toMatch(/Another server is taking the chat over; send your message again in a few seconds/);
       } finally {
         for (const server of paused) process.kill(server.proc.pid!, "SIGCONT");
       }

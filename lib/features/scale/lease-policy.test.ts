@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunLease } from "@/lib/engines/db/run-leases";
-import { isLeaseExpired, leasesToTakeOver, leaseTimings, routeRunCommand, runsWithoutLease, takeOverDeferMs, worstDetectionMs } from "./lease-policy";
+import { isLeaseExpired, leaseTimings, routeRunCommand, runsWithoutLease, sweepPlan, takeOverDeferMs, worstDetectionMs } from "./lease-policy";
 
 const lease = (owner: string, expiresAt: number, sessionId = "s1"): RunLease => ({ sessionId, runId: `r-${sessionId}`, owner, expiresAt, epoch: 1 });
 
@@ -34,21 +34,30 @@ describe("routeRunCommand", () => {
     const l = lease("b", 10);
     expect(routeRunCommand(l, "a", 10)).toEqual({ kind: "take_over", lease: l });
   });
+  it("without kernels here, leaves a dead owner's session to the others as long as its sweeper would", () => {
+    const l = lease("b", 1_000);
+    const defer = takeOverDeferMs(10_000);
+    expect(routeRunCommand(l, "a", 1_000 + defer - 1, defer)).toEqual({ kind: "left_to_others", lease: l });
+    expect(routeRunCommand(l, "a", 1_000 + defer, defer)).toEqual({ kind: "take_over", lease: l });
+    // A live owner is still asked, whatever this instance can run.
+    expect(routeRunCommand(lease("b", 50_000), "a", 1_000, defer)).toEqual({ kind: "remote", owner: "b" });
+  });
 });
 
-describe("leasesToTakeOver", () => {
-  it("picks other instances' expired leases only", () => {
+describe("sweepPlan", () => {
+  it("takes other instances' expired leases only", () => {
     const mine = lease("a", 1, "s1");
     const deadOther = lease("b", 1, "s2");
     const liveOther = lease("b", 100, "s3");
-    expect(leasesToTakeOver([mine, deadOther, liveOther], "a", 50)).toEqual([deadOther]);
+    expect(sweepPlan([mine, deadOther, liveOther], "a", 50)).toEqual({ take: [deadOther], leave: [] });
   });
-  it("leaves a dead owner's runs to the others for a while when this instance cannot run kernels", () => {
+  it("leaves a dead owner's runs to the others for a while when this instance cannot run kernels, then takes them", () => {
     const deadOther = lease("b", 1_000, "s2");
+    const liveOther = lease("b", 50_000, "s3");
     const defer = takeOverDeferMs(10_000);
     expect(defer).toBe(20_000);
-    expect(leasesToTakeOver([deadOther], "a", 1_000 + defer - 1, defer)).toEqual([]);
-    expect(leasesToTakeOver([deadOther], "a", 1_000 + defer, defer)).toEqual([deadOther]);
+    expect(sweepPlan([deadOther, liveOther], "a", 1_000 + defer - 1, defer)).toEqual({ take: [], leave: [deadOther] });
+    expect(sweepPlan([deadOther, liveOther], "a", 1_000 + defer, defer)).toEqual({ take: [deadOther], leave: [] });
   });
 });
 

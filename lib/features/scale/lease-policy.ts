@@ -29,22 +29,29 @@ export type RunRoute =
   /** A live run on another instance: the command goes to its owner. */
   | { kind: "remote"; owner: string }
   /** The owner died (its lease ran out): interrupt its run here, then handle it locally. */
-  | { kind: "take_over"; lease: RunLease };
+  | { kind: "take_over"; lease: RunLease }
+  /** The owner died, and this instance cannot run notebook cells: the run is left to instances that can, for now. */
+  | { kind: "left_to_others"; lease: RunLease };
 
-export function routeRunCommand(lease: RunLease | null, self: string, now: number): RunRoute {
+/**
+ * `deferMs` as for `leasesToTakeOver`: an instance without kernels does not take a dead owner's run
+ * because a person wrote in its chat, any sooner than its sweeper would.
+ */
+export function routeRunCommand(lease: RunLease | null, self: string, now: number, deferMs = 0): RunRoute {
   if (!lease || lease.owner === self) return { kind: "local" };
-  if (isLeaseExpired(lease, now)) return { kind: "take_over", lease };
-  return { kind: "remote", owner: lease.owner };
+  if (!isLeaseExpired(lease, now)) return { kind: "remote", owner: lease.owner };
+  return isLeaseExpired(lease, now - deferMs) ? { kind: "take_over", lease } : { kind: "left_to_others", lease };
 }
 
 /**
  * Expired leases a sweeper on `self` should take over (its own are renewed, not swept). An
  * instance that cannot run notebook cells now (its Jupyter did not start) passes `deferMs`: it
- * leaves a dead owner's runs that long to instances that can carry them on, and takes only those
- * nobody took (so that no chat stays "running" when no instance can).
+ * leaves a dead owner's runs that long to instances that can carry them on (`leave`), and takes
+ * only those nobody took (so that no chat stays "running" when no instance can).
  */
-export function leasesToTakeOver(leases: readonly RunLease[], self: string, now: number, deferMs = 0): RunLease[] {
-  return leases.filter((l) => l.owner !== self && isLeaseExpired(l, now - deferMs));
+export function sweepPlan(leases: readonly RunLease[], self: string, now: number, deferMs = 0): { take: RunLease[]; leave: RunLease[] } {
+  const others = leases.filter((l) => l.owner !== self && isLeaseExpired(l, now));
+  return { take: others.filter((l) => isLeaseExpired(l, now - deferMs)), leave: others.filter((l) => !isLeaseExpired(l, now - deferMs)) };
 }
 
 /** How long an instance without kernels leaves a dead owner's runs to the others: two more leases (four sweeps of theirs at least). */

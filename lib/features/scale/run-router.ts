@@ -1,13 +1,5 @@
 import { randomUUID } from "node:crypto";
-import {
-  acquireLease,
-  expiredLeases,
-  leaseOfSession,
-  releaseLease,
-  releaseOwnerLeases,
-  renewLeases,
-  type RunLease,
-} from "@/lib/engines/db/run-leases";
+import { acquireLease, expiredLeases, leaseOfSession, releaseLease, releaseOwnerLeases, renewLeases, type RunLease } from "@/lib/engines/db/run-leases";
 import { getSession, type SessionRow } from "@/lib/engines/db/sessions";
 import { DATABASE_UNAVAILABLE_MESSAGE, isConnectionFailure } from "@/lib/engines/db/unavailable";
 import { ArgusError, isArgusError } from "@/lib/foundation/errors";
@@ -15,9 +7,9 @@ import type { PostMessage } from "@/lib/foundation/protocol/api";
 import { TERMINAL_AGENT_STATES } from "@/lib/foundation/protocol/state";
 import { writeRunEnding } from "@/lib/features/runtime/run-ending";
 import { KeyedMutex } from "@/lib/foundation/common/keyed-mutex";
-import { leasesToTakeOver, routeRunCommand, runsWithoutLease, takeOverDeferMs } from "./lease-policy";
+import { routeRunCommand, runsWithoutLease, sweepPlan, takeOverDeferMs } from "./lease-policy";
 import { recoverAtStart } from "./run-recovery";
-import { takeOverRun, type TakeOverDeps } from "./run-takeover";
+import { RUN_MOVING_MESSAGE, takeOverRun, type TakeOverDeps } from "./run-takeover";
 import { LeaseUpkeep } from "./lease-upkeep";
 import { COMMAND_TIMEOUT_MS, type RunCommandBus } from "./run-command-bus";
 import type { BatchCancelResult, RunCommand, RunCommandResult } from "./run-commands";
@@ -147,7 +139,7 @@ export class RunRouter {
 
   /** Starts a run, or answers the question a waiting run asked, wherever that run lives. */
   async post(session: SessionRow, body: PostMessage): Promise<RunCommandResult> {
-    const route = await this.route(session.id);
+    const route = await this.route(session.id, { needsKernels: true });
     if (route.kind === "remote") return this.remote(route.owner, { kind: "post", sessionId: session.id, body });
     return this.postHere(session, body);
   }
@@ -163,19 +155,31 @@ export class RunRouter {
 
   /** Stops the session's run wherever it runs. */
   async cancel(sessionId: string): Promise<{ runId: string }> {
-    const route = await this.route(sessionId);
+    const route = await this.route(sessionId, { needsKernels: false });
     if (route.kind === "remote") return this.remote(route.owner, { kind: "cancel", sessionId });
     return this.deps.runs.cancel(sessionId);
   }
 
-  /** Where a command for the session goes; a dead owner's run is taken over first. */
-  private async route(sessionId: string): Promise<{ kind: "local" } | { kind: "remote"; owner: string }> {
-    const route = routeRunCommand(await leaseOfSession(this.deps.db, sessionId), this.deps.instanceId, Date.now());
+  /**
+   * Where a command for the session goes; a dead owner's run is taken over first. A message (it
+   * will run cells) takes it no sooner than this instance's sweeper would; a stop ends it at once.
+   */
+  private async route(sessionId: string, o: { needsKernels: boolean }): Promise<{ kind: "local" } | { kind: "remote"; owner: string }> {
+    const defer = o.needsKernels ? this.takeOverDefer() : 0;
+    const route = routeRunCommand(await leaseOfSession(this.deps.db, sessionId), this.deps.instanceId, Date.now(), defer);
     if (route.kind === "take_over") {
       await this.takeOver(route.lease);
       return { kind: "local" };
     }
+    if (route.kind === "left_to_others") {
+      throw new ArgusError("unavailable:jupyter", RUN_MOVING_MESSAGE, { retryAfterSeconds: 5 });
+    }
     return route;
+  }
+
+  /** How long this instance leaves a dead owner's runs to others (lease-policy.ts): only while it cannot run kernels. */
+  private takeOverDefer(): number {
+    return this.deps.canRunKernels() ? 0 : takeOverDeferMs(this.deps.leaseMs);
   }
 
   private async remote(owner: string, command: SessionRunCommand): Promise<RunCommandResult> {
@@ -261,14 +265,13 @@ export class RunRouter {
     try {
       const now = Date.now();
       const expired = await expiredLeases(this.deps.db, now);
-      const defer = this.deps.canRunKernels() ? 0 : takeOverDeferMs(this.deps.leaseMs);
-      const taking = leasesToTakeOver(expired, this.deps.instanceId, now, defer);
+      const { take, leave } = sweepPlan(expired, this.deps.instanceId, now, this.takeOverDefer());
       for (const runId of this.leftToOthers) if (!expired.some((l) => l.runId === runId)) this.leftToOthers.delete(runId);
-      for (const lease of leasesToTakeOver(expired, this.deps.instanceId, now).filter((l) => !taking.includes(l) && !this.leftToOthers.has(l.runId))) {
+      for (const lease of leave.filter((l) => !this.leftToOthers.has(l.runId))) {
         this.leftToOthers.add(lease.runId);
         this.deps.log(`[runs] left run ${lease.runId} of instance ${lease.owner} to instances that can run notebook cells (Jupyter is not running here)`);
       }
-      for (const lease of taking) await this.takeOver(lease);
+      for (const lease of take) await this.takeOver(lease);
     } catch (error) {
       this.deps.log(`[runs] lease sweep failed: ${String(error)}`);
     }

@@ -25,6 +25,10 @@ export interface TakeOverDeps {
 
 const ENDED = new Set<string>(TERMINAL_AGENT_STATES);
 
+/** To a person writing in a chat whose server died, through an instance that cannot take its run (no Jupyter here). */
+export const RUN_MOVING_MESSAGE =
+  "The Argus server that was running this chat stopped, and this one cannot run notebooks right now. Another server is taking the chat over; send your message again in a few seconds.";
+
 /**
  * Takes a run's lease from its dead, stalled or restarted owner (`lease` as seen expiring, or
  * this instance's own from its last process), exactly once across instances, with a new epoch:

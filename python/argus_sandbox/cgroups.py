@@ -223,15 +223,16 @@ def confine(
     return "rlimit", "; ".join(reasons)
 
 
-def probe(root: str = CGROUP_ROOT, proc_cgroup: str = "/proc/self/cgroup") -> Tuple[str, str]:
+def probe(root: str = CGROUP_ROOT, proc_cgroup: str = "/proc/self/cgroup", prefix: str = "probe") -> Tuple[str, str]:
     """What a kernel launched now would run under, found by doing it: a forked
-    child confines itself in a probe group and exits, and the group is removed."""
+    child confines itself in a probe group (`<prefix>-<its pid>`) and exits, and
+    the group is removed."""
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(read_end)
         try:
-            kind, why = confine(_probe_name(os.getpid()), 64 * 1024 * 1024, 16, root, proc_cgroup)
+            kind, why = confine(_probe_name(prefix, os.getpid()), 64 * 1024 * 1024, 16, root, proc_cgroup)
             os.write(write_end, f"{kind}\n{why}".encode())
         finally:
             os._exit(0)
@@ -241,12 +242,12 @@ def probe(root: str = CGROUP_ROOT, proc_cgroup: str = "/proc/self/cgroup") -> Tu
     os.waitpid(pid, 0)
     kind, _, why = answer.partition("\n")
     # The probe's own group is young, so the sweep keeps it: it is removed by name (its child is gone).
-    _sweep_all(root, proc_cgroup, also=group_name(_probe_name(pid)))
+    _sweep_all(root, proc_cgroup, also=group_name(_probe_name(prefix, pid)))
     return (kind if kind in KINDS else "rlimit"), why
 
 
-def _probe_name(pid: int) -> str:
-    return f"probe-{pid}"
+def _probe_name(prefix: str, pid: int) -> str:
+    return f"{prefix}-{pid}"
 
 
 def _sweep_all(root: str, proc_cgroup: str, also: str = "") -> None:

@@ -21,7 +21,6 @@ import sys
 import tempfile
 import time
 import unittest
-from unittest import mock
 import uuid
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
@@ -667,8 +666,7 @@ class KernelCgroupTest(unittest.TestCase):
     def test_the_probe_leaves_no_group_behind(self) -> None:
         # Its group is young when the probe ends, so the age-guarded sweep alone would keep it. Named
         # apart from the probes of servers running beside this test, whose groups come and go.
-        with mock.patch.object(cgroups, "_probe_name", lambda pid: f"probe-test-{pid}"):
-            kind, why = cgroups.probe()
+        kind, why = cgroups.probe(prefix="probe-test")
         self.assertIn(kind, ("cgroup-v1", "cgroup-v2"), why)
         own = cgroups._own_cgroups("/proc/self/cgroup")
         parents = [os.path.join(cgroups.CGROUP_ROOT, c, own[c].lstrip("/"), cgroups.PARENT) for c in ("pids", "memory") if c in own]

@@ -48,6 +48,10 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
+          // A whole agent run with kernels takes 10-40 s alone and up to 57 s beside a benchmark on
+          // two cores (agents-count-coins, kernels-cap, agents-tool-review): the budget is there to
+          // end a hang, not to time the work (no test asserts a time), so it leaves room for load.
+          testTimeout: 120_000,
           exclude: ["node_modules/**", ...(process.env.ARGUS_TEST_EXCLUDE?.split(",").filter(Boolean) ?? [])],
         },
       },

@@ -3,6 +3,11 @@ import { expect, test, type Page } from "@playwright/test";
 import { coinFiles, corruptFile } from "./batch-images";
 import { askCoinCount, shot } from "./support";
 
+// Each test is a whole agent run (planner, coder and its tests) and then a batch whose first items
+// start kernels cold: 40-55 s alone, 80-90 s beside a benchmark on two cores, where the default 90 s
+// ran out once after every row was right (no wait here is for a race: each is for work being done).
+test.slow();
+
 /** The coins run of the acceptance scenario: its function is kept, and the Code tab offers "Run on images…". */
 async function coinsRun(page: Page, scenario: string): Promise<void> {
   await askCoinCount(page, scenario);

@@ -1,6 +1,10 @@
 import { expect, test } from "@playwright/test";
 import { ask, coinsFile, shot, useScenario } from "./support";
 
+// Three tools run on the photo, then the chosen tool's cell and the coder's tests in fresh kernels:
+// 10-50 s alone, up to 72 s beside a benchmark on two cores, close to the default 90 s.
+test.slow();
+
 test("tool review: the candidates' boxes over the photo, a live confidence slider, and the chosen tool drives the next cell", async ({ page }) => {
   await useScenario("tool-review.json");
   await page.goto("/");

@@ -47,6 +47,10 @@ def kernel_environment(
         # That is address space, not memory, but RLIMIT_AS counts it: an idle
         # kernel (about ten threads) would use ~0.5 GiB of the limit on arenas.
         "MALLOC_ARENA_MAX": "2",
+        # A kernel that crashes in native code (a segfault in a library) prints
+        # the Python stack it crashed in to its stderr, which jupyter-server
+        # puts in the server's log: otherwise it only vanishes ("the kernel died").
+        "PYTHONFAULTHANDLER": "1",
         # debugpy on Python 3.11 warns about frozen modules at every start.
         "PYDEVD_DISABLE_FILE_VALIDATION": "1",
         # Not secrets: lets the helper package report the limits it runs under.

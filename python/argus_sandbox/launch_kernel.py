@@ -25,6 +25,17 @@ from argus_sandbox.settings import Settings, SettingsError, read_settings  # noq
 # Run in the kernel before the first cell. Guarded so that a broken helper
 # package costs the helpers, never the kernel.
 STARTUP_CODE = (
+    # A crash in native code (a segfault in a library) prints the Python stack it happened in to
+    # the kernel's real stderr, which jupyter-server puts in the server's log. PYTHONFAULTHANDLER
+    # (environment.py) covers the start; from here on ipykernel has moved fd 2 into a pipe that its
+    # own thread drains, which a crashing process never gets to run, and its streams' fileno() is
+    # the original stderr.
+    "try:\n"
+    "    import faulthandler as _argus_faulthandler, sys as _argus_sys\n"
+    "    _argus_faulthandler.enable(file=_argus_sys.stderr.fileno(), all_threads=True)\n"
+    "    del _argus_faulthandler, _argus_sys\n"
+    "except BaseException as _argus_error:\n"
+    "    print(f'argus: crashes are not traced: {_argus_error!r}', file=__import__('sys').__stderr__)\n"
     "try:\n"
     "    from argus import *\n"
     "except BaseException as _argus_error:\n"

@@ -23,7 +23,7 @@ import time
 import unittest
 import uuid
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+from typing import IO, Dict, List, Optional
 
 from jupyter_client.manager import KernelManager
 
@@ -194,7 +194,7 @@ class Result:
 class Kernel:
     """One kernel started through jupyter_client the way jupyter-server does it."""
 
-    def __init__(self, kernel_name: str, workspace: str) -> None:
+    def __init__(self, kernel_name: str, workspace: str, stderr: Optional[IO[str]] = None) -> None:
         assert HOST is not None
         self.id = str(uuid.uuid4())
         STARTED_KERNEL_IDS.append(self.id)
@@ -202,7 +202,7 @@ class Kernel:
         self.manager = KernelManager(kernel_name=kernel_name, transport="ipc", connection_file=self.connection_file)
         started = time.monotonic()
         # The kernel's stdout is only ipykernel's banner; stderr stays visible.
-        self.manager.start_kernel(cwd=workspace, stdout=subprocess.DEVNULL)
+        self.manager.start_kernel(cwd=workspace, stdout=subprocess.DEVNULL, **({"stderr": stderr} if stderr else {}))
         self.client = self.manager.client()
         self.client.start_channels()
         try:
@@ -535,6 +535,26 @@ class CpuLimitTest(unittest.TestCase):
                 time.sleep(0.2)
         finally:
             kernel.shutdown()
+
+
+    def test_a_kernel_that_crashes_in_native_code_says_where_on_its_stderr(self) -> None:
+        # jupyter-server puts a kernel's stderr in the server's log: without the fault handler a
+        # segfault in a library left only "the kernel died" (seen under load in bench:scale-out).
+        assert HOST is not None
+        with tempfile.TemporaryFile("w+") as stderr:
+            kernel = Kernel(HOST.kernelspec("argus-python", sandbox="bubblewrap"), HOST.workspace("crash"), stderr=stderr)
+            try:
+                kernel.send("import ctypes\ndef read_address_zero():\n    return ctypes.string_at(0)\nread_address_zero()")
+                hang_guard = time.monotonic() + 120
+                while kernel.manager.is_alive():
+                    self.assertLess(time.monotonic(), hang_guard, "the kernel did not crash")
+                    time.sleep(0.1)
+            finally:
+                kernel.shutdown()
+            stderr.seek(0)
+            said = stderr.read()
+        self.assertIn("Fatal Python error: Segmentation fault", said)
+        self.assertIn("read_address_zero", said)
 
 
 def _tree_cpu_seconds(root: int) -> float:

@@ -27,14 +27,19 @@ const RESUMABLE_RUN: Scenario = {
   name: "a planner whose second cell waits for the test's flag and uses the first cell's variable",
   turns: [
     { model: "conversation", toolCalls: [{ name: "reply", args: { response: "Let me work it out.", action: "generate_or_edit_vision_code" } }] },
-    { model: "planner", toolCalls: [{ name: "execute_python", args: { thinking: "Set the base.", code: "base = 41\nprint('base is set')" } }] },
+    {
+      model: "planner",
+      toolCalls: [{ name: "execute_python", args: { thinking: "Set the base and look at a swatch.", code: "import numpy as np\nbase = 41\nview_image(np.full((20, 30, 3), 200, np.uint8))\nprint('base is set')" } }],
+    },
     {
       model: "planner",
       expect: { contains: "base is set" },
       toolCalls: [{ name: "execute_python", args: { thinking: "Wait for the flag, then use the base.", code: "import os, time\nwhile not os.path.exists('go.flag'):\n    time.sleep(0.05)\nprint('the answer is', base + 1)" } }],
     },
-    // Only a notebook that still had `base` printed this (a NameError otherwise).
-    { model: "planner", expect: { contains: "the answer is 42" }, toolCalls: [{ name: "finalize_plan", args: { thinking: "The answer is 42." } }] },
+    // Only a notebook that still had `base` printed this (a NameError otherwise). The agent rebuilt
+    // from the log names the first cell's picture as it was named live (a view_image, not a file
+    // name): the request is the one the planner would have sent on its first owner.
+    { model: "planner", expect: { contains: ["the answer is 42", ': view_image 1"'] }, toolCalls: [{ name: "finalize_plan", args: { thinking: "The answer is 42." } }] },
     ...ANSWER_42_TURNS,
   ],
 };

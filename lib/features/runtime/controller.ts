@@ -1,4 +1,4 @@
-import type { Agent, AgentFactory, ImageRef, StepResult } from "@/agents/types";
+import type { Agent, AgentFactory, StepResult } from "@/agents/types";
 import type { AskPerson, PersonAnswer, PersonQuestion } from "@/lib/engines/kernels/bridge";
 import type { InteractionKind } from "@/lib/foundation/protocol/interaction-choice";
 import { BridgeMeter } from "@/lib/engines/kernels/bridge-meter";
@@ -15,6 +15,7 @@ import { endingOfError, RunEnded, writeRunEnding, type RunEnding } from "./run-e
 import { stepDrafts } from "./step-drafts";
 import { checkRunBudgets } from "./run-budgets";
 import { recordingModel } from "./model-replies";
+import { cellImageLabels, liveCellImageExtras } from "./cell-image-extras";
 import type { RebuiltRun, RunServices } from "./run-services";
 
 export type { CellImage, RebuiltRun, RunServices } from "./run-services";
@@ -258,13 +259,12 @@ export class Controller {
     const stopped = this.o.signal.aborted;
     const images = await this.services.storeCellImages(this.o.sessionId, execution, `turn ${action.id}`);
     const observation = await this.append({
-      ...cellObservation(frame.agent.name, { code, output: cellOutputOf(execution), imageUrls: images.map((i) => i.url), failed: execution.error !== null, stopped }, { cause: action.id }),
+      ...cellObservation(frame.agent.name, { code, output: cellOutputOf(execution), imageUrls: images.map((i) => i.url), imageLabels: cellImageLabels(images), failed: execution.error !== null, stopped }, { cause: action.id }),
       // What the cell's own model calls (vqa, describe…) spent counts in the run's metrics.
       ...(meter.callCount > 0 ? { llm_metrics: toLlmMetrics(meter.usage) } : {}),
     });
     if (stopped) throw new RunEnded(STOPPED_BY_PERSON);
-    const refs: ImageRef[] = images.map((i) => ({ fileId: i.fileId, label: i.label, width: i.width, height: i.height }));
-    await frame.agent.observe(observation, { images: refs, viewed: images.filter((i) => i.viewed).map((i) => i.fileId) });
+    await frame.agent.observe(observation, liveCellImageExtras(images));
   }
 
   /** One browsing step: the browser carries it out (asking the person first when it is risky). */

@@ -14,6 +14,7 @@ import type { ArgusEvent, JsonObject } from "@/lib/foundation/protocol/events";
 import type { RunStart } from "./active-run";
 import type { RebuiltRun } from "./controller";
 import { replayingModel, ReplayMismatch } from "./model-replies";
+import { loggedCellImageExtras } from "./cell-image-extras";
 import { replayPlan, type ReplayStep } from "./replay-plan";
 
 /** What a run is rebuilt from: the log, how its agents are made, and the session's pictures by URL (imagesOfSession). */
@@ -79,8 +80,8 @@ export async function imagesOfSession(db: Db, sessionId: string): Promise<Map<st
 
 function extrasOf(step: ReplayStep, images: ReadonlyMap<string, ImageRef>): ObservationExtras {
   const answer = step.answer;
-  const urls = answer && "observation" in answer && "image_urls" in answer.extras ? (answer.extras.image_urls ?? []) : [];
-  const refs = (Array.isArray(urls) ? urls : []).flatMap((url) => (typeof url === "string" && images.has(url) ? [images.get(url)!] : []));
-  // Which of them the cell asked to look at is not logged: the agent sees them all as shown.
-  return { images: refs, viewed: [] };
+  if (!answer || !("observation" in answer)) return { images: [], viewed: [] };
+  if (answer.observation === "run_ipython") return loggedCellImageExtras(answer.extras.image_urls ?? [], answer.extras.image_labels, images);
+  const urls = "image_urls" in answer.extras ? answer.extras.image_urls : [];
+  return loggedCellImageExtras(Array.isArray(urls) ? urls : [], undefined, images);
 }

@@ -10,6 +10,7 @@ import { cellOutputText } from "./cell-output-text";
 import type { AgentName, AgentState, ArgusEventInput } from "./events";
 import { choiceText, type InteractionChoice } from "./interaction-choice";
 import type { RedoMark } from "./redo";
+import type { CellImageLabel } from "./observation-extras";
 
 export type ObservationInput<K extends string> = Extract<ArgusEventInput, { observation: K }>;
 export type ActionInput<K extends string> = Extract<ArgusEventInput, { action: K }>;
@@ -71,7 +72,7 @@ export function question(
  */
 export function cellObservation(
   agent: AgentName,
-  cell: { code: string; output: CellOutput; imageUrls: string[]; failed: boolean; stopped?: boolean },
+  cell: { code: string; output: CellOutput; imageUrls: string[]; imageLabels?: CellImageLabel[]; failed: boolean; stopped?: boolean },
   place: EventPlace = {},
 ): ObservationInput<"run_ipython"> {
   return {
@@ -80,7 +81,14 @@ export function cellObservation(
     agent,
     observation: "run_ipython",
     content: cellOutputText(cell.output),
-    extras: { code: cell.code, image_urls: cell.imageUrls.length ? cell.imageUrls : null, failed: cell.failed, ...(cell.stopped ? { stopped: true } : {}), output: cell.output },
+    extras: {
+      code: cell.code,
+      image_urls: cell.imageUrls.length ? cell.imageUrls : null,
+      ...(cell.imageLabels?.length ? { image_labels: cell.imageLabels } : {}),
+      failed: cell.failed,
+      ...(cell.stopped ? { stopped: true } : {}),
+      output: cell.output,
+    },
   };
 }
 

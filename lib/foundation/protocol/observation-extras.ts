@@ -19,6 +19,9 @@ export const CmdMetadataSchema = z.strictObject({
   suffix: z.string().default(""),
 });
 
+export const CellImageLabelSchema = z.strictObject({ label: z.string(), viewed: z.boolean() });
+export type CellImageLabel = z.infer<typeof CellImageLabelSchema>;
+
 export const OBSERVATION_EXTRAS = {
   null: z.strictObject({
     /** Argus's own: a run continued, a message answered again or edited, a notebook rebuilt (redo.ts). */
@@ -27,6 +30,12 @@ export const OBSERVATION_EXTRAS = {
   run_ipython: z.strictObject({
     code: z.string(),
     image_urls: z.array(z.string()).nullable().default(null),
+    /**
+     * Argus's own: beside each of `image_urls`, the label the agent was shown it under and whether
+     * the cell passed it to view_image, so a run rebuilt from the log tells its agent the same
+     * (lib/features/runtime/cell-image-extras.ts). Absent in OpenHands' events and Argus's before it.
+     */
+    image_labels: z.array(CellImageLabelSchema).optional(),
     /** Argus's own: the cell raised (absent in OpenHands' events and in Argus's before it). */
     failed: z.boolean().optional(),
     /** Argus's own: the person stopped the run while this cell ran; `content` is what it printed until then. */

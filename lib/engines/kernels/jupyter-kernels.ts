@@ -84,6 +84,11 @@ export class JupyterKernels {
       // Fails at once if the kernel dies while starting (see KernelHandle.ready).
       await handle.ready();
     } catch (error) {
+      // services' KernelManager applies a kernel listing it requested before this kernel existed
+      // when its answer comes after the start (seen under load): the new kernel is missing from
+      // it, so its connection is told the kernel was shut down. The server is asked instead.
+      const again = await this.reconnect(connection.id, workspace).catch(() => null);
+      if (again) return again;
       await handle.shutdown();
       throw error;
     }

@@ -20,6 +20,16 @@ describe("reportWaits", () => {
     expect(new Set(told.map((x) => x.id)).size).toBe(1);
   });
 
+  it("says 0 at the beginning even when the clock moves between two readings (a loaded machine)", () => {
+    let t = 1000;
+    const told: WaitWire[] = [];
+    // Every reading is a millisecond later than the last.
+    const w = reportWaits((wire) => told.push(wire), () => t++);
+    w.began({ what: "notebook_start", ahead: null });
+    w.end();
+    expect(told.map((x) => x.waitedMs)).toEqual([0, 1]);
+  });
+
   it("tells nothing when the request never waited, and survives a listener that throws", () => {
     const told: WaitWire[] = [];
     reportWaits((wire) => told.push(wire)).end();

@@ -15,22 +15,24 @@ export function reportWaits(tell: ((wire: WaitWire) => void) | null, now: () => 
   const id = randomUUID();
   let since: number | null = null;
   let last: KernelWait | null = null;
-  const send = (ended: boolean) => {
+  // One reading of the clock per report: the beginning's own report says 0 however slow the machine.
+  const send = (ended: boolean, at: number) => {
     if (!tell || !last || since === null) return;
     try {
-      tell({ id, what: last.what, ahead: last.ahead, waitedMs: Math.max(0, Math.round(now() - since)), ended });
+      tell({ id, what: last.what, ahead: last.ahead, waitedMs: Math.max(0, Math.round(at - since)), ended });
     } catch {
       // A wait nobody hears is simply not shown; the kernel is what matters.
     }
   };
   return {
     began(wait) {
-      since ??= now();
+      const at = now();
+      since ??= at;
       last = wait;
-      send(false);
+      send(false, at);
     },
     end() {
-      send(true);
+      send(true, now());
       last = null;
     },
   };
